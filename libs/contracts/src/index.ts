@@ -1,1 +1,7 @@
+import 'reflect-metadata';
+
+export * from './errors';
+export * from './functions';
+export * from './health';
 export * from './subjects';
+export * from './validate';

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bus } from '@app/bus';
+import { AppError, InvalidParamsError } from '@app/contracts';
+
+const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const unique = `test.bus.${process.pid}.${Date.now()}`;
+
+describe('Bus (real NATS)', () => {
+  let server: Bus;
+  let client: Bus;
+
+  beforeAll(async () => {
+    server = await Bus.connect({ url, name: 'bus-spec-server' });
+    client = await Bus.connect({ url, name: 'bus-spec-client' });
+  });
+  afterAll(async () => {
+    await server.drain();
+    await client.drain();
+  });
+
+  it('round-trips a JSON request with headers', async () => {
+    server.serve(`${unique}.echo`, (data, ctx) => ({ data, trace: ctx.headers.traceparent }));
+    await server.flush();
+    const reply = await client.request(`${unique}.echo`, { a: 1 }, { timeoutMs: 1000, headers: { traceparent: 't-1' } });
+    expect(reply).toEqual({ data: { a: 1 }, trace: 't-1' });
+  });
+
+  it('carries a handler error back as the same AppError code and message', async () => {
+    server.serve(`${unique}.fail`, () => {
+      throw new InvalidParamsError([{ field: 'x', message: 'must be a number' }]);
+    });
+    await server.flush();
+    const err = await client.request(`${unique}.fail`, {}, { timeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('invalid_params');
+    expect((err as AppError).message).toMatch(/x: must be a number/);
+  });
+
+  it('hides the internals of an unexpected handler error', async () => {
+    server.serve(`${unique}.crash`, () => {
+      throw new Error('db password is hunter2');
+    });
+    await server.flush();
+    const err = (await client.request(`${unique}.crash`, {}, { timeoutMs: 1000 }).catch((e: unknown) => e)) as AppError;
+    expect(err.code).toBe('internal');
+    expect(err.message).not.toMatch(/hunter2/);
+  });
+
+  it('reports a subject nobody serves as unavailable, at once', async () => {
+    const started = Date.now();
+    const err = (await client.request(`${unique}.nobody`, {}, { timeoutMs: 5000 }).catch((e: unknown) => e)) as AppError;
+    expect(err.code).toBe('unavailable');
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('reports a slow handler as a timeout', async () => {
+    server.serve(`${unique}.slow`, () => new Promise((resolve) => setTimeout(resolve, 500)));
+    await server.flush();
+    const err = (await client.request(`${unique}.slow`, {}, { timeoutMs: 50 }).catch((e: unknown) => e)) as AppError;
+    expect(err.code).toBe('timeout');
+  });
+
+  it('balances a queue group and gathers answers from every responder', async () => {
+    const other = await Bus.connect({ url, name: 'bus-spec-other' });
+    const seen: string[] = [];
+    server.serve(`${unique}.q`, () => seen.push('a'), { queue: 'q' });
+    other.serve(`${unique}.q`, () => seen.push('b'), { queue: 'q' });
+    server.serve(`${unique}.all`, () => 'a');
+    other.serve(`${unique}.all`, () => 'b');
+    await Promise.all([server.flush(), other.flush()]);
+    await Promise.all(Array.from({ length: 40 }, () => client.request(`${unique}.q`, {}, { timeoutMs: 1000 })));
+    expect(seen).toHaveLength(40);
+    expect(new Set(seen)).toEqual(new Set(['a', 'b']));
+    expect((await client.gather<string>(`${unique}.all`, {}, 200)).sort()).toEqual(['a', 'b']);
+    await other.drain();
+  });
+});

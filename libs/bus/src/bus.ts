@@ -1,0 +1,160 @@
+import {
+  connect,
+  credsAuthenticator,
+  headers as natsHeaders,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
+import { AppError, type ErrorBody, TimeoutError, toAppError, UnavailableError } from '@app/contracts';
+import { decodeJson, encodeJson } from './json.codec';
+
+export interface BusOptions {
+  url: string;
+  name: string;
+  user?: string;
+  password?: string;
+  credsFile?: string;
+}
+
+export type BusHeaders = Record<string, string>;
+
+export interface HandlerContext {
+  subject: string;
+  headers: BusHeaders;
+}
+
+export type Handler = (data: unknown, ctx: HandlerContext) => Promise<unknown> | unknown;
+
+type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
+
+/**
+ * The platform's one door to NATS: JSON request/reply with a typed error envelope, queue-group
+ * handlers, publish/subscribe and scatter-gather. Errors become replies here and only here.
+ */
+export class Bus {
+  private constructor(readonly connection: NatsConnection) {}
+
+  static async connect(options: BusOptions): Promise<Bus> {
+    const connection = await connect({
+      servers: options.url.replace(/^nats:\/\//, ''),
+      name: options.name,
+      user: options.user,
+      pass: options.password,
+      authenticator: options.credsFile ? credsAuthenticator(readFileSync(options.credsFile)) : undefined,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    });
+    return new Bus(connection);
+  }
+
+  async request<T>(subject: string, payload: unknown, options: { timeoutMs: number; headers?: BusHeaders }): Promise<T> {
+    let reply: Msg;
+    try {
+      reply = await this.connection.request(subject, encodeJson(payload), {
+        timeout: Math.max(1, Math.round(options.timeoutMs)),
+        headers: toNatsHeaders(options.headers),
+      });
+    } catch (err) {
+      throw mapRequestError(subject, err, options.timeoutMs);
+    }
+    const envelope = decodeJson(reply.data) as Envelope;
+    if (!envelope.ok) throw AppError.fromBody(envelope.error);
+    return envelope.data as T;
+  }
+
+  /** Answers requests on `subject`; with a queue, replicas share the load. */
+  serve(subject: string, handler: Handler, options: { queue?: string } = {}): Subscription {
+    return this.connection.subscribe(subject, {
+      queue: options.queue,
+      callback: (err, msg) => {
+        if (err || !msg.reply) return;
+        void this.answer(msg, handler);
+      },
+    });
+  }
+
+  publish(subject: string, payload: unknown, headers?: BusHeaders): void {
+    this.connection.publish(subject, encodeJson(payload), { headers: toNatsHeaders(headers) });
+  }
+
+  subscribe(subject: string, onMessage: (data: unknown, ctx: HandlerContext) => void): Subscription {
+    return this.connection.subscribe(subject, {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          onMessage(decodeJson(msg.data), { subject: msg.subject, headers: fromNatsHeaders(msg.headers) });
+        } catch {
+          // a malformed event is dropped: publishers are our own services
+        }
+      },
+    });
+  }
+
+  /** Asks every responder and collects the answers that arrive within `maxWaitMs`. */
+  async gather<T>(subject: string, payload: unknown, maxWaitMs: number): Promise<T[]> {
+    const results: T[] = [];
+    try {
+      const replies = await this.connection.requestMany(subject, encodeJson(payload), {
+        strategy: 'timer',
+        maxWait: maxWaitMs,
+      });
+      for await (const reply of replies) {
+        const envelope = decodeJson(reply.data) as Envelope;
+        if (envelope.ok) results.push(envelope.data as T);
+      }
+    } catch {
+      // no responders: an empty answer
+    }
+    return results;
+  }
+
+  async flush(): Promise<void> {
+    await this.connection.flush();
+  }
+
+  async drain(): Promise<void> {
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+
+  private async answer(msg: Msg, handler: Handler): Promise<void> {
+    let envelope: Envelope;
+    try {
+      const data = decodeJson(msg.data);
+      const result = await handler(data, { subject: msg.subject, headers: fromNatsHeaders(msg.headers) });
+      envelope = { ok: true, data: result };
+    } catch (err) {
+      envelope = { ok: false, error: toAppError(err).toBody() };
+    }
+    try {
+      msg.respond(encodeJson(envelope));
+    } catch {
+      // the connection is closing; the caller's deadline will tell it
+    }
+  }
+}
+
+function mapRequestError(subject: string, err: unknown, timeoutMs: number): AppError {
+  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''} ${String((err as Error)?.cause ?? '')}`;
+  if (/no responders|NoResponders|503/i.test(text)) return new UnavailableError(`no service answers '${subject}'`);
+  if (/timeout/i.test(text)) return new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`);
+  return new UnavailableError(`request on '${subject}' failed: ${(err as Error)?.message ?? 'unknown error'}`);
+}
+
+function toNatsHeaders(values?: BusHeaders): MsgHdrs | undefined {
+  if (!values) return undefined;
+  const entries = Object.entries(values);
+  if (entries.length === 0) return undefined;
+  const h = natsHeaders();
+  for (const [k, v] of entries) h.set(k, v);
+  return h;
+}
+
+function fromNatsHeaders(h?: MsgHdrs): BusHeaders {
+  const out: BusHeaders = {};
+  if (!h) return out;
+  for (const k of h.keys()) out[k.toLowerCase()] = h.get(k);
+  return out;
+}

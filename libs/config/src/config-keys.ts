@@ -1,0 +1,63 @@
+/**
+ * Every configuration key the platform knows: its path in the YAML file, the environment variable
+ * that overrides it, how to read it, and its default. Apps pick the keys they need.
+ */
+export type KeyType = 'string' | 'int' | 'bool' | 'duration' | 'url' | 'list';
+
+export interface KeySpec {
+  path: string;
+  env: string;
+  type: KeyType;
+  default?: unknown;
+  /** For `string`: allowed values. For `url`: allowed schemes (without `:`). */
+  oneOf?: string[];
+  min?: number;
+  max?: number;
+  secret?: boolean;
+}
+
+const key = (path: string, env: string, type: KeyType, extra: Partial<KeySpec> = {}): KeySpec => ({
+  path,
+  env,
+  type,
+  ...extra,
+});
+
+export const CONFIG_KEYS = [
+  key('llm.provider', 'LLM_PROVIDER', 'string', {
+    default: 'openai',
+    oneOf: ['openai', 'openai-compatible', 'azure', 'ollama', 'anthropic', 'custom'],
+  }),
+  key('llm.base_url', 'LLM_BASE_URL', 'url', { oneOf: ['http', 'https'] }),
+  key('llm.api_key', 'LLM_API_KEY', 'string', { secret: true }),
+  key('llm.model', 'LLM_MODEL', 'string', { default: 'gpt-4o-mini' }),
+  key('llm.timeout', 'LLM_TIMEOUT', 'duration', { default: 60_000, min: 1 }),
+  key('llm.max_retries', 'LLM_MAX_RETRIES', 'int', { default: 3, min: 0, max: 10 }),
+  key('nats.url', 'NATS_URL', 'url', { default: 'nats://127.0.0.1:4222', oneOf: ['nats', 'tls', 'ws', 'wss'] }),
+  key('nats.user', 'NATS_USER', 'string'),
+  key('nats.password', 'NATS_PASSWORD', 'string', { secret: true }),
+  key('nats.creds_file', 'NATS_CREDS_FILE', 'string'),
+  key('redis.url', 'REDIS_URL', 'url', { default: 'redis://127.0.0.1:6379', oneOf: ['redis', 'rediss'] }),
+  key('database.url', 'DATABASE_URL', 'url', {
+    default: 'file:./data/agentchassis.db',
+    oneOf: ['file', 'postgresql', 'postgres'],
+    secret: true,
+  }),
+  key('gateway.port', 'PORT', 'int', { default: 3000, min: 0, max: 65535 }),
+  key('gateway.host', 'HOST', 'string', { default: '0.0.0.0' }),
+  key('metrics.port', 'METRICS_PORT', 'int', { default: 0, min: 0, max: 65535 }),
+  key('log.level', 'LOG_LEVEL', 'string', { default: 'info', oneOf: ['debug', 'info', 'warn', 'error'] }),
+  key('log.format', 'LOG_FORMAT', 'string', { default: 'text', oneOf: ['json', 'text'] }),
+  key('functions.dir', 'FUNCTIONS_DIR', 'string', { default: './functions' }),
+  key('functions.default_timeout', 'FUNCTIONS_DEFAULT_TIMEOUT', 'duration', { default: 30_000, min: 1 }),
+  key('functions.concurrency', 'FUNCTIONS_CONCURRENCY', 'int', { default: 64, min: 1, max: 10_000 }),
+  key('functions.sandbox_memory_mb', 'FUNCTIONS_SANDBOX_MEMORY_MB', 'int', { default: 128, min: 16, max: 8192 }),
+  key('functions.http.allowed_domains', 'HTTP_ALLOWED_DOMAINS', 'list', { default: [] }),
+  key('functions.http.allowed_methods', 'HTTP_ALLOWED_METHODS', 'list', { default: ['GET', 'HEAD'] }),
+  key('functions.http.max_response_bytes', 'HTTP_MAX_RESPONSE_BYTES', 'int', { default: 1_048_576, min: 1 }),
+  key('functions.channels.webhook_url', 'MESSAGE_WEBHOOK_URL', 'url', { oneOf: ['http', 'https'], secret: true }),
+  key('scheduler.max_tasks_per_owner', 'SCHEDULER_MAX_TASKS_PER_OWNER', 'int', { default: 100, min: 1 }),
+  key('scheduler.min_cron_interval', 'SCHEDULER_MIN_CRON_INTERVAL', 'duration', { default: 1_000, min: 0 }),
+  key('scheduler.catchup_window', 'SCHEDULER_CATCHUP_WINDOW', 'duration', { default: 300_000, min: 0 }),
+  key('scheduler.fire_timeout', 'SCHEDULER_FIRE_TIMEOUT', 'duration', { default: 30_000, min: 1 }),
+] as const satisfies readonly KeySpec[];

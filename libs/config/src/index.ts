@@ -1,0 +1,5 @@
+export * from './config-keys';
+export * from './config.error';
+export * from './load-config';
+export { maskUrl } from './parse-value';
+export * from './platform-config';

@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '@app/config';
+
+function yamlFile(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'ac-config-')), 'agentchassis.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is configured', () => {
+    const config = loadConfig({});
+    expect(config.nats.url).toBe('nats://127.0.0.1:4222');
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(config.database.url).toBe('file:./data/agentchassis.db');
+    expect(config.gateway.port).toBe(3000);
+    expect(config.log).toEqual({ level: 'info', format: 'text' });
+  });
+
+  it('reads the YAML file named by AC_CONFIG and substitutes ${ENV} values', () => {
+    const file = yamlFile('llm:\n  api_key: "${MY_KEY}"\n  model: ${MODEL:-gpt-x}\n  timeout: 2m\nagents:\n  - name: ops\n');
+    const config = loadConfig({ AC_CONFIG: file, MY_KEY: 'sk-secret-1234' });
+    expect(config.llm.api_key).toBe('sk-secret-1234');
+    expect(config.llm.model).toBe('gpt-x');
+    expect(config.llm.timeout).toBe(120_000);
+    expect(config.sections.agents).toEqual([{ name: 'ops' }]);
+  });
+
+  it('lets the environment override any key, by its name or by AC_<PATH>', () => {
+    const file = yamlFile('gateway:\n  port: 4000\nfunctions:\n  dir: /srv/fns\n');
+    const config = loadConfig({ AC_CONFIG: file, PORT: '5000', AC_FUNCTIONS__DIR: '/opt/fns' });
+    expect(config.gateway.port).toBe(5000);
+    expect(config.functions.dir).toBe('/opt/fns');
+  });
+
+  it('names the key of an invalid value', () => {
+    expect(() => loadConfig({ NATS_URL: 'notaurl' })).toThrow(/NATS_URL \(nats\.url\): must be a URL/);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT \(gateway\.port\): must be an integer/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT .* must be one of json, text/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x@h/db' })).toThrow(ConfigError);
+  });
+
+  it('refuses a missing or malformed config file, naming AC_CONFIG', () => {
+    expect(() => loadConfig({ AC_CONFIG: '/nonexistent/ac.yaml' })).toThrow(/AC_CONFIG: file/);
+    expect(() => loadConfig({ AC_CONFIG: yamlFile('llm: [unclosed') })).toThrow(/AC_CONFIG: .* not valid YAML/);
+  });
+
+  it('collects secret values for redaction, but not the non-secret parts of a URL', () => {
+    const config = loadConfig({
+      LLM_API_KEY: 'sk-abcdef',
+      DATABASE_URL: 'postgresql://ac:p%40ss@db:5432/ac',
+    });
+    expect(config.secrets).toEqual(expect.arrayContaining(['sk-abcdef', 'p@ss', 'p%40ss']));
+    expect(config.secrets).not.toContain('postgresql://ac:p%40ss@db:5432/ac');
+  });
+
+  it('never echoes URL credentials in an error', () => {
+    try {
+      loadConfig({ REDIS_URL: 'redis//user:hunter2@host' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toMatch(/REDIS_URL/);
+      expect((err as Error).message).not.toMatch(/hunter2/);
+    }
+    expect(() => loadConfig({ DATABASE_URL: 'not a url with :hunter2@ inside' })).toThrow(/^(?!.*hunter2).*DATABASE_URL/);
+  });
+});

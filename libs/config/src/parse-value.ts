@@ -1,0 +1,84 @@
+import type { KeySpec } from './config-keys';
+
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** Parses one raw value by its key's type; returns an error text instead of throwing. */
+export function parseValue(spec: KeySpec, raw: unknown): { value?: unknown; error?: string } {
+  switch (spec.type) {
+    case 'string':
+      return checkOneOf(spec, String(raw));
+    case 'int':
+      return parseInteger(spec, raw);
+    case 'bool':
+      return parseBool(raw);
+    case 'duration':
+      return parseDuration(spec, raw);
+    case 'url':
+      return parseUrl(spec, String(raw));
+    case 'list':
+      return { value: Array.isArray(raw) ? raw.map(String) : splitList(String(raw)) };
+  }
+}
+
+function checkOneOf(spec: KeySpec, value: string) {
+  if (spec.oneOf && !spec.oneOf.includes(value)) {
+    return { error: `must be one of ${spec.oneOf.join(', ')}, got '${value}'` };
+  }
+  return { value };
+}
+
+function inRange(spec: KeySpec, n: number, shown: string) {
+  if (spec.min !== undefined && n < spec.min) return { error: `must be at least ${spec.min}, got ${shown}` };
+  if (spec.max !== undefined && n > spec.max) return { error: `must be at most ${spec.max}, got ${shown}` };
+  return { value: n };
+}
+
+function parseInteger(spec: KeySpec, raw: unknown) {
+  const text = String(raw).trim();
+  if (!/^-?\d+$/.test(text)) return { error: `must be an integer, got '${text}'` };
+  return inRange(spec, Number(text), text);
+}
+
+function parseBool(raw: unknown) {
+  const text = String(raw).trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return { value: true };
+  if (['false', '0', 'no', 'off'].includes(text)) return { value: false };
+  return { error: `must be true or false, got '${text}'` };
+}
+
+function parseDuration(spec: KeySpec, raw: unknown) {
+  const text = String(raw).trim();
+  const match = DURATION.exec(text);
+  if (!match) return { error: `must be a duration like 500ms, 30s, 5m or a number of ms, got '${text}'` };
+  const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']);
+  return inRange(spec, ms, text);
+}
+
+function parseUrl(spec: KeySpec, text: string) {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    const schemes = spec.oneOf ? ` (${spec.oneOf.map((s) => `${s}:`).join(', ')})` : '';
+    const shown = spec.secret ? 'a value that is not a URL' : `'${maskUrl(text)}'`;
+    return { error: `must be a URL${schemes}, got ${shown}` };
+  }
+  const scheme = url.protocol.slice(0, -1);
+  if (spec.oneOf && !spec.oneOf.includes(scheme)) {
+    return { error: `must use one of the schemes ${spec.oneOf.join(', ')}, got '${scheme}'` };
+  }
+  return { value: text };
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Hides credentials in a URL-like text so it can be shown in an error message. */
+export function maskUrl(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/, '//***@').replace(/:[^:/@\s]+@/, ':***@');
+}

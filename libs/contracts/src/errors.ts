@@ -1,0 +1,109 @@
+/**
+ * The platform's small error hierarchy. Every error that crosses a boundary (HTTP, NATS) carries a
+ * stable `code`; the gateway maps codes to HTTP statuses in one filter, the bus in one codec.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'invalid_params'
+  | 'not_found'
+  | 'conflict'
+  | 'forbidden'
+  | 'unauthorized'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'timeout'
+  | 'cancelled'
+  | 'unavailable'
+  | 'function_error'
+  | 'internal';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toBody(): ErrorBody {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+
+  static fromBody(body: ErrorBody): AppError {
+    return new AppError(body.code, body.message, body.details);
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super('bad_request', message, details);
+  }
+}
+
+/** One entry per bad field, so a caller (or a model) can fix them all in one go. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class InvalidParamsError extends AppError {
+  constructor(readonly fields: FieldError[], prefix = 'invalid parameters') {
+    super('invalid_params', `${prefix}: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, fields);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what: string, name: string) {
+    super('not_found', `${what} '${name}' not found`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super('conflict', message, details);
+  }
+}
+
+export class TimeoutError extends AppError {
+  constructor(message: string) {
+    super('timeout', message);
+  }
+}
+
+export class UnavailableError extends AppError {
+  constructor(message: string) {
+    super('unavailable', message);
+  }
+}
+
+export class FunctionFailedError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super('function_error', message, details);
+  }
+}
+
+/** Turns anything thrown into an AppError without leaking internals of unknown errors. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (isErrorBody(err)) return AppError.fromBody(err);
+  return new AppError('internal', 'internal error');
+}
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ErrorBody).code === 'string' &&
+    typeof (value as ErrorBody).message === 'string'
+  );
+}

@@ -1,0 +1,28 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { BadRequestError, type FieldError, InvalidParamsError } from './errors';
+
+/**
+ * Validates untrusted input (an HTTP body, a NATS message) against a DTO class, once, at the
+ * boundary. Every bad field is listed; unknown fields are refused so typos surface.
+ */
+export function parseDto<T extends object>(cls: new () => T, input: unknown, what = 'request'): T {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new BadRequestError(`${what} must be a JSON object`);
+  }
+  const instance = plainToInstance(cls, input, { enableImplicitConversion: false });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) throw new InvalidParamsError(flatten(errors), `invalid ${what}`);
+  return instance;
+}
+
+function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({
+      field,
+      message: message.replace(/^property \S+ /, '').replace(new RegExp(`^${error.property} `), ''),
+    }));
+    return [...own, ...flatten(error.children ?? [], field)];
+  });
+}

@@ -1,0 +1,65 @@
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PrismaClient as PostgresClient } from './generated/postgresql/client';
+import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { type DatabaseProvider, providerOf, sqlitePath } from './migrations/database-url';
+import { migrationNames, prismaDir } from './migrations/migrations-dir';
+
+/**
+ * The two generated clients share one model, so repositories are written against one type.
+ * (Prisma ties a client to its provider; both are generated from prisma/models.prisma.)
+ */
+export type Db = InstanceType<typeof SqliteClient>;
+
+export class DatabaseNotMigratedError extends Error {
+  constructor(pending: string[]) {
+    super(
+      `the database is not migrated (${pending.length} pending: ${pending.join(', ')}); run 'npm run db:migrate' first`,
+    );
+    this.name = 'DatabaseNotMigratedError';
+  }
+}
+
+export function createDb(url: string): { db: Db; provider: DatabaseProvider } {
+  const provider = providerOf(url);
+  if (provider === 'postgresql') {
+    const adapter = new PrismaPg({ connectionString: url, max: 10 });
+    return { db: new PostgresClient({ adapter }) as unknown as Db, provider };
+  }
+  const file = sqlitePath(url);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const adapter = new PrismaBetterSqlite3({ url: file, timeout: 5_000 });
+  return { db: new SqliteClient({ adapter }), provider };
+}
+
+/** Connects and refuses to go on when a committed migration has not been applied. */
+export async function connectMigrated(url: string, root = process.cwd()): Promise<{ db: Db; provider: DatabaseProvider }> {
+  const { db, provider } = createDb(url);
+  await db.$connect();
+  if (provider === 'sqlite') {
+    await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    await db.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
+  }
+  const pending = await pendingMigrations(db, provider, root);
+  if (pending.length > 0) {
+    await db.$disconnect();
+    throw new DatabaseNotMigratedError(pending);
+  }
+  return { db, provider };
+}
+
+export async function pendingMigrations(db: Db, provider: DatabaseProvider, root = process.cwd()): Promise<string[]> {
+  const committed = migrationNames(prismaDir(provider, root));
+  let applied: string[] = [];
+  try {
+    const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
+      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    );
+    applied = rows.map((r) => r.migration_name);
+  } catch {
+    // no migrations table: nothing applied yet
+  }
+  return committed.filter((name) => !applied.includes(name));
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Bus } from '@app/bus';
+import type { ServiceName } from '@app/contracts';
+import { ConfigError, loadConfig, maskUrl, type PlatformConfig } from '@app/config';
+import { Logger, Redactor } from '@app/observability';
+import { RuntimeModule } from './runtime.module';
+import type { ServiceInfo } from './tokens';
+
+export interface BootOptions {
+  service: ServiceName;
+  version: string;
+  /** Builds the app's root module around the shared runtime module. */
+  module: (runtime: DynamicModule, config: PlatformConfig) => DynamicModule | (new () => unknown);
+  /** HTTP services listen on the configured port; the others are application contexts. */
+  http?: (app: NestExpressApplication, config: PlatformConfig) => Promise<string[]>;
+}
+
+/**
+ * Starts one service: validates config (exit 1 naming the key), connects NATS (exit 1 saying how
+ * to start it), builds the Nest app, logs one line with version and endpoints, drains on SIGTERM.
+ */
+export async function bootService(options: BootOptions): Promise<INestApplicationContext> {
+  const config = loadOrExit();
+  const redactor = new Redactor(config.secrets);
+  const logger = new Logger({ service: options.service, level: config.log.level, format: config.log.format, redactor });
+  const bus = await connectOrExit(options.service, config, logger);
+  const info: ServiceInfo = {
+    name: options.service,
+    instance: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    version: options.version,
+    startedAt: Date.now(),
+  };
+  const root = options.module(RuntimeModule.forRoot({ info, config, logger, bus }), config);
+  const nestLogger = config.log.level === 'debug' ? logger : (['error', 'warn'] as ('error' | 'warn')[]);
+  const app = options.http
+    ? await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, bodyParser: false })
+    : await NestFactory.createApplicationContext(root, { logger: nestLogger });
+  app.enableShutdownHooks();
+  const endpoints = [`nats ${maskUrl(config.nats.url)}`];
+  if (options.http) endpoints.unshift(...(await options.http(app as NestExpressApplication, config)));
+  else await app.init();
+  logger.info(`${options.service} ${options.version} ready`, { instance: info.instance, endpoints });
+  return app;
+}
+
+function loadOrExit(): PlatformConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function connectOrExit(service: string, config: PlatformConfig, logger: Logger): Promise<Bus> {
+  try {
+    return await Bus.connect({
+      url: config.nats.url,
+      name: service,
+      user: config.nats.user,
+      password: config.nats.password,
+      credsFile: config.nats.creds_file,
+    });
+  } catch (err) {
+    logger.error(
+      `cannot reach NATS at ${maskUrl(config.nats.url)} (NATS_URL): ${(err as Error).message}; start it with 'docker compose up -d nats' or set NATS_URL`,
+    );
+    process.exit(1);
+  }
+}

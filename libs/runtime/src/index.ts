@@ -1,0 +1,5 @@
+export * from './bootstrap';
+export * from './health-checks';
+export * from './ping.responder';
+export * from './runtime.module';
+export * from './tokens';

@@ -1,0 +1,2 @@
+export * from './databases';
+export * from './expect-eventually';

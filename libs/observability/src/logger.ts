@@ -53,9 +53,9 @@ export class Logger implements LoggerService {
     this.emit('error', msg, isFields(fields) ? fields : fields === undefined ? undefined : { err: fields });
   }
 
-  /** NestJS's own messages. */
+  /** NestJS's own chatter (routes mapped, modules loaded) is debug-level for us. */
   log(message: unknown, context?: string): void {
-    this.emit('info', String(message), context ? { nest: context } : undefined);
+    this.emit('debug', String(message), context ? { nest: context } : undefined);
   }
 
   verbose(message: unknown, context?: string): void {

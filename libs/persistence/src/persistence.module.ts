@@ -1,4 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { HealthChecks } from '@app/runtime';
 import { connectMigrated, type Db } from './prisma.service';
 
 export const DB = Symbol('DB');
@@ -7,7 +8,14 @@ export const DB = Symbol('DB');
 @Global()
 @Module({})
 export class PersistenceModule implements OnApplicationShutdown {
-  constructor(@Inject(DB) private readonly db: Db) {}
+  constructor(
+    @Inject(DB) private readonly db: Db,
+    @Inject(HealthChecks) checks: HealthChecks,
+  ) {
+    checks.register('database', async () => {
+      await db.$queryRawUnsafe('SELECT 1');
+    });
+  }
 
   static forRoot(url: string): DynamicModule {
     return {

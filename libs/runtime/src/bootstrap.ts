@@ -9,10 +9,10 @@ import { ConfigError, loadConfig, maskUrl, type PlatformConfig } from '@app/conf
 import { Logger, Redactor } from '@app/observability';
 import { RuntimeModule } from './runtime.module';
 import type { ServiceInfo } from './tokens';
+import { platformVersion } from './version';
 
 export interface BootOptions {
   service: ServiceName;
-  version: string;
   /** Builds the app's root module around the shared runtime module. */
   module: (runtime: DynamicModule, config: PlatformConfig) => DynamicModule | (new () => unknown);
   /** HTTP services listen on the configured port; the others are application contexts. */
@@ -31,19 +31,29 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
   const info: ServiceInfo = {
     name: options.service,
     instance: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-    version: options.version,
+    version: platformVersion(),
     startedAt: Date.now(),
   };
-  const root = options.module(RuntimeModule.forRoot({ info, config, logger, bus }), config);
-  const nestLogger = config.log.level === 'debug' ? logger : (['error', 'warn'] as ('error' | 'warn')[]);
+  try {
+    const app = await createApp(options, RuntimeModule.forRoot({ info, config, logger, bus }), config, logger.child({ nest: true }));
+    const endpoints = [`nats ${maskUrl(config.nats.url)}`];
+    if (options.http) endpoints.unshift(...(await options.http(app as NestExpressApplication, config)));
+    else await app.init();
+    logger.info(`${options.service} ${info.version} ready`, { instance: info.instance, endpoints });
+    return app;
+  } catch (err) {
+    logger.error(`${options.service} failed to start: ${(err as Error)?.message ?? String(err)}`);
+    await bus.drain().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+async function createApp(options: BootOptions, runtime: DynamicModule, config: PlatformConfig, logger: Logger) {
+  const root = options.module(runtime, config);
   const app = options.http
-    ? await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, bodyParser: false })
-    : await NestFactory.createApplicationContext(root, { logger: nestLogger });
+    ? await NestFactory.create<NestExpressApplication>(root, { logger, bodyParser: false, abortOnError: false })
+    : await NestFactory.createApplicationContext(root, { logger, abortOnError: false });
   app.enableShutdownHooks();
-  const endpoints = [`nats ${maskUrl(config.nats.url)}`];
-  if (options.http) endpoints.unshift(...(await options.http(app as NestExpressApplication, config)));
-  else await app.init();
-  logger.info(`${options.service} ${options.version} ready`, { instance: info.instance, endpoints });
   return app;
 }
 

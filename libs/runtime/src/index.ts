@@ -1,5 +1,7 @@
 export * from './bootstrap';
 export * from './health-checks';
 export * from './ping.responder';
+export * from './redis.module';
 export * from './runtime.module';
 export * from './tokens';
+export * from './version';

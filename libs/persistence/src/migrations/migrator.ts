@@ -81,8 +81,9 @@ function loadSchemaEngine(): Promise<SchemaEngine> {
     const require = createRequire(__filename);
     const dir = dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg'));
     const bg = await import(join(dir, 'schema_engine_bg.js'));
-    const wasm = new WebAssembly.Module(readFileSync(join(dir, 'schema_engine_bg.wasm')));
-    const instance = new WebAssembly.Instance(wasm, { './schema_engine_bg.js': bg });
+    const wasmApi = (globalThis as { WebAssembly?: any }).WebAssembly;
+    const wasm = new wasmApi.Module(readFileSync(join(dir, 'schema_engine_bg.wasm')));
+    const instance = new wasmApi.Instance(wasm, { './schema_engine_bg.js': bg });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
     return bg.SchemaEngine;

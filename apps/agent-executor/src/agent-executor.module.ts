@@ -1,0 +1,13 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { PlatformConfig } from '@app/config';
+import { PersistenceModule } from '@app/persistence';
+
+@Module({})
+export class AgentExecutorModule {
+  static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
+    return {
+      module: AgentExecutorModule,
+      imports: [runtime, PersistenceModule.forRoot(config.database.url)],
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { AnthropicProvider } from './anthropic.provider';
+import type { LlmProvider, LlmProviderConfig, LlmProviderKind } from './llm-provider';
+import { OpenAiProvider } from './openai.provider';
+
+const DEFAULT_BASE_URLS: Partial<Record<LlmProviderKind, string>> = {
+  openai: 'https://api.openai.com/v1',
+  ollama: 'http://localhost:11434/v1',
+  anthropic: 'https://api.anthropic.com',
+};
+
+/** Hosts that really check the key; anything else (Ollama, vLLM, LocalAI, a proxy) gets a placeholder. */
+const KEYED_HOSTS = new Set(['api.openai.com', 'api.anthropic.com']);
+export const PLACEHOLDER_API_KEY = 'no-key-needed';
+const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+/**
+ * The one place a provider is chosen. `provider`, `baseUrl`, `apiKey` and `model` are enough to
+ * point the executor at any OpenAI-compatible server. Throws, naming the setting, when the
+ * configuration cannot work.
+ */
+export function createLlmProvider(config: LlmProviderConfig): LlmProvider {
+  const baseUrl = resolveBaseUrl(config);
+  const host = new URL(baseUrl).hostname;
+  const apiKey = config.apiKey || placeholderKey(host, config.provider);
+  if (config.provider === 'anthropic') {
+    return new AnthropicProvider({
+      baseUrl: baseUrl.replace(/\/v1\/?$/, ''),
+      apiKey,
+      model: config.model,
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+      maxTokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    });
+  }
+  return new OpenAiProvider({
+    name: config.provider,
+    baseUrl,
+    apiKey,
+    model: config.model,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    maxTokens: config.maxTokens,
+    maxTokensField: host === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens',
+    // Azure's v1 endpoint (https://<resource>.openai.azure.com/openai/v1) reads its key from `api-key`.
+    defaultHeaders: config.provider === 'azure' ? { 'api-key': apiKey } : undefined,
+  });
+}
+
+function resolveBaseUrl(config: LlmProviderConfig): string {
+  const baseUrl = config.baseUrl || DEFAULT_BASE_URLS[config.provider];
+  if (!baseUrl) throw new Error(`LLM_BASE_URL is required when LLM_PROVIDER is ${config.provider}`);
+  if (!URL.canParse(baseUrl)) throw new Error(`LLM_BASE_URL is not a URL: ${baseUrl}`);
+  return baseUrl;
+}
+
+function placeholderKey(host: string, provider: LlmProviderKind): string {
+  if (KEYED_HOSTS.has(host) || provider === 'azure') {
+    throw new Error(`LLM_API_KEY is required for ${provider} at ${host}`);
+  }
+  return PLACEHOLDER_API_KEY;
+}

@@ -1,0 +1,52 @@
+export type LlmErrorCode =
+  | 'llm_timeout'
+  | 'llm_rate_limited'
+  | 'llm_unavailable'
+  | 'llm_bad_response'
+  | 'llm_bad_request'
+  | 'llm_auth'
+  | 'llm_aborted';
+
+const RETRYABLE: ReadonlySet<LlmErrorCode> = new Set(['llm_timeout', 'llm_rate_limited', 'llm_unavailable']);
+
+/**
+ * Every failure of a provider, with a stable code. It carries no `cause`: an SDK error can hold
+ * request details, and this error travels into logs and traces.
+ */
+export class LlmError extends Error {
+  override readonly name = 'LlmError';
+
+  constructor(
+    readonly code: LlmErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+
+  /** True when the same request may succeed later (after the SDK's own retries ran out). */
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+}
+
+export function codeForStatus(status: number): LlmErrorCode {
+  if (status === 401 || status === 403) return 'llm_auth';
+  if (status === 429) return 'llm_rate_limited';
+  if (status === 408) return 'llm_timeout';
+  if (status >= 500 || status === 409) return 'llm_unavailable';
+  return 'llm_bad_request';
+}
+
+/** Replaces every occurrence of a secret. Tiny placeholder keys are skipped: hiding "x" would mangle the text. */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  return secrets.reduce<string>(
+    (redacted, secret) => (secret && secret.length >= 4 ? redacted.replaceAll(secret, '***') : redacted),
+    text,
+  );
+}
+
+export function requireToolCallId(message: { toolCallId?: string }): string {
+  if (!message.toolCallId) throw new LlmError('llm_bad_request', 'a tool message needs the toolCallId it answers');
+  return message.toolCallId;
+}

@@ -1,0 +1,101 @@
+import OpenAI from 'openai';
+import type { CompletionRequest, CompletionResult, LlmProvider } from './llm-provider';
+import { LlmError } from './llm.errors';
+import { toFinishReason, toOpenAiMessages, toOpenAiTools, toOpenAiToolCalls } from './openai-messages';
+import { OpenAiStreamAssembler } from './openai-stream.assembler';
+import { toLlmError } from './sdk-error.mapper';
+
+export interface OpenAiProviderOptions {
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxTokens?: number;
+  /** OpenAI's own API wants `max_completion_tokens`; compatible servers know `max_tokens`. */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  defaultHeaders?: Record<string, string>;
+}
+
+type Reply = Omit<CompletionResult, 'elapsedMs' | 'provider'>;
+
+/** OpenAI and every server that speaks its Chat Completions API, through the official SDK. */
+export class OpenAiProvider implements LlmProvider {
+  readonly name: string;
+  readonly model: string;
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: OpenAiProviderOptions) {
+    this.name = options.name;
+    this.model = options.model;
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseUrl,
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      defaultHeaders: options.defaultHeaders,
+    });
+  }
+
+  async complete(req: CompletionRequest): Promise<CompletionResult> {
+    const started = performance.now();
+    try {
+      const reply = req.onDelta ? await this.stream(req, req.onDelta) : await this.request(req);
+      return { ...reply, provider: this.name, elapsedMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      throw toLlmError(error, OpenAI, {
+        provider: this.name,
+        secrets: [this.options.apiKey],
+        timeoutMs: this.options.timeoutMs,
+        signal: req.signal,
+      });
+    }
+  }
+
+  private params(req: CompletionRequest): OpenAI.ChatCompletionCreateParamsNonStreaming {
+    const maxTokens = req.maxTokens ?? this.options.maxTokens;
+    return {
+      model: req.model ?? this.model,
+      messages: toOpenAiMessages(req.messages),
+      ...(req.tools?.length ? { tools: toOpenAiTools(req.tools) } : {}),
+      ...(maxTokens !== undefined ? { [this.options.maxTokensField]: maxTokens } : {}),
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+    };
+  }
+
+  private async request(req: CompletionRequest): Promise<Reply> {
+    const completion = await this.client.chat.completions.create(this.params(req), { signal: req.signal });
+    const choice = completion.choices?.[0];
+    if (!choice) throw new LlmError('llm_bad_response', `${this.name}: the reply has no choices`);
+    return {
+      text: choice.message.content ?? '',
+      toolCalls: toOpenAiToolCalls(choice.message.tool_calls),
+      finishReason: toFinishReason(choice.finish_reason),
+      usage: {
+        prompt_tokens: completion.usage?.prompt_tokens ?? 0,
+        completion_tokens: completion.usage?.completion_tokens ?? 0,
+      },
+      model: completion.model || this.model,
+    };
+  }
+
+  private async stream(req: CompletionRequest, onDelta: (text: string) => void): Promise<Reply> {
+    const stream = await this.client.chat.completions.create(
+      { ...this.params(req), stream: true, stream_options: { include_usage: true } },
+      { signal: req.signal },
+    );
+    const assembler = new OpenAiStreamAssembler();
+    for await (const chunk of stream) {
+      const text = assembler.add(chunk);
+      if (text) onDelta(text);
+    }
+    // The SDK ends the iteration quietly when the caller aborts mid-stream.
+    if (req.signal?.aborted) throw new OpenAI.APIUserAbortError();
+    const reply = assembler.result();
+    if (reply.finishReason === null) {
+      throw new LlmError('llm_bad_response', `${this.name}: the stream ended before the reply was complete`);
+    }
+    return { ...reply, finishReason: toFinishReason(reply.finishReason), model: reply.model || this.model };
+  }
+}

@@ -1,0 +1,37 @@
+import { codeForStatus, LlmError, redact, type LlmErrorCode } from './llm.errors';
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The error classes both official SDKs export under the same names. */
+export interface SdkErrorClasses {
+  APIError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+}
+
+export interface ErrorContext {
+  provider: string;
+  secrets: readonly (string | undefined)[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Turns whatever an SDK threw into an LlmError whose message holds no secret. */
+export function toLlmError(error: unknown, sdk: SdkErrorClasses, context: ErrorContext): LlmError {
+  if (error instanceof LlmError) return error;
+  const fail = (code: LlmErrorCode, message: string, status?: number) =>
+    new LlmError(code, redact(`${context.provider}: ${message}`, context.secrets), status);
+  if (error instanceof sdk.APIUserAbortError || context.signal?.aborted) {
+    return fail('llm_aborted', 'request aborted by the caller');
+  }
+  if (error instanceof sdk.APIConnectionTimeoutError) {
+    return fail('llm_timeout', `no response within ${context.timeoutMs} ms`);
+  }
+  if (error instanceof sdk.APIConnectionError) return fail('llm_unavailable', `cannot reach the server (${error.message})`);
+  const status = (error as { status?: unknown }).status;
+  if (error instanceof sdk.APIError && typeof status === 'number') {
+    return fail(codeForStatus(status), error.message, status);
+  }
+  return fail('llm_bad_response', error instanceof Error ? error.message : String(error));
+}

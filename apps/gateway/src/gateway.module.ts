@@ -1,0 +1,18 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import type { PlatformConfig } from '@app/config';
+import { PersistenceModule } from '@app/persistence';
+import { RedisModule } from '@app/runtime';
+import { HttpErrorFilter } from './common/http-error.filter';
+import { HealthModule } from './health/health.module';
+
+@Module({})
+export class GatewayModule {
+  static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), HealthModule],
+      providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import { type PingReply, SERVICE_NAMES, type ServiceName, Subjects } from '@app/contracts';
+import { HealthChecks } from '@app/runtime';
+
+export type State = 'ok' | 'down';
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  services: Record<ServiceName, State>;
+  nats: State;
+  database: State;
+  redis: State;
+  /** The parts that are down, so a 503 names them. */
+  failing: string[];
+}
+
+const PING_TIMEOUT_MS = 1_000;
+
+/** Finds each service's state by pinging it over NATS; the gateway's own dependencies directly. */
+@Injectable()
+export class HealthService {
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(HealthChecks) private readonly checks: HealthChecks,
+  ) {}
+
+  async report(): Promise<HealthReport> {
+    const natsUp = !this.bus.connection.isClosed() && (await this.natsRoundTrip());
+    const [own, ...pings] = await Promise.all([
+      this.checks.run(PING_TIMEOUT_MS),
+      ...SERVICE_NAMES.filter((s) => s !== 'gateway').map((s) => this.ping(s)),
+    ]);
+    const services = { gateway: 'ok', ...Object.fromEntries(pings) } as Record<ServiceName, State>;
+    const parts: Record<string, State> = {
+      nats: natsUp ? 'ok' : 'down',
+      database: own.database ?? 'down',
+      redis: own.redis ?? 'down',
+    };
+    const failing = [
+      ...Object.entries(services).filter(([, s]) => s === 'down').map(([n]) => n),
+      ...Object.entries(parts).filter(([, s]) => s === 'down').map(([n]) => n),
+    ];
+    return {
+      status: failing.length ? 'degraded' : 'ok',
+      services,
+      nats: parts.nats,
+      database: parts.database,
+      redis: parts.redis,
+      failing,
+    };
+  }
+
+  private async ping(service: ServiceName): Promise<[ServiceName, State]> {
+    try {
+      await this.bus.request<PingReply>(Subjects.servicePing(service), {}, { timeoutMs: PING_TIMEOUT_MS });
+      return [service, 'ok'];
+    } catch {
+      return [service, 'down'];
+    }
+  }
+
+  private async natsRoundTrip(): Promise<boolean> {
+    try {
+      await this.bus.connection.rtt();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

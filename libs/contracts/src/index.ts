@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 
+export * from './agent';
 export * from './errors';
 export * from './functions';
 export * from './health';

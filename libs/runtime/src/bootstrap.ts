@@ -7,6 +7,8 @@ import { Bus } from '@app/bus';
 import type { ServiceName } from '@app/contracts';
 import { ConfigError, loadConfig, maskUrl, type PlatformConfig } from '@app/config';
 import { Logger, Redactor } from '@app/observability';
+import { HealthChecks } from './health-checks';
+import { startProbeServer } from './probe.server';
 import { RuntimeModule } from './runtime.module';
 import type { ServiceInfo } from './tokens';
 import { platformVersion } from './version';
@@ -39,6 +41,11 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
     const endpoints = [`nats ${maskUrl(config.nats.url)}`];
     if (options.http) endpoints.unshift(...(await options.http(app as NestExpressApplication, config)));
     else await app.init();
+    if (!options.http && config.metrics.port > 0) {
+      const probes = await startProbeServer(config.metrics.port, app.get(HealthChecks));
+      app.get(RuntimeModule).closeOnShutdown(probes);
+      endpoints.unshift(`probes http://0.0.0.0:${config.metrics.port} (/health /ready /metrics)`);
+    }
     logger.info(`${options.service} ${info.version} ready`, { instance: info.instance, endpoints });
     return app;
   } catch (err) {

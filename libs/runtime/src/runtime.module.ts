@@ -1,4 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Server } from 'node:http';
 import { Bus } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
 import { Logger } from '@app/observability';
@@ -17,6 +18,8 @@ export interface RuntimeOptions {
 @Global()
 @Module({})
 export class RuntimeModule implements OnApplicationShutdown {
+  private readonly servers: Server[] = [];
+
   constructor(
     @Inject(Bus) private readonly bus: Bus,
     @Inject(Logger) private readonly logger: Logger,
@@ -37,7 +40,12 @@ export class RuntimeModule implements OnApplicationShutdown {
     };
   }
 
+  closeOnShutdown(server: Server): void {
+    this.servers.push(server);
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    for (const server of this.servers) server.close();
     await this.bus.drain();
     this.logger.info('stopped');
   }

@@ -9,7 +9,10 @@ type Turn = { role: 'user' | 'assistant'; content: Block[] };
  * Anthropic's shape of a conversation: system prompts go to the top-level `system`, tool results
  * are `tool_result` blocks in a user turn, and consecutive turns of one role are merged into one.
  */
-export function toAnthropicConversation(messages: ChatMessage[]): { system?: string; messages: Anthropic.MessageParam[] } {
+export function toAnthropicConversation(messages: ChatMessage[]): {
+  system?: string;
+  messages: Anthropic.MessageParam[];
+} {
   const system = messages.filter((message) => message.role === 'system').map((message) => message.content);
   const turns: Turn[] = [];
   for (const message of messages) {
@@ -46,18 +49,25 @@ export function toAnthropicTools(tools: NativeTool[]): Anthropic.Tool[] {
   }));
 }
 
-export function fromAnthropicContent(content: Anthropic.ContentBlock[]): { text: string; toolCalls: NativeToolCall[] } {
+export function fromAnthropicContent(content: Anthropic.ContentBlock[]): {
+  text: string;
+  toolCalls: NativeToolCall[];
+} {
   let text = '';
   const toolCalls: NativeToolCall[] = [];
   for (const block of content) {
     if (block.type === 'text') text += block.text;
-    if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: asObject(block.input) });
+    if (block.type === 'tool_use') {
+      toolCalls.push({ id: block.id, name: block.name, arguments: asObject(block.input) });
+    }
   }
   return { text, toolCalls };
 }
 
 function asObject(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  return typeof input === 'object' && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : {};
 }
 
 const STOP_REASONS: Partial<Record<Anthropic.StopReason, FinishReason>> = {

@@ -1,5 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { fromAnthropicContent, toAnthropicConversation, toAnthropicTools, toFinishReason } from './anthropic-messages';
+import {
+  fromAnthropicContent,
+  toAnthropicConversation,
+  toAnthropicTools,
+  toFinishReason,
+} from './anthropic-messages';
 import type { CompletionRequest, CompletionResult, LlmProvider } from './llm-provider';
 import { toLlmError } from './sdk-error.mapper';
 

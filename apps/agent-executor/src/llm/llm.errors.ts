@@ -47,6 +47,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
 }
 
 export function requireToolCallId(message: { toolCallId?: string }): string {
-  if (!message.toolCallId) throw new LlmError('llm_bad_request', 'a tool message needs the toolCallId it answers');
+  if (!message.toolCallId) {
+    throw new LlmError('llm_bad_request', 'a tool message needs the toolCallId it answers');
+  }
   return message.toolCallId;
 }

@@ -53,10 +53,18 @@ export function parseToolArguments(name: string, json: string): Record<string, u
   return parsed as Record<string, unknown>;
 }
 
-export function toOpenAiToolCalls(calls: OpenAI.ChatCompletionMessageToolCall[] | undefined): NativeToolCall[] {
+export function toOpenAiToolCalls(
+  calls: OpenAI.ChatCompletionMessageToolCall[] | undefined,
+): NativeToolCall[] {
   return (calls ?? []).flatMap((call) =>
     call.type === 'function'
-      ? [{ id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.name, call.function.arguments) }]
+      ? [
+          {
+            id: call.id,
+            name: call.function.name,
+            arguments: parseToolArguments(call.function.name, call.function.arguments),
+          },
+        ]
       : [],
   );
 }

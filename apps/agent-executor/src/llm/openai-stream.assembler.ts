@@ -23,7 +23,10 @@ export class OpenAiStreamAssembler {
   add(chunk: OpenAI.ChatCompletionChunk): string {
     this.model ||= chunk.model;
     if (chunk.usage) {
-      this.usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens };
+      this.usage = {
+        prompt_tokens: chunk.usage.prompt_tokens,
+        completion_tokens: chunk.usage.completion_tokens,
+      };
     }
     const choice = chunk.choices?.[0];
     if (!choice) return '';
@@ -43,10 +46,26 @@ export class OpenAiStreamAssembler {
     this.toolCalls.set(delta.index, call);
   }
 
-  result(): { text: string; toolCalls: NativeToolCall[]; finishReason: string | null; usage: TokenUsage; model: string } {
+  result(): {
+    text: string;
+    toolCalls: NativeToolCall[];
+    finishReason: string | null;
+    usage: TokenUsage;
+    model: string;
+  } {
     const toolCalls = [...this.toolCalls.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([index, call]) => ({ id: call.id || `call_${index}`, name: call.name, arguments: parseToolArguments(call.name, call.arguments) }));
-    return { text: this.text, toolCalls, finishReason: this.finishReason, usage: this.usage, model: this.model };
+      .map(([index, call]) => ({
+        id: call.id || `call_${index}`,
+        name: call.name,
+        arguments: parseToolArguments(call.name, call.arguments),
+      }));
+    return {
+      text: this.text,
+      toolCalls,
+      finishReason: this.finishReason,
+      usage: this.usage,
+      model: this.model,
+    };
   }
 }

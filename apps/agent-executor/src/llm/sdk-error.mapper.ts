@@ -28,7 +28,9 @@ export function toLlmError(error: unknown, sdk: SdkErrorClasses, context: ErrorC
   if (error instanceof sdk.APIConnectionTimeoutError) {
     return fail('llm_timeout', `no response within ${context.timeoutMs} ms`);
   }
-  if (error instanceof sdk.APIConnectionError) return fail('llm_unavailable', `cannot reach the server (${error.message})`);
+  if (error instanceof sdk.APIConnectionError) {
+    return fail('llm_unavailable', `cannot reach the server (${error.message})`);
+  }
   const status = (error as { status?: unknown }).status;
   if (error instanceof sdk.APIError && typeof status === 'number') {
     return fail(codeForStatus(status), error.message, status);

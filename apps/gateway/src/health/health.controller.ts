@@ -6,6 +6,12 @@ import { HealthService } from './health.service';
 export class HealthController {
   constructor(@Inject(HealthService) private readonly health: HealthService) {}
 
+  /** Liveness: the process answers. Kubernetes and compose probe this; /health is readiness. */
+  @Get('health/live')
+  live() {
+    return { status: 'ok' };
+  }
+
   @Get(['health', 'api/v1/health'])
   @HttpCode(200)
   async get(@Res({ passthrough: true }) res: Response) {

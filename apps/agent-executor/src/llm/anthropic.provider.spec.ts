@@ -1,0 +1,169 @@
+import { inspect } from 'node:util';
+import { startScriptedLlm, type ScriptedLlm } from '@app/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatMessage, LlmProviderConfig } from './llm-provider';
+import { createLlmProvider } from './llm-provider.factory';
+import { LlmError } from './llm.errors';
+
+let llm: ScriptedLlm;
+
+beforeAll(async () => {
+  llm = await startScriptedLlm();
+});
+afterAll(() => llm.close());
+beforeEach(() => llm.clearRequests());
+
+function provider(overrides: Partial<LlmProviderConfig> = {}) {
+  return createLlmProvider({
+    provider: 'anthropic',
+    baseUrl: llm.url,
+    apiKey: 'sk-ant-test',
+    model: 'claude-test',
+    timeoutMs: 5_000,
+    maxRetries: 0,
+    ...overrides,
+  });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(LlmError);
+  return error as LlmError;
+}
+
+const ask: ChatMessage[] = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: 'Weather in Oslo and Bergen?' },
+];
+const weatherTool = {
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } } },
+};
+
+describe('AnthropicProvider', () => {
+  it('completes a message with the system prompt at the top level', async () => {
+    llm.setScript({ replies: ['Both sunny.'] });
+    const result = await provider().complete({ messages: ask });
+    expect(result).toMatchObject({
+      text: 'Both sunny.',
+      finishReason: 'stop',
+      provider: 'anthropic',
+      model: 'claude-test',
+    });
+    expect(result.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(result.usage.completion_tokens).toBeGreaterThan(0);
+    expect(llm.requests()[0].path).toBe('/v1/messages');
+    expect(llm.requests()[0].body).toMatchObject({
+      system: 'You are terse.',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo and Bergen?' }] }],
+    });
+  });
+
+  it('returns tool_use as tool calls and sends results back as one merged user turn', async () => {
+    const calls = [
+      { name: 'get_weather', arguments: { city: 'Oslo' } },
+      { name: 'get_weather', arguments: { city: 'Bergen' } },
+    ];
+    llm.setScript({ replies: [{ text: 'Checking.', toolCalls: calls }, 'Both sunny.'] });
+    const first = await provider().complete({ messages: ask, tools: [weatherTool] });
+    expect(first.finishReason).toBe('tool_calls');
+    expect(first.text).toBe('Checking.');
+    expect(first.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(calls);
+    const [oslo, bergen] = first.toolCalls;
+    const history: ChatMessage[] = [
+      ...ask,
+      { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+      { role: 'tool', content: 'clear', toolCallId: oslo.id },
+      { role: 'tool', content: 'rain', toolCallId: bergen.id },
+    ];
+    expect((await provider().complete({ messages: history, tools: [weatherTool] })).text).toBe('Both sunny.');
+    const sent = llm.requests()[1].body as { messages: unknown[]; tools: unknown[] };
+    expect(sent.tools).toEqual([
+      { name: 'get_weather', description: weatherTool.description, input_schema: weatherTool.parameters },
+    ]);
+    expect(sent.messages).toHaveLength(3);
+    expect(sent.messages[1]).toMatchObject({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_use', id: oslo.id, name: 'get_weather', input: { city: 'Oslo' } },
+        { type: 'tool_use', id: bergen.id },
+      ],
+    });
+    expect(sent.messages[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: oslo.id, content: 'clear' },
+        { type: 'tool_result', tool_use_id: bergen.id, content: 'rain' },
+      ],
+    });
+  });
+
+  it('streams text deltas in order, with tool calls and usage', async () => {
+    llm.setScript({
+      replies: [
+        { text: 'Let me look that up.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      ],
+    });
+    const deltas: string[] = [];
+    const result = await provider().complete({
+      messages: ask,
+      tools: [weatherTool],
+      onDelta: (text) => deltas.push(text),
+    });
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.join('')).toBe('Let me look that up.');
+    expect(result.toolCalls).toEqual([
+      { id: expect.stringMatching(/^toolu_/), name: 'get_weather', arguments: { city: 'Oslo' } },
+    ]);
+    expect(result.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(result.usage.completion_tokens).toBeGreaterThan(1);
+  });
+
+  it('retries an overloaded (529) reply and succeeds', async () => {
+    llm.setScript({ replies: [{ status: 529, retryAfterMs: 10 }, 'recovered'] });
+    expect((await provider({ maxRetries: 1 }).complete({ messages: ask })).text).toBe('recovered');
+  });
+
+  it('maps 429 after the last retry to llm_rate_limited', async () => {
+    llm.setScript({
+      replies: [
+        { status: 429, retryAfterMs: 10 },
+        { status: 429, retryAfterMs: 10 },
+      ],
+    });
+    const error = await failureOf(provider({ maxRetries: 1 }).complete({ messages: ask }));
+    expect(error).toMatchObject({ code: 'llm_rate_limited', status: 429 });
+  });
+
+  it('reports a reply slower than timeoutMs as llm_timeout, quickly', async () => {
+    llm.setScript({ replies: [{ text: 'too slow', latencyMs: 10_000 }] });
+    const started = Date.now();
+    const error = await failureOf(
+      provider({ timeoutMs: 150 }).complete({ messages: ask, onDelta: () => undefined }),
+    );
+    expect(error.code).toBe('llm_timeout');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('never puts the API key in an error, even when the server echoes it', async () => {
+    const key = 'sk-ant-CANARY-d0n7-l34k-7h15-k3y-0123456789';
+    llm.setScript({ replies: [{ status: 401, error: 'invalid x-api-key {{api_key}}' }] });
+    const error = await failureOf(provider({ apiKey: key }).complete({ messages: ask }));
+    expect(error).toMatchObject({ code: 'llm_auth', status: 401 });
+    expect(error.message).toContain('invalid x-api-key ***');
+    for (const text of [
+      error.message,
+      error.stack ?? '',
+      inspect(error, { depth: 10 }),
+      JSON.stringify(error),
+    ]) {
+      expect(text).not.toContain(key);
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { SsePayload } from './http-io';
+import type { PlannedReply, Turn } from './script-player';
+
+export const DEFAULT_MODEL = 'scripted-model';
+export const CONVERSATION_HEADER = 'x-scripted-conversation';
+
+/** A fake model has no tokenizer: roughly four characters a token, deterministic. */
+export function roughTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+export function newId(prefix: string): string {
+  return `${prefix}${randomBytes(12).toString('hex')}`;
+}
+
+/** Word-sized pieces (spaces kept), the way a real model streams. */
+export function streamPieces(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
+}
+
+/** Tool arguments arrive in several fragments, as they do from real models. */
+export function jsonPieces(json: string): string[] {
+  const size = Math.max(4, Math.ceil(json.length / 3));
+  const pieces: string[] = [];
+  for (let at = 0; at < json.length; at += size) pieces.push(json.slice(at, at + size));
+  return pieces;
+}
+
+/** Reads a message's content as text: a plain string, or the text of its parts/blocks. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map(partText).join('');
+}
+
+function partText(part: unknown): string {
+  if (typeof part !== 'object' || part === null) return '';
+  const record = part as Record<string, unknown>;
+  if (typeof record['text'] === 'string') return record['text'];
+  if ('content' in record) return contentText(record['content']);
+  return '';
+}
+
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function credentialOf(headers: IncomingHttpHeaders): string {
+  const bearer = headerValue(headers, 'authorization')?.replace(/^Bearer\s+/i, '');
+  return bearer ?? headerValue(headers, 'x-api-key') ?? headerValue(headers, 'api-key') ?? '';
+}
+
+export function conversationKey(headers: IncomingHttpHeaders, firstUserContent: string): string {
+  return headerValue(headers, CONVERSATION_HEADER) ?? firstUserContent;
+}
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** A request the wire format refuses; answered with the provider's error body. */
+export class WireError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One provider's wire format: how to read a request and write a reply, plain or streamed. */
+export interface WireFormat<R extends { stream: boolean; turn: Turn }> {
+  read(body: Record<string, unknown>, headers: IncomingHttpHeaders): R;
+  complete(reply: PlannedReply, request: R): object;
+  stream(reply: PlannedReply, request: R): SsePayload[];
+  errorBody(status: number, message?: string): object;
+}

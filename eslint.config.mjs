@@ -1,0 +1,50 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+const APPS = '(gateway|agent-executor|function-runner|scheduler)';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '**/generated/**', 'coverage/**', 'data/**', 'examples/functions/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'warn',
+    },
+  },
+  {
+    // Apps never import each other, and libs never import apps: they talk over NATS via libs/contracts.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: `^(\\.\\./)+(apps/)?${APPS}/`, message: 'apps talk only over NATS (libs/contracts), never by import' },
+            { regex: '(^|/)apps/', message: 'apps talk only over NATS (libs/contracts), never by import' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The protocol library stays pure: no I/O, no Nest.
+    files: ['libs/protocol/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(@nestjs/|node:(fs|net|http|https|child_process|dgram|dns|tls)$|@app/(bus|persistence|runtime))' }] },
+      ],
+    },
+  },
+  {
+    // Only configuration code reads the environment.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['libs/config/**', '**/*.spec.ts', 'libs/testing/**', '**/*.cli.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'read configuration through @app/config' }],
+    },
+  },
+);

@@ -1,0 +1,85 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { SERVICE_NAMES } from '@app/contracts';
+import { REPO_ROOT } from '@app/testing';
+
+type ComposeService = {
+  image?: string;
+  build?: { target?: string; dockerfile?: string };
+  healthcheck?: unknown;
+  depends_on?: Record<string, { condition: string }>;
+  environment?: Record<string, string>;
+  ports?: string[];
+  container_name?: string;
+  command?: string[];
+};
+
+const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
+const dockerfile = readFileSync(join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8');
+const hasDockerCompose = spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0;
+
+describe('docker-compose.yml', () => {
+  // CI installs Debian's docker-compose (see .ci/run); without it the structural checks below still run.
+  it.skipIf(!hasDockerCompose)('passes docker-compose config validation', () => {
+    expect(() => execFileSync('docker-compose', ['config', '-q'], { cwd: REPO_ROOT, stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('runs nats, redis, postgres and the four services, each with a healthcheck', () => {
+    for (const name of ['nats', 'redis', 'postgres']) expect(compose.services[name]?.healthcheck, name).toBeDefined();
+    for (const name of SERVICE_NAMES) {
+      const service = compose.services[name];
+      expect(service, name).toBeDefined();
+      expect(service.build?.target).toBe(name);
+      expect(service.depends_on?.nats?.condition).toBe('service_healthy');
+    }
+  });
+
+  it('keeps the function-runner scalable and away from the database', () => {
+    const runner = compose.services['function-runner'];
+    expect(runner.container_name).toBeUndefined();
+    expect(runner.ports).toBeUndefined();
+    expect(Object.keys(runner.environment ?? {})).not.toContain('DATABASE_URL');
+    expect(Object.keys(runner.environment ?? {})).not.toContain('LLM_API_KEY');
+  });
+
+  it('migrates before the services that use the database start', () => {
+    for (const name of ['gateway', 'agent-executor', 'scheduler']) {
+      expect(compose.services[name].depends_on?.migrate?.condition).toBe('service_completed_successfully');
+    }
+  });
+
+  it('gives Redis durability settings BullMQ needs', () => {
+    const command = compose.services.redis.command?.join(' ') ?? '';
+    expect(command).toMatch(/--appendonly yes/);
+    expect(command).toMatch(/--appendfsync everysec/);
+    expect(command).toMatch(/--maxmemory-policy noeviction/);
+  });
+
+  it('fsyncs every JetStream write', () => {
+    expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(/^\s*sync_interval:\s*always/m);
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  it('builds on node:24-slim with a target per service and one for migrations', () => {
+    expect(dockerfile).toMatch(/^FROM node:24-slim AS deps$/m);
+    for (const target of [...SERVICE_NAMES, 'migrate']) expect(dockerfile).toMatch(new RegExp(`^FROM runtime AS ${target}$`, 'm'));
+  });
+
+  it('starts each target from a file the build produces', () => {
+    const commands = [...dockerfile.matchAll(/^CMD \["node", "([^"]+)"/gm)].map((m) => m[1]);
+    expect(commands).toHaveLength(SERVICE_NAMES.length + 1);
+    for (const file of commands) expect(existsSync(join(REPO_ROOT, file)), file).toBe(true);
+  });
+
+  it('copies only paths that exist and runs as a non-root user', () => {
+    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(?:--\S+ )*(.+) \S+$/gm)].flatMap((m) => m[1].split(' '));
+    for (const source of sources) expect(existsSync(join(REPO_ROOT, source)), source).toBe(true);
+    expect(dockerfile).toMatch(/^USER node$/m);
+  });
+});

@@ -9,6 +9,7 @@ import {
 } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
 import { AppError, type ErrorBody, TimeoutError, toAppError, UnavailableError } from '@app/contracts';
+import { Metrics, SpanKind, inSpan, subjectFamily, traceHeaders, withRemoteContext } from '@app/observability';
 import { decodeJson, encodeJson } from './json.codec';
 
 export interface BusOptions {
@@ -27,6 +28,13 @@ export interface HandlerContext {
 }
 
 export type Handler = (data: unknown, ctx: HandlerContext) => Promise<unknown> | unknown;
+
+export interface RequestOptions {
+  timeoutMs: number;
+  headers?: BusHeaders;
+  /** false for health probes: no span, no trace context. */
+  traced?: boolean;
+}
 
 type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
 
@@ -50,7 +58,18 @@ export class Bus {
     return new Bus(connection);
   }
 
-  async request<T>(subject: string, payload: unknown, options: { timeoutMs: number; headers?: BusHeaders }): Promise<T> {
+  /** Request/reply with the active trace context in the headers; untraced for probes. */
+  async request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
+    if (options.traced === false) return this.send<T>(subject, payload, options);
+    return inSpan(`send ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats' } }, () =>
+      this.send<T>(subject, payload, { ...options, headers: traceHeaders({ ...options.headers }) }),
+    );
+  }
+
+  private async send<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
+    const started = performance.now();
+    const observe = (status: string) =>
+      Metrics.busRequestDuration().observe({ subject: subjectFamily(subject), status }, (performance.now() - started) / 1000);
     let reply: Msg;
     try {
       reply = await this.connection.request(subject, encodeJson(payload), {
@@ -58,20 +77,23 @@ export class Bus {
         headers: toNatsHeaders(options.headers),
       });
     } catch (err) {
-      throw mapRequestError(subject, err, options.timeoutMs);
+      const mapped = mapRequestError(subject, err, options.timeoutMs);
+      observe(mapped.code);
+      throw mapped;
     }
     const envelope = decodeJson(reply.data) as Envelope;
+    observe(envelope.ok ? 'ok' : envelope.error.code);
     if (!envelope.ok) throw AppError.fromBody(envelope.error);
     return envelope.data as T;
   }
 
   /** Answers requests on `subject`; with a queue, replicas share the load. */
-  serve(subject: string, handler: Handler, options: { queue?: string } = {}): Subscription {
+  serve(subject: string, handler: Handler, options: { queue?: string; traced?: boolean } = {}): Subscription {
     return this.connection.subscribe(subject, {
       queue: options.queue,
       callback: (err, msg) => {
         if (err || !msg.reply) return;
-        void this.answer(msg, handler);
+        void this.answer(msg, handler, options.traced !== false);
       },
     });
   }
@@ -119,15 +141,21 @@ export class Bus {
     if (!this.connection.isClosed()) await this.connection.drain();
   }
 
-  private async answer(msg: Msg, handler: Handler): Promise<void> {
-    let envelope: Envelope;
-    try {
-      const data = decodeJson(msg.data);
-      const result = await handler(data, { subject: msg.subject, headers: fromNatsHeaders(msg.headers) });
-      envelope = { ok: true, data: result };
-    } catch (err) {
-      envelope = { ok: false, error: toAppError(err).toBody() };
-    }
+  private async answer(msg: Msg, handler: Handler, traced: boolean): Promise<void> {
+    const headers = fromNatsHeaders(msg.headers);
+    const run = async (): Promise<Envelope> => {
+      try {
+        const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers });
+        return { ok: true, data: result };
+      } catch (err) {
+        return { ok: false, error: toAppError(err).toBody() };
+      }
+    };
+    const envelope = traced
+      ? await withRemoteContext(headers, () =>
+          inSpan(`process ${msg.subject}`, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats' } }, run),
+        )
+      : await run();
     try {
       msg.respond(encodeJson(envelope));
     } catch {

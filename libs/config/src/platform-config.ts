@@ -8,17 +8,27 @@ export interface PlatformConfig {
     timeout: number;
     max_retries: number;
   };
+  executor: {
+    /** The overall deadline of one agent run; the gateway waits this long (plus a grace) for a reply. */
+    run_timeout: number;
+    /** How long the executor trusts its copy of the function catalog before asking again. */
+    catalog_ttl: number;
+  };
   nats: { url: string; user?: string; password?: string; creds_file?: string };
   redis: { url: string };
   database: { url: string };
   gateway: { port: number; host: string };
   metrics: { port: number };
+  /** Tracing is on when an OTLP endpoint is set (the exporter reads the standard OTEL_* variables). */
+  tracing: { otlp_endpoint?: string; otlp_traces_endpoint?: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error'; format: 'json' | 'text' };
   functions: {
     dir: string;
     default_timeout: number;
     concurrency: number;
     sandbox_memory_mb: number;
+    /** Warm sandbox processes per runner; each runs one call at a time. */
+    sandbox_workers: number;
     http: { allowed_domains: string[]; allowed_methods: string[]; max_response_bytes: number };
     channels: { webhook_url?: string };
   };
@@ -27,6 +37,14 @@ export interface PlatformConfig {
     min_cron_interval: number;
     catchup_window: number;
     fire_timeout: number;
+    /** How late a due time may be before a (re)starting scheduler calls it missed, while peers run. */
+    misfire_grace: number;
+    /** How often lost triggers, interrupted fires and lost cron ticks are looked for. */
+    sweep_interval: number;
+    /** Fires one scheduler instance runs at once. */
+    concurrency: number;
+    /** BullMQ key prefix in Redis: deployments (and tests) sharing a Redis keep apart by it. */
+    queue_prefix: string;
   };
   /** Sections that belong to one app and are validated there (e.g. `agents`). */
   sections: Record<string, unknown>;

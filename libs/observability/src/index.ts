@@ -1,2 +1,4 @@
 export * from './logger';
+export * from './metrics';
 export * from './redact';
+export * from './tracing';

@@ -6,7 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Bus } from '@app/bus';
 import type { ServiceName } from '@app/contracts';
 import { ConfigError, loadConfig, maskUrl, type PlatformConfig } from '@app/config';
-import { Logger, Redactor } from '@app/observability';
+import { activeTraceFields, collectProcessMetrics, Logger, Redactor, startTracing } from '@app/observability';
 import { HealthChecks } from './health-checks';
 import { startProbeServer } from './probe.server';
 import { RuntimeModule } from './runtime.module';
@@ -27,13 +27,22 @@ export interface BootOptions {
  */
 export async function bootService(options: BootOptions): Promise<INestApplicationContext> {
   const config = loadOrExit();
+  const version = platformVersion();
+  const tracing = startTracing(options.service, version, config.tracing.otlp_traces_endpoint ?? config.tracing.otlp_endpoint);
+  collectProcessMetrics(options.service);
   const redactor = new Redactor(config.secrets);
-  const logger = new Logger({ service: options.service, level: config.log.level, format: config.log.format, redactor });
+  const logger = new Logger({
+    service: options.service,
+    level: config.log.level,
+    format: config.log.format,
+    redactor,
+    context: activeTraceFields,
+  });
   const bus = await connectOrExit(options.service, config, logger);
   const info: ServiceInfo = {
     name: options.service,
     instance: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-    version: platformVersion(),
+    version,
     startedAt: Date.now(),
   };
   try {
@@ -46,7 +55,7 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
       app.get(RuntimeModule).closeOnShutdown(probes);
       endpoints.unshift(`probes http://0.0.0.0:${config.metrics.port} (/health /ready /metrics)`);
     }
-    logger.info(`${options.service} ${info.version} ready`, { instance: info.instance, endpoints });
+    logger.info(`${options.service} ${info.version} ready`, { instance: info.instance, endpoints, tracing });
     return app;
   } catch (err) {
     logger.error(`${options.service} failed to start: ${(err as Error)?.message ?? String(err)}`);

@@ -14,7 +14,7 @@ export class PingResponder implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.bus.serve(Subjects.servicePing(this.info.name), () => this.ping());
+    this.bus.serve(Subjects.servicePing(this.info.name), () => this.ping(), { traced: false });
   }
 
   async ping(): Promise<PingReply> {

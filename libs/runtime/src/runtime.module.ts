@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown 
 import type { Server } from 'node:http';
 import { Bus } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
-import { Logger } from '@app/observability';
+import { Logger, stopTracing } from '@app/observability';
 import { HealthChecks } from './health-checks';
 import { PingResponder } from './ping.responder';
 import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from './tokens';
@@ -47,6 +47,7 @@ export class RuntimeModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     for (const server of this.servers) server.close();
     await this.bus.drain();
+    await stopTracing();
     this.logger.info('stopped');
   }
 }

@@ -2,12 +2,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { PlatformConfig } from '@app/config';
 import { bodyParserError } from './http-error.filter';
+import { httpObservability } from './http-observability.middleware';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
 /** HTTP settings of the gateway: JSON bodies with a size limit, parse errors as JSON errors. */
 export async function configureHttp(app: NestExpressApplication, config: PlatformConfig): Promise<string[]> {
   app.disable('x-powered-by');
+  app.use(httpObservability);
   app.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const mapped = bodyParserError(err);

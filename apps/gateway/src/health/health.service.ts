@@ -53,7 +53,7 @@ export class HealthService {
 
   private async ping(service: ServiceName): Promise<[ServiceName, State]> {
     try {
-      await this.bus.request<PingReply>(Subjects.servicePing(service), {}, { timeoutMs: PING_TIMEOUT_MS });
+      await this.bus.request<PingReply>(Subjects.servicePing(service), {}, { timeoutMs: PING_TIMEOUT_MS, traced: false });
       return [service, 'ok'];
     } catch {
       return [service, 'down'];

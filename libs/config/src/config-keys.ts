@@ -47,7 +47,7 @@ export const CONFIG_KEYS = [
   }),
   key('gateway.port', 'PORT', 'int', { default: 3000, min: 0, max: 65535 }),
   key('gateway.host', 'HOST', 'string', { default: '0.0.0.0' }),
-  key('metrics.port', 'METRICS_PORT', 'int', { default: 0, min: 0, max: 65535 }),
+  key('metrics.port', 'METRICS_PORT', 'int', { min: 0, max: 65535 }),
   key('tracing.otlp_endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'url', { oneOf: ['http', 'https'] }),
   key('tracing.otlp_traces_endpoint', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'url', { oneOf: ['http', 'https'] }),
   key('log.level', 'LOG_LEVEL', 'string', { default: 'info', oneOf: ['debug', 'info', 'warn', 'error'] }),

@@ -16,7 +16,7 @@ const DEFAULT_FILE = 'config/agentchassis.yaml';
  */
 export function loadConfig(env: Env = process.env): PlatformConfig {
   const file = readFileTree(env);
-  const config: Record<string, unknown> = { functions: { http: {}, channels: {} }, tracing: {} };
+  const config: Record<string, unknown> = { functions: { http: {}, channels: {} }, tracing: {}, metrics: {} };
   const secrets: string[] = [];
   for (const spec of CONFIG_KEYS) {
     const fromEnv = env[spec.env] ?? env[`AC_${spec.path.replace(/\./g, '__').toUpperCase()}`];

@@ -18,7 +18,8 @@ export interface PlatformConfig {
   redis: { url: string };
   database: { url: string };
   gateway: { port: number; host: string };
-  metrics: { port: number };
+  /** Probe/metrics server of the non-HTTP services; unset = off, 0 = any free port. */
+  metrics: { port?: number };
   /** Tracing is on when an OTLP endpoint is set (the exporter reads the standard OTEL_* variables). */
   tracing: { otlp_endpoint?: string; otlp_traces_endpoint?: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error'; format: 'json' | 'text' };

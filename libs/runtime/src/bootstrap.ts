@@ -50,10 +50,11 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
     const endpoints = [`nats ${maskUrl(config.nats.url)}`];
     if (options.http) endpoints.unshift(...(await options.http(app as NestExpressApplication, config)));
     else await app.init();
-    if (!options.http && config.metrics.port > 0) {
+    if (!options.http && config.metrics.port !== undefined) {
       const probes = await startProbeServer(config.metrics.port, app.get(HealthChecks));
       app.get(RuntimeModule).closeOnShutdown(probes);
-      endpoints.unshift(`probes http://0.0.0.0:${config.metrics.port} (/health /ready /metrics)`);
+      const { port } = probes.address() as { port: number };
+      endpoints.unshift(`probes http://0.0.0.0:${port} (/health /ready /metrics)`);
     }
     logger.info(`${options.service} ${info.version} ready`, { instance: info.instance, endpoints, tracing });
     return app;

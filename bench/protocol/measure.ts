@@ -1,0 +1,134 @@
+import { formatFunctionDefinitions } from 'gpt-tokenizer/functionCalling';
+import {
+  buildSystemPrompt,
+  countTokens,
+  encodeCalls,
+  encodeError,
+  encodeResult,
+  type DataFormat,
+} from '../../libs/protocol/src/index';
+import { FUNCTIONS } from './functions';
+import type { Scenario, Step, StepResult } from './scenarios';
+
+/** How a conversation is put on the wire. */
+export type Variant = 'ours' | 'compactJson' | 'functionCalling' | 'functionCallingToolsAsJson';
+
+export const INSTRUCTIONS = 'You are the operations and sales assistant of ACME GmbH. Be concise and exact.';
+
+// Chat-format overheads, as in gpt-tokenizer's estimator of OpenAI requests (functionCalling.ts).
+const MESSAGE_OVERHEAD = 3;
+const REPLY_PRIMING = 3;
+const TOOL_CALL_OVERHEAD = 3;
+const TOOL_DEFINITIONS_OVERHEAD = 9;
+const SYSTEM_WITH_TOOLS_DEDUCTION = 4;
+
+interface Message {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: { name: string; arguments: string }[];
+}
+
+interface Transcript {
+  /** Tokens sent with every request before the conversation (tool definitions, system, user). */
+  opening: number;
+  /** The messages each step appends: the model's calls, then their results. */
+  turns: Message[][];
+}
+
+/**
+ * Prompt tokens billed over a whole scenario: one request before each step and one for the
+ * final answer, each re-sending the conversation so far.
+ */
+export function billedPromptTokens(scenario: Scenario, variant: Variant): number {
+  const { opening, turns } = transcript(scenario, variant);
+  let history = opening;
+  let billed = history + REPLY_PRIMING;
+  for (const turn of turns) {
+    history += sum(turn.map(messageTokens));
+    billed += history + REPLY_PRIMING;
+  }
+  return billed;
+}
+
+/** Prompt tokens of the last request: the whole context the model reads before its answer. */
+export function finalPromptTokens(scenario: Scenario, variant: Variant): number {
+  const { opening, turns } = transcript(scenario, variant);
+  return opening + sum(turns.flat().map(messageTokens)) + REPLY_PRIMING;
+}
+
+function transcript(scenario: Scenario, variant: Variant): Transcript {
+  return variant === 'ours' || variant === 'compactJson'
+    ? xmlToonTranscript(scenario, variant === 'ours' ? 'auto' : 'json')
+    : functionCallingTranscript(scenario, variant === 'functionCallingToolsAsJson');
+}
+
+function xmlToonTranscript(scenario: Scenario, format: DataFormat | 'auto'): Transcript {
+  const system = buildSystemPrompt({
+    functions: FUNCTIONS,
+    protocol: 'xml-toon',
+    instructions: INSTRUCTIONS,
+  });
+  const opening =
+    messageTokens({ role: 'system', content: system }) +
+    messageTokens({ role: 'user', content: scenario.user });
+  const turns = scenario.steps.map((step): Message[] => [
+    { role: 'assistant', content: encodeCalls(step.calls) },
+    {
+      role: 'user',
+      content: step.results.map((result, index) => encodeStepResult(step, index, result, format)).join('\n'),
+    },
+  ]);
+  return { opening, turns };
+}
+
+function encodeStepResult(
+  step: Step,
+  index: number,
+  result: StepResult,
+  format: DataFormat | 'auto',
+): string {
+  const name = step.calls[index].name;
+  return result.ok ? encodeResult(name, result.content, { format }) : encodeError(name, result.error);
+}
+
+/**
+ * OpenAI-style: `tools`, an assistant message with `tool_calls`, one `tool` message per result.
+ * The system message is padded and the tools discounted as the estimator does.
+ */
+function functionCallingTranscript(scenario: Scenario, toolsAsJson: boolean): Transcript {
+  const opening =
+    toolDefinitionTokens(toolsAsJson) -
+    SYSTEM_WITH_TOOLS_DEDUCTION +
+    messageTokens({ role: 'system', content: `${INSTRUCTIONS}\n` }) +
+    messageTokens({ role: 'user', content: scenario.user });
+  const turns = scenario.steps.map((step): Message[] => [
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: step.calls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.params) })),
+    },
+    ...step.results.map((result): Message => ({
+      role: 'tool',
+      content: JSON.stringify(result.ok ? result.content : { error: result.error }),
+    })),
+  ]);
+  return { opening, turns };
+}
+
+/** By default the provider's own rendering of `tools` (estimated); optionally the raw JSON array. */
+function toolDefinitionTokens(asJson: boolean): number {
+  if (!asJson) return countTokens(formatFunctionDefinitions(FUNCTIONS as never)) + TOOL_DEFINITIONS_OVERHEAD;
+  const tools = FUNCTIONS.map((fn) => ({ type: 'function', function: fn }));
+  return countTokens(JSON.stringify(tools));
+}
+
+function messageTokens(message: Message): number {
+  const calls = (message.toolCalls ?? []).map(
+    (c) => countTokens(c.name) + countTokens(c.arguments) + TOOL_CALL_OVERHEAD,
+  );
+  return MESSAGE_OVERHEAD + countTokens(message.role) + countTokens(message.content) + sum(calls);
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

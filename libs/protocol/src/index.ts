@@ -1,0 +1,55 @@
+/**
+ * @app/protocol — how a model and AgentChassis talk about function calls. Pure TypeScript:
+ * no I/O, no Nest, loadable by Node's type stripping (erasable syntax only, `import type`).
+ *
+ * Replies (model → agent):
+ * - `parseAssistantReply(text, protocol = 'xml-toon')` never throws. It returns `calls` (with the
+ *   prose around them as `thought`), `final` (a reply without any call) or `invalid`, whose
+ *   `error` is written to be sent back to the model for its one repair round.
+ *   xml-toon: `<call name="f"><p>key: value</p><data type="toon">…</data></call>`, tolerant of
+ *   prose, code fences, several calls, single quotes, raw `&`/`<`, CDATA, a missing `</call>`,
+ *   JSON in a TOON block and TOON row counts that disagree with the rows sent.
+ *   json-action (seed 002 §6): one `{"type":"action","tool":..,"args":{..}}` or
+ *   `{"type":"final","answer":..}`, prose or a fence around it tolerated.
+ * - `<p>` values are typed only where lossless (true/false/null, canonical numbers, JSON arrays
+ *   and objects; CDATA is always text); the text as written is kept in `ParsedCall.raw` (always
+ *   present for xml-toon, absent for json-action). The function's schema has the
+ *   last word (DESIGN.md §3): call `applySchemaTypes(call, fn.parameters)` before validating, so
+ *   a `string` parameter receives exactly the text the model wrote ("007", `{"a":1}`), and a
+ *   `number`/`boolean` parameter receives a number/boolean when its text is one.
+ * - `encodeCalls(calls)` renders calls the way a model should write them (few-shot examples,
+ *   history replay); `parseAssistantReply(encodeCalls(calls))` gives them back.
+ *
+ * Results (agent → model), in the seed's §2.3 shapes:
+ * - `encodeResult(name, { data?, markdown?, message? }, { format?, model? })` and
+ *   `encodeError(name, message)`. `data` must be JSON-serialisable (a cycle throws).
+ * - `encodeData(value, { format?, model? })`: TOON for uniform tables, else the cheaper of TOON
+ *   and compact JSON by the model's token count; `format` forces one.
+ *
+ * Prompts and cost:
+ * - `buildSystemPrompt({ functions, protocol, instructions })`; `native` yields instructions only.
+ * - `countTokens(text, model?)`: o200k_base, or cl100k_base for gpt-4 / gpt-3.5 era models.
+ */
+export { parseAssistantReply } from './reply-parser';
+export { encodeCalls } from './xml-toon.codec';
+export { applySchemaTypes } from './schema-types';
+export { encodeResult, encodeError } from './result.codec';
+export { encodeData } from './toon-data';
+export { buildSystemPrompt } from './prompt';
+export type { SystemPromptOptions } from './prompt';
+export { countTokens, encodingForModel } from './tokens';
+export type { TokenEncoding } from './tokens';
+export type {
+  DataEncodingOptions,
+  DataFormat,
+  EncodedData,
+  FunctionParameters,
+  ParameterSchema,
+  ParameterType,
+  ParsedCall,
+  ParsedReply,
+  PromptFunction,
+  PromptProtocol,
+  ResultContent,
+  ToolProtocol,
+} from './types';

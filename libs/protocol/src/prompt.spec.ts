@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonActionReply } from './json-action.codec';
+import { buildSystemPrompt } from './prompt';
+import { countTokens } from './tokens';
+import type { PromptFunction } from './types';
+import { parseXmlToonReply } from './xml-toon.codec';
+
+const cleanLogs: PromptFunction = {
+  name: 'clean_logs',
+  description: 'Delete log files older than N days.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Directory to clean' },
+      days: { type: 'integer', description: 'Keep the last N days', default: 7, minimum: 1, maximum: 365 },
+      level: { type: 'string', enum: ['info', 'warn', 'error'] },
+      patterns: { type: 'array', items: { type: 'string' } },
+      dry_run: { type: 'boolean', default: false },
+    },
+    required: ['path'],
+  },
+};
+
+const exampleIn = (prompt: string, pattern: RegExp) => prompt.match(pattern)?.[0] ?? '';
+
+describe('buildSystemPrompt', () => {
+  it('lists each function with parameter type, optionality, range, enum, default and description', () => {
+    const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
+    expect(prompt).toContain(`## Functions (? marks an optional parameter)
+clean_logs: Delete log files older than N days.
+- path: string // Directory to clean
+- days?: integer 1..365 = 7 // Keep the last N days
+- level?: info|warn|error
+- patterns?: string[]
+- dry_run?: boolean = false`);
+  });
+
+  it('opens with the instructions', () => {
+    const prompt = buildSystemPrompt({
+      functions: [cleanLogs],
+      protocol: 'xml-toon',
+      instructions: ' You run ops. ',
+    });
+    expect(prompt.startsWith('You run ops.\n\n## Calling functions')).toBe(true);
+  });
+
+  it('explains xml-toon with a worked example that the parser reads back', () => {
+    const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
+    const example = exampleIn(prompt, /<call name="add_items">[\s\S]*?<\/call>/);
+    expect(example).toContain('<data type="toon">\nitems[2]{name,qty}:');
+    expect(parseXmlToonReply(example)).toMatchObject({ kind: 'calls', calls: [{ name: 'add_items' }] });
+  });
+
+  it('explains json-action with both message shapes, each of which the parser reads', () => {
+    const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'json-action' });
+    expect(parseJsonActionReply(exampleIn(prompt, /\{"type":"action".*\}\}/))).toMatchObject({
+      kind: 'calls',
+    });
+    expect(parseJsonActionReply(exampleIn(prompt, /\{"type":"final".*\}/))).toMatchObject({ kind: 'final' });
+    expect(prompt).not.toContain('<call');
+  });
+
+  it('gives only the instructions for native function calling', () => {
+    expect(buildSystemPrompt({ functions: [cleanLogs], protocol: 'native', instructions: 'Be brief.' })).toBe(
+      'Be brief.',
+    );
+  });
+
+  it('leaves the protocol out when there are no functions to call', () => {
+    expect(buildSystemPrompt({ functions: [], protocol: 'xml-toon', instructions: 'Be brief.' })).toBe(
+      'Be brief.',
+    );
+  });
+
+  it('keeps the protocol explanation compact', () => {
+    const bare = buildSystemPrompt({ functions: [], protocol: 'xml-toon' });
+    const withOne = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
+    expect(bare).toBe('');
+    expect(countTokens(withOne)).toBeLessThan(300);
+  });
+});

@@ -1,0 +1,69 @@
+import { encode as encodeToon } from '@toon-format/toon';
+import { countTokens } from './tokens';
+import type { DataEncodingOptions, EncodedData } from './types';
+
+/**
+ * Encodes structured data for the model. A uniform table (an array of objects with the same
+ * primitive fields) is always TOON; anything else is whichever of TOON and compact JSON costs
+ * fewer tokens. TOON is written comma-delimited, or tab-delimited when that is cheaper (text
+ * with commas needs quotes). Ties go to the more familiar form: JSON over TOON, commas over
+ * tabs. The value is first brought to the JSON data model (toJSON, dropped `undefined`, bigint
+ * as number or string), so every candidate says the same thing.
+ */
+export function encodeData(value: unknown, options: DataEncodingOptions = {}): EncodedData {
+  const plain = toJsonValue(value);
+  const format = options.format ?? 'auto';
+  const json: EncodedData = { type: 'json', text: JSON.stringify(plain) };
+  if (format === 'json') return json;
+  const toon = toonCandidates(plain);
+  if (format === 'toon' || isUniformTable(plain)) return cheapest(toon, options.model);
+  return cheapest([json, ...toon], options.model);
+}
+
+function toonCandidates(plain: unknown): EncodedData[] {
+  const comma = encodeToon(plain);
+  const tab = encodeToon(plain, { delimiter: '\t' });
+  return tab === comma
+    ? [{ type: 'toon', text: comma }]
+    : [
+        { type: 'toon', text: comma },
+        { type: 'toon', text: tab },
+      ];
+}
+
+function cheapest(candidates: EncodedData[], model: string | undefined): EncodedData {
+  const costs = candidates.map((candidate) => countTokens(candidate.text, model));
+  return candidates[costs.indexOf(Math.min(...costs))];
+}
+
+export function toJsonValue(value: unknown): unknown {
+  const text = JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'bigint' ? bigintToJson(item) : item,
+  );
+  return text === undefined ? null : JSON.parse(text);
+}
+
+function bigintToJson(value: bigint): number | string {
+  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+}
+
+/** TOON's tabular form: every element an object with the same keys and only primitive values. */
+export function isUniformTable(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  const keys = Object.keys(value[0] ?? {});
+  return keys.length > 0 && value.every((row: unknown) => isFlatRowWithKeys(row, keys));
+}
+
+function isFlatRowWithKeys(row: unknown, keys: string[]): boolean {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return false;
+  const record = row as Record<string, unknown>;
+  const rowKeys = Object.keys(record);
+  return (
+    rowKeys.length === keys.length &&
+    keys.every((key) => Object.hasOwn(record, key) && isPrimitive(record[key]))
+  );
+}
+
+function isPrimitive(value: unknown): boolean {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}

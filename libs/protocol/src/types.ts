@@ -1,0 +1,66 @@
+/** The two text protocols a model can speak to call functions. */
+export type ToolProtocol = 'xml-toon' | 'json-action';
+
+/** What a system prompt can be built for; `native` uses the provider's own function calling. */
+export type PromptProtocol = ToolProtocol | 'native';
+
+export interface ParsedCall {
+  name: string;
+  params: Record<string, unknown>;
+  /**
+   * The text of each `<p>` value exactly as the model wrote it (entities decoded, CDATA
+   * unwrapped), before any typing. Absent for json-action calls, whose values are JSON already.
+   */
+  raw?: Record<string, string>;
+}
+
+export type ParsedReply =
+  | { kind: 'calls'; calls: ParsedCall[]; thought?: string }
+  | { kind: 'final'; answer: string }
+  | { kind: 'invalid'; error: string };
+
+export type ParameterType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+
+export interface ParameterSchema {
+  type: ParameterType;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  items?: { type: string };
+}
+
+export interface FunctionParameters {
+  type: 'object';
+  properties: Record<string, ParameterSchema>;
+  required?: string[];
+}
+
+/** The structural shape of a function definition handed to the prompt builder. */
+export interface PromptFunction {
+  name: string;
+  description: string;
+  parameters: FunctionParameters;
+}
+
+/** What a function returned, as the seed's `Result` (data, markdown, message). */
+export interface ResultContent {
+  data?: unknown;
+  markdown?: string;
+  message?: string;
+}
+
+export type DataFormat = 'toon' | 'json';
+
+export interface EncodedData {
+  type: DataFormat;
+  text: string;
+}
+
+export interface DataEncodingOptions {
+  /** `auto` (default) picks TOON for uniform tables, else the cheaper of TOON and compact JSON. */
+  format?: DataFormat | 'auto';
+  /** Model whose tokenizer decides "cheaper"; o200k_base when omitted. */
+  model?: string;
+}

@@ -60,6 +60,17 @@ describe('docker-compose.yml', () => {
     expect(command).toMatch(/--maxmemory-policy noeviction/);
   });
 
+  it('connects each service to NATS as its own user from deploy/nats/auth.conf', () => {
+    const auth = readFileSync(join(REPO_ROOT, 'deploy/nats/auth.conf'), 'utf8');
+    for (const name of SERVICE_NAMES) {
+      const env = compose.services[name].environment ?? {};
+      expect(env.NATS_USER, name).toBe(name);
+      expect(env.NATS_PASSWORD, name).toBeTruthy();
+      expect(auth).toContain(`user: "${name}"`);
+    }
+    expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(/^include \.\/auth\.conf$/m);
+  });
+
   it('fsyncs every JetStream write', () => {
     expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(/^\s*sync_interval:\s*always/m);
   });

@@ -18,6 +18,8 @@ export interface BusOptions {
   user?: string;
   password?: string;
   credsFile?: string;
+  /** TLS: a CA to trust and, for mutual TLS, a client certificate and key. */
+  tls?: { caFile?: string; certFile?: string; keyFile?: string };
 }
 
 export type BusHeaders = Record<string, string>;
@@ -52,6 +54,7 @@ export class Bus {
       user: options.user,
       pass: options.password,
       authenticator: options.credsFile ? credsAuthenticator(readFileSync(options.credsFile)) : undefined,
+      tls: options.tls && (options.tls.caFile || options.tls.certFile) ? options.tls : undefined,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
     });

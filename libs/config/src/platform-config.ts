@@ -14,7 +14,15 @@ export interface PlatformConfig {
     /** How long the executor trusts its copy of the function catalog before asking again. */
     catalog_ttl: number;
   };
-  nats: { url: string; user?: string; password?: string; creds_file?: string };
+  nats: {
+    url: string;
+    user?: string;
+    password?: string;
+    creds_file?: string;
+    tls_ca_file?: string;
+    tls_cert_file?: string;
+    tls_key_file?: string;
+  };
   redis: { url: string };
   database: { url: string };
   gateway: { port: number; host: string };
@@ -46,6 +54,14 @@ export interface PlatformConfig {
     concurrency: number;
     /** BullMQ key prefix in Redis: deployments (and tests) sharing a Redis keep apart by it. */
     queue_prefix: string;
+  };
+  security: {
+    admin_key?: string;
+    auth: boolean;
+    metrics_public: boolean;
+    rate_limit_per_minute: number;
+    max_concurrent_runs: number;
+    daily_token_quota: number;
   };
   /** Sections that belong to one app and are validated there (e.g. `agents`). */
   sections: Record<string, unknown>;

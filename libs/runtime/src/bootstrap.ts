@@ -94,6 +94,7 @@ async function connectOrExit(service: string, config: PlatformConfig, logger: Lo
       user: config.nats.user,
       password: config.nats.password,
       credsFile: config.nats.creds_file,
+      tls: { caFile: config.nats.tls_ca_file, certFile: config.nats.tls_cert_file, keyFile: config.nats.tls_key_file },
     });
   } catch (err) {
     logger.error(

@@ -69,8 +69,8 @@ describe.each(databases)('persistence on $name', ({ create }) => {
 });
 
 describe('createDb', () => {
-  it('picks the provider from the URL scheme', () => {
-    expect(createDb('file:/tmp/x.db').provider).toBe('sqlite');
-    expect(createDb('postgresql://u@h/db').provider).toBe('postgresql');
+  it('picks the provider from the URL scheme', async () => {
+    expect((await createDb('file:/tmp/x.db')).provider).toBe('sqlite');
+    expect((await createDb('postgresql://u@h/db')).provider).toBe('postgresql');
   });
 });

@@ -2,8 +2,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PrismaClient as PostgresClient } from './generated/postgresql/client';
-import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import type { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { type DatabaseProvider, providerOf, sqlitePath } from './migrations/database-url';
 import { migrationNames, prismaDir } from './migrations/migrations-dir';
 
@@ -11,7 +10,7 @@ import { migrationNames, prismaDir } from './migrations/migrations-dir';
  * The two generated clients share one model, so repositories are written against one type.
  * (Prisma ties a client to its provider; both are generated from prisma/models.prisma.)
  */
-export type Db = InstanceType<typeof SqliteClient>;
+export type Db = SqliteClient;
 
 export class DatabaseNotMigratedError extends Error {
   constructor(pending: string[]) {
@@ -22,21 +21,24 @@ export class DatabaseNotMigratedError extends Error {
   }
 }
 
-export function createDb(url: string): { db: Db; provider: DatabaseProvider } {
+/** Loads only the chosen database's generated client: each one costs tens of MB of memory. */
+export async function createDb(url: string): Promise<{ db: Db; provider: DatabaseProvider }> {
   const provider = providerOf(url);
   if (provider === 'postgresql') {
+    const { PrismaClient } = await import('./generated/postgresql/client.js');
     const adapter = new PrismaPg({ connectionString: url, max: 10 });
-    return { db: new PostgresClient({ adapter }) as unknown as Db, provider };
+    return { db: new PrismaClient({ adapter }) as unknown as Db, provider };
   }
+  const { PrismaClient } = await import('./generated/sqlite/client.js');
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const adapter = new PrismaBetterSqlite3({ url: file, timeout: 5_000 });
-  return { db: new SqliteClient({ adapter }), provider };
+  return { db: new PrismaClient({ adapter }), provider };
 }
 
 /** Connects and refuses to go on when a committed migration has not been applied. */
 export async function connectMigrated(url: string, root = process.cwd()): Promise<{ db: Db; provider: DatabaseProvider }> {
-  const { db, provider } = createDb(url);
+  const { db, provider } = await createDb(url);
   await db.$connect();
   if (provider === 'sqlite') {
     await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');

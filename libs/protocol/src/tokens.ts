@@ -1,7 +1,25 @@
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
-
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
+
+type Counter = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+
+// The BPE tables cost memory (o200k_base ~70 MB, cl100k_base ~40 MB), so an encoding is loaded on
+// its first use and only when used: a service that never counts tokens never pays for them.
+const counters = new Map<TokenEncoding, Counter>();
+
+function counterFor(encoding: TokenEncoding): Counter {
+  let counter = counters.get(encoding);
+  if (!counter) {
+    counter = (loadModule(`gpt-tokenizer/encoding/${encoding}`) as { countTokens: Counter }).countTokens;
+    counters.set(encoding, counter);
+  }
+  return counter;
+}
+
+/** Synchronous lazy loading from CommonJS (the build) and from ESM (Node's type stripping) alike. */
+function loadModule(id: string): unknown {
+  const { createRequire } = process.getBuiltinModule('node:module') as typeof import('node:module');
+  return createRequire(typeof __filename === 'string' ? __filename : `${process.cwd()}/`)(id);
+}
 
 // Older OpenAI chat and embedding models; everything newer (gpt-4o, gpt-4.1, gpt-5, o-series)
 // and every non-OpenAI model is counted with o200k_base, the closest public approximation.
@@ -18,7 +36,5 @@ export function encodingForModel(model?: string): TokenEncoding {
 /** Counts tokens with the model's real tokenizer (o200k_base when no model is given). */
 export function countTokens(text: string, model?: string): number {
   if (!text) return 0;
-  return encodingForModel(model) === 'cl100k_base'
-    ? countCl100k(text, AS_PLAIN_TEXT)
-    : countO200k(text, AS_PLAIN_TEXT);
+  return counterFor(encodingForModel(model))(text, AS_PLAIN_TEXT);
 }

@@ -7,3 +7,4 @@ export { CONVERSATION_HEADER } from './scripted-llm/wire-common';
 export * from './databases';
 export * from './expect-eventually';
 export * from './service-process';
+export * from './otlp-receiver';

@@ -1,11 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ServiceName } from '@app/contracts';
 import { Migrator } from '@app/persistence';
 import { freshSqliteUrl } from './databases';
 
-export const REPO_ROOT = resolve(__dirname, '../../..');
+/** The repository root, from src (vitest) or dist (benchmarks) alike. */
+export const REPO_ROOT = findRoot(__dirname);
+
+function findRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'prisma'))) return dir;
+  }
+  return resolve(from, '../../..');
+}
 
 export interface ServiceProcess {
   name: ServiceName;
@@ -30,7 +38,8 @@ export async function startService(
 ): Promise<ServiceProcess> {
   const main = join(REPO_ROOT, 'dist/apps', name, 'src/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run 'npm run build' first`);
-  const child = spawn(process.execPath, [main], {
+  // The same V8 flag as production (deploy/Dockerfile), so tests and benchmarks see its memory.
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', main], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'text', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import type { PlatformConfig } from '@app/config';
 import { PersistenceModule } from '@app/persistence';
 import { RedisModule } from '@app/runtime';
 import { HttpErrorFilter } from './common/http-error.filter';
+import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
 
 @Module({})
@@ -11,7 +12,7 @@ export class GatewayModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), HealthModule],
+      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), HealthModule, FunctionsModule],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };
   }

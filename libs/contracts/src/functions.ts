@@ -42,6 +42,7 @@ export interface FunctionResult {
 }
 
 export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class CallerDto {
   @IsOptional() @IsString() @MaxLength(128) agent?: string;
@@ -65,8 +66,23 @@ export class FnExecRequest {
   /** The run's allow-list: a provider refuses any name outside it (defence in depth). */
   @IsOptional() @IsArray() @IsString({ each: true }) @Matches(FUNCTION_NAME_PATTERN, { each: true })
   allowed_tools?: string[];
+
+  /** Names the call for `fn.cancel` and for its FunctionCall record. */
+  @IsOptional() @IsString() @Matches(CALL_ID_PATTERN) call_id?: string;
 }
 
+/**
+ * The reply to `fn.exec.<name>`. One rule decides between a reply and a bus error:
+ * - a provider that could read the FnExecRequest always answers with an FnExecReply, on the bus's
+ *   success envelope. `status: 'error'` then carries why the call failed, as `error.code`:
+ *   `function_error` (the function itself failed), `invalid_params` (details list every bad field),
+ *   `forbidden` (outside `allowed_tools`), `not_found` (the name was just unplugged), `timeout`,
+ *   `cancelled`, `unavailable` (the provider is busy or stopping). It is never retried: a failed
+ *   call may have had effects, and its error goes back to the caller (the AI) to decide.
+ * - the bus's error envelope is left for what no provider judged: a request that is not an
+ *   FnExecRequest (`invalid_params`), nobody serving the name (`unavailable` from the bus, which
+ *   callers report as `not_found`), no reply before the deadline (`timeout`, e.g. the provider died).
+ */
 export type FnExecReply =
   | { status: 'success'; result: FunctionResult; elapsed_ms: number }
   | { status: 'error'; error: ErrorBody; elapsed_ms: number };
@@ -76,4 +92,25 @@ export interface FnCatalogReply {
   provider: string;
   instance: string;
   functions: FunctionDefinition[];
+}
+
+/** Published on `fn.announce` when a provider starts, when its functions change and when it stops. */
+export interface FnAnnounce extends FnCatalogReply {
+  event: 'started' | 'changed' | 'stopped';
+}
+
+/**
+ * Body of `fn.invoke`: an API client's direct call, relayed by an executor (the gateway may not
+ * publish `fn.exec.*`). The reply follows FnExecReply's rule.
+ */
+export class FnInvokeRequest {
+  @IsString() @Matches(FUNCTION_NAME_PATTERN) name!: string;
+  @IsObject() params!: Record<string, unknown>;
+  @IsInt() @Min(1) @Max(3_600_000) timeout_ms!: number;
+  @IsOptional() @IsString() @MaxLength(128) principal?: string;
+}
+
+/** Body of `fn.cancel`. */
+export class FnCancel {
+  @IsString() @Matches(CALL_ID_PATTERN) call_id!: string;
 }

@@ -1,8 +1,13 @@
 import 'reflect-metadata';
 
 export * from './agent';
+export * from './agent-profile';
+export * from './agent-runs';
+export * from './api-keys';
 export * from './errors';
+export * from './function-calls';
 export * from './functions';
 export * from './health';
+export * from './scheduler';
 export * from './subjects';
 export * from './validate';

@@ -4,16 +4,43 @@ import type { ServiceName } from './health';
 export const Subjects = {
   agentRun: 'agent.run',
   agentEvents: (runId: string) => `agent.events.${runId}`,
+  /** Requests any executor answers (queue group `agent-executor`): runs, sessions, agent profiles. */
+  agentRunGet: 'agent.runs.get',
+  agentRunCancel: 'agent.runs.cancel',
+  agentRunApprove: 'agent.runs.approve',
+  agentRunReject: 'agent.runs.reject',
+  /** Answered only by the executor that owns the run while it is in flight (no queue group). */
+  agentRunInterrupt: (runId: string) => `agent.interrupt.${runId}`,
+  agentSessionGet: 'agent.sessions.get',
+  agentSessionDelete: 'agent.sessions.delete',
+  agentProfileList: 'agent.profiles.list',
+  agentProfileGet: 'agent.profiles.get',
+  agentProfileCreate: 'agent.profiles.create',
   fnExec: (name: string) => `fn.exec.${name}`,
   fnExecAll: 'fn.exec.>',
   fnCatalog: 'fn.catalog',
   fnAnnounce: 'fn.announce',
+  /** Publish `FnCancel`: the provider running that call aborts it. Every provider listens. */
+  fnCancel: 'fn.cancel',
+  /** Request `FnInvokeRequest` → `FnExecReply`: the gateway asks an executor to run a function. */
+  fnInvoke: 'fn.invoke',
+  /** Request `FunctionCallBatch`: providers hand finished calls to a recorder (queue group). */
+  fnCallsRecord: 'fn.calls.record',
   servicePing: (service: ServiceName) => `svc.ping.${service}`,
+  schedulerDelayCreate: 'scheduler.delays.create',
+  schedulerDelayList: 'scheduler.delays.list',
+  schedulerDelayGet: 'scheduler.delays.get',
+  schedulerDelayCancel: 'scheduler.delays.cancel',
+  schedulerCronCreate: 'scheduler.crons.create',
+  schedulerCronList: 'scheduler.crons.list',
+  schedulerCronGet: 'scheduler.crons.get',
+  schedulerCronDelete: 'scheduler.crons.delete',
 } as const;
 
 /** Queue groups: members of one group share the load of a subject. */
 export const QueueGroups = {
   functionProviders: (provider: string) => `fn.${provider}`,
   executor: 'agent-executor',
+  functionCallRecorders: 'fn-call-recorders',
   scheduler: 'scheduler',
 } as const;

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bus } from '@app/bus';
+import { Subjects } from '@app/contracts';
+import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
+import { Logger } from '@app/observability';
+import { connectMigrated, type Db, Migrator } from '@app/persistence';
+import { expectEventually, freshSqliteUrl } from '@app/testing';
+import { FunctionCallRecorder } from './function-call.recorder';
+import { FunctionCallRepository } from './function-call.repository';
+
+const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const ns = `r${Date.now().toString(36)}${process.pid}`;
+const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });
+
+class LoginParams {
+  @Param({ description: 'user', required: true }) user!: string;
+  @Param({ description: 'password' }) password?: string;
+}
+
+const login: AgentFunction<LoginParams> = {
+  name: `${ns}_login`,
+  description: 'logs in',
+  params: LoginParams,
+  execute: async (p) => {
+    if (p.user === 'mallory') throw new Error('account locked');
+    return { message: 'ok' };
+  },
+};
+
+describe('FunctionCallRecorder (real NATS and SQLite)', () => {
+  let db: Db;
+  let hostBus: Bus;
+  let recorderBus: Bus;
+  let host: FunctionHost;
+  let client: FunctionClient;
+
+  beforeAll(async () => {
+    const dbUrl = freshSqliteUrl();
+    const migrator = await Migrator.open(dbUrl);
+    await migrator.deploy();
+    await migrator.close();
+    db = (await connectMigrated(dbUrl)).db;
+    await db.session.create({ data: { id: `${ns}-s`, owner: 'p1' } });
+    await db.run.create({ data: { id: `${ns}-run`, session_id: `${ns}-s`, agent: 'default', input: 'hi' } });
+    recorderBus = await Bus.connect({ url, name: 'recorder-spec' });
+    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(db));
+    // every batch, not one queue member's share: other executors on this NATS may be in the group
+    recorderBus.serve(Subjects.fnCallsRecord, (data) => recorder.record(data));
+    await recorderBus.flush();
+    hostBus = await Bus.connect({ url, name: 'recorder-spec-host' });
+    const registry = new FunctionRegistry(5_000);
+    registry.setGroup('builtin', [login as AgentFunction]);
+    host = new FunctionHost({
+      bus: hostBus,
+      registry,
+      logger: quiet,
+      provider: `rec-${ns}`,
+      instance: 'i1',
+      concurrency: 4,
+    });
+    await host.start();
+    client = new FunctionClient(hostBus);
+  });
+  afterAll(async () => {
+    await host.stop(100);
+    await hostBus.drain();
+    await recorderBus.drain();
+    await db.$disconnect();
+  });
+
+  it('records each call with its caller, status, time, error and a redacted params summary', async () => {
+    await client.call(
+      login.name,
+      { user: 'ada', password: 'hunter2' },
+      { timeoutMs: 2_000, callId: `${ns}-ok`, caller: { kind: 'agent', run_id: `${ns}-run`, agent: 'ops' } },
+    );
+    await client.call(
+      login.name,
+      { user: 'mallory' },
+      { timeoutMs: 2_000, callId: `${ns}-err`, caller: { kind: 'api', principal: 'key-1' } },
+    );
+    const rows = await expectEventually(async () => {
+      const found = await db.functionCall.findMany({
+        where: { name: login.name },
+        orderBy: { created_at: 'asc' },
+      });
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(rows[0]).toMatchObject({
+      id: `${ns}-ok`,
+      caller_kind: 'agent',
+      run_id: `${ns}-run`,
+      status: 'success',
+      error: null,
+    });
+    expect(rows[0].caller).toMatchObject({ agent: 'ops', run_id: `${ns}-run` });
+    expect(rows[0].params_summary).toBe('user="ada", password=***');
+    expect(rows[0].elapsed_ms).toBeGreaterThanOrEqual(0);
+    expect(rows[1]).toMatchObject({
+      id: `${ns}-err`,
+      caller_kind: 'api',
+      run_id: null,
+      status: 'error',
+      error: 'function_error: account locked',
+    });
+  });
+
+  it('keeps a run id that has no Run row in the caller only, and skips a call id it already has', async () => {
+    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(db));
+    const call = {
+      id: `${ns}-orphan`,
+      name: login.name,
+      provider: 'p',
+      instance: 'i',
+      caller: { kind: 'agent', run_id: 'no-such-run' },
+      status: 'timeout',
+      error_code: 'timeout',
+      error: 'too slow',
+      elapsed_ms: 5,
+      params_summary: '',
+      finished_at: Date.now(),
+    };
+    expect(await recorder.record({ calls: [call] })).toEqual({ recorded: 1 });
+    expect(await recorder.record({ calls: [call, { ...call, id: `${ns}-second` }] })).toEqual({
+      recorded: 1,
+    });
+    const orphan = await db.functionCall.findUniqueOrThrow({ where: { id: `${ns}-orphan` } });
+    expect(orphan).toMatchObject({ run_id: null, status: 'timeout', caller: { run_id: 'no-such-run' } });
+  });
+
+  it('refuses a malformed batch, naming the fields', async () => {
+    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(db));
+    await expect(
+      recorder.record({ calls: [{ id: 'x', name: 'Bad Name', status: 'maybe' }] }),
+    ).rejects.toMatchObject({ code: 'invalid_params' });
+  });
+});

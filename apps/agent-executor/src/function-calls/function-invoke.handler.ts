@@ -1,0 +1,27 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import { FnInvokeRequest, parseDto, QueueGroups, Subjects } from '@app/contracts';
+import { FunctionClient } from '@app/functions';
+
+/**
+ * NATS in: an API client's direct function call, relayed from the gateway (only executors and the
+ * scheduler may publish `fn.exec.*`). The provider's FnExecReply goes back as it is; a call no
+ * provider judged (unknown function, no answer in time) becomes the bus error.
+ */
+@Injectable()
+export class FunctionInvokeHandler implements OnApplicationBootstrap {
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(FunctionClient) private readonly client: FunctionClient,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.bus.serve(Subjects.fnInvoke, (data) => this.invoke(data), { queue: QueueGroups.executor });
+  }
+
+  async invoke(data: unknown) {
+    const request = parseDto(FnInvokeRequest, data, 'invocation');
+    const caller = { kind: 'api', principal: request.principal || undefined };
+    return this.client.call(request.name, request.params, { timeoutMs: request.timeout_ms, caller });
+  }
+}

@@ -1,0 +1,5 @@
+import type { FunctionContext } from '@app/functions';
+
+/** A custom function's network access: request in, http_request's result data out. */
+export type HttpBridge = (request: unknown, ctx: FunctionContext) => Promise<unknown>;
+export const HTTP_BRIDGE = Symbol('HTTP_BRIDGE');

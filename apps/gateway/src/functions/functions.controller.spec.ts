@@ -1,0 +1,211 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bus } from '@app/bus';
+import { loadConfig } from '@app/config';
+import { type FnInvokeRequest, QueueGroups, Subjects } from '@app/contracts';
+import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
+import { Logger } from '@app/observability';
+import { RuntimeModule } from '@app/runtime';
+import { expectEventually } from '@app/testing';
+import { configureHttp } from '../common/http-app';
+import { HttpErrorFilter } from '../common/http-error.filter';
+import { FunctionsModule } from './functions.module';
+
+const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const ns = `g${Date.now().toString(36)}${process.pid}`;
+const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });
+
+class TextParams {
+  @Param({ description: 'some text', required: true }) text!: string;
+  @Param({ description: 'a count', type: 'integer', min: 1 }) count?: number;
+}
+
+const functions: AgentFunction[] = [
+  {
+    name: `${ns}_echo`,
+    description: 'echoes',
+    params: TextParams,
+    execute: async (p) => ({ message: (p as TextParams).text }),
+  },
+  {
+    name: `${ns}_fail`,
+    description: 'fails',
+    params: TextParams,
+    execute: async () => {
+      throw new Error('upstream said no');
+    },
+  },
+  {
+    name: `${ns}_slow`,
+    description: 'never answers in time',
+    params: TextParams,
+    timeoutMs: 60_000,
+    execute: (_p, ctx) =>
+      new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+  },
+];
+
+/** The JSON bodies of the functions API, loosely. */
+interface ApiBody {
+  status?: string;
+  functions?: { name: string }[];
+  error?: { code: string; message: string; details?: { field: string }[] };
+  [key: string]: unknown;
+}
+
+describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
+  const buses: Bus[] = [];
+  const hosts: FunctionHost[] = [];
+  let app: NestExpressApplication;
+  let base = '';
+
+  const http = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}/api/v1/functions${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as ApiBody };
+  };
+
+  beforeAll(async () => {
+    for (const instance of ['a', 'b']) {
+      const bus = await Bus.connect({ url, name: `api-spec-host-${instance}` });
+      const registry = new FunctionRegistry(5_000);
+      registry.setGroup('builtin', functions);
+      const host = new FunctionHost({
+        bus,
+        registry,
+        logger: quiet,
+        provider: `api-spec-${ns}`,
+        instance,
+        concurrency: 8,
+      });
+      await host.start();
+      buses.push(bus);
+      hosts.push(host);
+    }
+    // the executor's part of an invocation (apps/agent-executor function-invoke.handler), by the same library call
+    const relay = await Bus.connect({ url, name: 'api-spec-relay' });
+    const client = new FunctionClient(relay);
+    relay.serve(
+      Subjects.fnInvoke,
+      (data) => {
+        const r = data as FnInvokeRequest;
+        return client.call(r.name, r.params, {
+          timeoutMs: r.timeout_ms,
+          caller: { kind: 'api', principal: r.principal },
+        });
+      },
+      { queue: QueueGroups.executor },
+    );
+    buses.push(relay);
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1' });
+    const bus = await Bus.connect({ url, name: 'api-spec-gateway' });
+    const runtime = RuntimeModule.forRoot({
+      info: { name: 'gateway', instance: ns, version: '0', startedAt: Date.now() },
+      config,
+      logger: quiet,
+      bus,
+    });
+    @Module({})
+    class TestGateway {
+      static root(): DynamicModule {
+        return {
+          module: TestGateway,
+          imports: [runtime, FunctionsModule],
+          providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
+        };
+      }
+    }
+    app = await NestFactory.create<NestExpressApplication>(TestGateway.root(), {
+      logger: quiet,
+      bodyParser: false,
+    });
+    [base] = await configureHttp(app, config);
+  });
+  afterAll(async () => {
+    await app.close();
+    for (const host of hosts) await host.stop(100);
+    for (const bus of buses) await bus.drain();
+  });
+
+  it('lists every definition once, though two replicas serve them', async () => {
+    // the catalogue is cached for seconds: a reply missed on a loaded machine shows up at the next gathering
+    await expectEventually(async () => {
+      const { status, body } = await http('GET', '');
+      expect(status).toBe(200);
+      const mine = body.functions!.filter((f) => f.name.startsWith(ns));
+      expect(mine.map((f) => f.name)).toEqual([`${ns}_echo`, `${ns}_fail`, `${ns}_slow`]);
+    });
+  });
+
+  it('shows one definition, and 404 for an unknown name', async () => {
+    const { status, body } = await http('GET', `/${ns}_echo`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      name: `${ns}_echo`,
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 1 } },
+        required: ['text'],
+      },
+      timeout_ms: 5_000,
+    });
+    expect(await http('GET', `/${ns}_nope`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found' } },
+    });
+  });
+
+  it('invokes a function and returns its result with the elapsed time', async () => {
+    const { status, body } = await http('POST', `/${ns}_echo/invoke`, { params: { text: 'hello' } });
+    expect(status).toBe(200);
+    expect(body).toEqual({ status: 'success', result: { message: 'hello' }, elapsed_ms: expect.any(Number) });
+  });
+
+  it('returns a failed function as status "error", not as an HTTP failure', async () => {
+    const { status, body } = await http('POST', `/${ns}_fail/invoke`, { params: { text: 'x' } });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      status: 'error',
+      error: { code: 'function_error', message: 'upstream said no' },
+    });
+  });
+
+  it('answers 400 listing every invalid parameter', async () => {
+    const { status, body } = await http('POST', `/${ns}_echo/invoke`, { params: { count: 0, extra: true } });
+    expect(status).toBe(400);
+    expect(body.error!.code).toBe('invalid_params');
+    expect(body.error!.details!.map((f) => f.field).sort()).toEqual(['count', 'extra', 'text']);
+  });
+
+  it('answers 400 for a malformed invocation body, naming its fields', async () => {
+    const { status, body } = await http('POST', `/${ns}_echo/invoke`, { params: [1], timeout_ms: 'soon' });
+    expect(status).toBe(400);
+    expect(new Set(body.error!.details!.map((f) => f.field))).toEqual(new Set(['params', 'timeout_ms']));
+  });
+
+  it('answers 404 when invoking an unknown function', async () => {
+    expect(await http('POST', `/${ns}_nope/invoke`, { params: {} })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found' } },
+    });
+  });
+
+  it('answers 504 when the function does not finish within the timeout', async () => {
+    const started = Date.now();
+    const { status, body } = await http('POST', `/${ns}_slow/invoke`, {
+      params: { text: 'x' },
+      timeout_ms: 300,
+    });
+    expect(status).toBe(504);
+    expect(body.error).toMatchObject({
+      code: 'timeout',
+      message: expect.stringMatching(/did not finish within/),
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

@@ -1,0 +1,126 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { NAME_PATTERN } from './agent';
+
+export const AGENT_PROTOCOLS = ['xml-toon', 'json-action', 'native'] as const;
+export type AgentProtocol = (typeof AGENT_PROTOCOLS)[number];
+
+export const AGENT_MODES = ['react', 'plan'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+
+export const STEP_FAILURE_POLICIES = ['skip', 'abort', 'replan'] as const;
+export type StepFailurePolicy = (typeof STEP_FAILURE_POLICIES)[number];
+
+export const AGENT_LLM_PROVIDERS = ['openai', 'openai-compatible', 'azure', 'ollama', 'anthropic'] as const;
+
+/** A function name, or a prefix pattern ending in `*` (`delay_*`, `*` for every function). */
+export const TOOL_PATTERN = /^(\*|[a-z][a-z0-9_]{0,63}\*?)$/;
+
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** `30s`, `2m`, `500ms` or a plain number of milliseconds; anything else is left for the validator to refuse. */
+export function toMilliseconds(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const match = DURATION.exec(value.trim());
+  return match ? Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']) : value;
+}
+
+const Duration = () => Transform(({ value }) => toMilliseconds(value));
+
+/**
+ * What an agent is allowed to do and how (DESIGN §5). Every field but `name` is optional: the
+ * executor fills the documented defaults. This is the shape accepted over REST.
+ */
+export class AgentProfileFields {
+  @IsString() @Matches(NAME_PATTERN) name!: string;
+  @IsOptional() @IsString() @MaxLength(500) description?: string;
+  @IsOptional() @IsString() @MaxLength(20_000) system_prompt?: string;
+  @IsOptional() @IsString() @MaxLength(128) model?: string;
+  @IsOptional() @IsIn(AGENT_PROTOCOLS) protocol?: AgentProtocol;
+  @IsOptional() @IsIn(AGENT_MODES) mode?: AgentMode;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true })
+  @Matches(TOOL_PATTERN, { each: true })
+  allowed_tools?: string[];
+
+  @IsOptional() @IsInt() @Min(1) @Max(100) max_steps?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(1_000) max_tool_calls?: number;
+  /** Deadline of each function call (ms, or a duration such as `30s`). */
+  @IsOptional() @Duration() @IsInt() @Min(1) @Max(3_600_000) single_call_timeout?: number;
+  /** Prompt + completion tokens a run may spend; 0 = no limit. */
+  @IsOptional() @IsInt() @Min(0) total_token_budget?: number;
+  /** Characters of one function result fed back to the model. */
+  @IsOptional() @IsInt() @Min(64) @Max(1_000_000) observation_max_len?: number;
+  /** The model's context in tokens; history beyond half of it is summarised. */
+  @IsOptional() @IsInt() @Min(256) @Max(10_000_000) context_window?: number;
+  /** Overall deadline of a run (ms or duration); never longer than the platform's AGENT_RUN_TIMEOUT. */
+  @IsOptional() @Duration() @IsInt() @Min(1) @Max(86_400_000) run_timeout?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(2) temperature?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(1_000_000) max_tokens?: number;
+  /** Plan mode: hold the plan in `awaiting_approval` until it is approved or rejected. */
+  @IsOptional() @IsBoolean() plan_approval?: boolean;
+  /** Plan mode: what a failed step does to the rest of the plan. */
+  @IsOptional() @IsIn(STEP_FAILURE_POLICIES) step_failure?: StepFailurePolicy;
+}
+
+/**
+ * A profile from the configuration file may also choose its own model endpoint. Only the file may:
+ * a profile created over REST pointing the platform's key at another URL would leak it.
+ */
+export class AgentProfileSpec extends AgentProfileFields {
+  @IsOptional() @IsIn(AGENT_LLM_PROVIDERS) provider?: (typeof AGENT_LLM_PROVIDERS)[number];
+  @IsOptional() @IsString() @Matches(/^https?:\/\/\S+$/) base_url?: string;
+  @IsOptional() @IsString() @MaxLength(4_096) api_key?: string;
+}
+
+/** An agent profile as the API shows it: defaults filled in, never a key. */
+export interface AgentProfileView {
+  name: string;
+  description: string;
+  source: 'builtin' | 'config' | 'api';
+  system_prompt: string;
+  provider?: string;
+  model?: string;
+  protocol: AgentProtocol;
+  mode: AgentMode;
+  allowed_tools: string[];
+  max_steps: number;
+  max_tool_calls: number;
+  single_call_timeout: number;
+  total_token_budget: number;
+  observation_max_len: number;
+  context_window: number;
+  run_timeout?: number;
+  temperature?: number;
+  max_tokens?: number;
+  plan_approval: boolean;
+  step_failure: StepFailurePolicy;
+}
+
+export class AgentNameRequest {
+  @IsString() @Matches(NAME_PATTERN) name!: string;
+}
+
+/** Body of `agent.profiles.create`: the profile, and who creates it (its owner). */
+export class AgentProfileCreateRequest {
+  @ValidateNested() @Type(() => AgentProfileFields) profile!: AgentProfileFields;
+  @IsOptional() @IsString() @MaxLength(128) principal?: string;
+}

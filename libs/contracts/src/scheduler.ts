@@ -1,0 +1,214 @@
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  type ValidationOptions,
+} from 'class-validator';
+import { ID_PATTERN, MAX_MESSAGE_CHARS, NAME_PATTERN } from './agent';
+import { FUNCTION_NAME_PATTERN } from './functions';
+
+/** Task names appear in URLs (`/delays/:name`) and in the model's replies: short, no spaces. */
+export const TASK_NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,63}$/u;
+/** ISO 8601 date-time that states its offset (`Z` or `±hh:mm`), so it means one instant. */
+export const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+export const MAX_PARAMS_CHARS = 64_000;
+
+export const DELAY_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'missed'] as const;
+export type DelayStatus = (typeof DELAY_STATUSES)[number];
+export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed'] as const;
+export type FireStatus = (typeof FIRE_STATUSES)[number];
+/** What happens to a delay that was due while no scheduler ran (DESIGN §6). */
+export const MISFIRE_POLICIES = ['missed', 'run_once'] as const;
+export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
+export type TaskTarget = 'function' | 'agent';
+
+const TASK_NAME_RULE = 'must be 1-64 letters or digits, then letters, digits, "_", "." or "-" (no spaces)';
+const ISO_RULE = 'must be an ISO 8601 time with an offset, e.g. 2026-12-25T09:00:00+08:00';
+
+function IsIsoWithOffset(options?: ValidationOptions) {
+  return ValidateBy(
+    {
+      name: 'isIsoWithOffset',
+      validator: {
+        validate: (value) => typeof value === 'string' && ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)),
+        defaultMessage: () => ISO_RULE,
+      },
+    },
+    options,
+  );
+}
+
+function IsTimeZone(options?: ValidationOptions) {
+  return ValidateBy(
+    {
+      name: 'isTimeZone',
+      validator: {
+        validate: (value) => typeof value === 'string' && isTimeZone(value),
+        defaultMessage: (args) => `unknown time zone '${String(args?.value)}'; use an IANA name such as UTC or Asia/Shanghai`,
+      },
+    },
+    options,
+  );
+}
+
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `params` is the seed's JSON text; a JSON object is accepted too (REST bodies). */
+function IsJsonParams(options?: ValidationOptions) {
+  return ValidateBy(
+    {
+      name: 'isJsonParams',
+      validator: {
+        validate: (value) => parseTaskParams(value) !== undefined,
+        defaultMessage: () => 'must be a JSON object (or its JSON text), e.g. {"to":"alice","message":"hi"}',
+      },
+    },
+    options,
+  );
+}
+
+/** The function parameters of a task as an object, or undefined when they are not a JSON object. */
+export function parseTaskParams(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null || value === '') return {};
+  let parsed = value;
+  if (typeof value === 'string') {
+    if (value.length > MAX_PARAMS_CHARS) return undefined;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  return parsed as Record<string, unknown>;
+}
+
+/** What a task runs when due: a function (`function` + `params`) or an agent turn (`message`). */
+class TaskTargetFields {
+  @IsOptional() @IsString() @Matches(FUNCTION_NAME_PATTERN, { message: 'must be a function name in snake_case, e.g. send_message' })
+  function?: string;
+
+  @IsOptional() @IsJsonParams() params?: string | Record<string, unknown>;
+
+  /** An agent turn instead of a function: this message is sent to the agent on `session_id`. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message?: string;
+
+  @IsOptional() @IsString() @Matches(NAME_PATTERN, { message: 'must be an agent name' }) agent?: string;
+
+  @IsOptional() @IsString() @Matches(ID_PATTERN, { message: 'must be a session id' }) session_id?: string;
+}
+
+/** Body of `POST /api/v1/delays`, also the parameters of `delay_create` (seed 000 §2.4.1). */
+export class CreateDelayBody extends TaskTargetFields {
+  @IsString() @Matches(TASK_NAME_PATTERN, { message: TASK_NAME_RULE }) name!: string;
+  @IsString() @IsIsoWithOffset() run_at!: string;
+  @IsOptional() @IsIn(MISFIRE_POLICIES, { message: `must be one of ${MISFIRE_POLICIES.join(', ')}` })
+  misfire_policy?: MisfirePolicy;
+}
+
+/** Body of `POST /api/v1/crons`, also the parameters of `cron_create` (seed 000 §2.4.2). */
+export class CreateCronBody extends TaskTargetFields {
+  @IsString() @Matches(TASK_NAME_PATTERN, { message: TASK_NAME_RULE }) name!: string;
+  @IsString() @MinLength(1) @MaxLength(128) cron_expr!: string;
+  /** IANA time zone the expression is read in, e.g. Asia/Shanghai. */
+  @IsOptional() @IsString() @MaxLength(64) @IsTimeZone() timezone?: string;
+  @IsOptional() @IsString() @IsIsoWithOffset() until?: string;
+  @IsOptional() @IsInt({ message: 'must be a whole number (0 = no limit)' }) @Min(0) max_runs?: number;
+}
+
+export class ListDelaysQuery {
+  @IsOptional() @IsIn(DELAY_STATUSES, { message: `must be one of ${DELAY_STATUSES.join(', ')}` }) status?: DelayStatus;
+}
+
+export class ListCronsQuery {
+  @IsOptional() @IsString() @MaxLength(64) name?: string;
+}
+
+// The `*Request` messages add the owner: the caller's principal, set by the gateway or the
+// function host, never taken from a body.
+
+export class CreateDelayRequest extends CreateDelayBody {
+  @IsOptional() @IsString() @MaxLength(128) owner?: string;
+}
+
+export class CreateCronRequest extends CreateCronBody {
+  @IsOptional() @IsString() @MaxLength(128) owner?: string;
+}
+
+export class ListDelaysRequest extends ListDelaysQuery {
+  @IsOptional() @IsString() @MaxLength(128) owner?: string;
+}
+
+export class ListCronsRequest extends ListCronsQuery {
+  @IsOptional() @IsString() @MaxLength(128) owner?: string;
+}
+
+/** Body of `scheduler.{delays,crons}.{get,cancel,delete}`. */
+export class TaskNameRequest {
+  @IsString() @MinLength(1) @MaxLength(64) name!: string;
+  @IsOptional() @IsString() @MaxLength(128) owner?: string;
+}
+
+interface TaskTargetView {
+  target: TaskTarget;
+  function: string | null;
+  params: Record<string, unknown>;
+  agent: string | null;
+  session_id: string | null;
+  message: string | null;
+}
+
+export interface DelayTaskView extends TaskTargetView {
+  name: string;
+  owner: string;
+  run_at: string;
+  status: DelayStatus;
+  misfire_policy: MisfirePolicy;
+  result: unknown;
+  error: string | null;
+  executed_at: string | null;
+  created_at: string;
+}
+
+export interface CronTaskView extends TaskTargetView {
+  name: string;
+  owner: string;
+  cron_expr: string;
+  timezone: string;
+  enabled: boolean;
+  until: string | null;
+  max_runs: number;
+  run_count: number;
+  last_run_at: string | null;
+  last_status: FireStatus | null;
+  next_run_at: string | null;
+  created_at: string;
+}
+
+/** One due time of a task and what became of it. */
+export interface TaskFireView {
+  scheduled_at: string;
+  status: FireStatus;
+  started_at: string;
+  finished_at: string | null;
+  lateness_ms: number | null;
+  result: unknown;
+  error: string | null;
+}
+
+export interface CronTaskDetail extends CronTaskView {
+  recent_fires: TaskFireView[];
+}

@@ -1,0 +1,33 @@
+import type { CallerDto, FunctionResult } from '@app/contracts';
+import type { Logger } from '@app/observability';
+
+export type { FunctionResult } from '@app/contracts';
+
+/** Who asked for a call: an agent run, an API client, the scheduler. */
+export type FunctionCaller = CallerDto;
+
+export interface FunctionContext {
+  /** Aborted on timeout and on cancel; long work must listen to it. */
+  signal: AbortSignal;
+  /** Epoch ms by which the call must be answered. */
+  deadline: number;
+  logger: Logger;
+  /** The W3C trace id of the request, when the caller sent one. */
+  traceId?: string;
+  caller: FunctionCaller;
+}
+
+/**
+ * A function the AI can call (DESIGN §4). `params` is a class whose fields carry `@Param`
+ * decorators: it is reflected into the JSON-Schema-shaped definition and validates every call
+ * before `execute` sees it. A thrown error goes back to the caller; nothing is retried.
+ */
+export interface AgentFunction<P extends object = object> {
+  /** Unique, snake_case (`FUNCTION_NAME_PATTERN`). */
+  name: string;
+  description: string;
+  params: new () => P;
+  /** This function's default time limit (ms); the provider's default when absent. */
+  timeoutMs?: number;
+  execute(params: P, ctx: FunctionContext): Promise<FunctionResult>;
+}

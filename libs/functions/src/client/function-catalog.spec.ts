@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bus } from '@app/bus';
+import { type AgentFunction, FunctionCatalog, FunctionHost, FunctionRegistry, Param } from '@app/functions';
+import { Logger } from '@app/observability';
+import { expectEventually } from '@app/testing';
+
+const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const ns = `c${Date.now().toString(36)}${process.pid}`;
+const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });
+
+class NoParams {
+  @Param({ description: 'unused' }) note?: string;
+}
+
+const named = (name: string, description = name): AgentFunction => ({
+  name: `${ns}_${name}`,
+  description,
+  params: NoParams,
+  execute: async () => ({}),
+});
+
+describe('FunctionCatalog (real NATS)', () => {
+  const buses: Bus[] = [];
+  const hosts: FunctionHost[] = [];
+  let catalog: FunctionCatalog;
+
+  async function startHost(provider: string, instance: string, registry: FunctionRegistry) {
+    const bus = await Bus.connect({ url, name: `catalog-spec-${instance}` });
+    const host = new FunctionHost({ bus, registry, logger: quiet, provider, instance, concurrency: 4 });
+    await host.start();
+    buses.push(bus);
+    hosts.push(host);
+  }
+
+  beforeAll(async () => {
+    const runner = new FunctionRegistry(1_000);
+    runner.setGroup('builtin', [named('shared'), named('only_runner')]);
+    const scheduler = new FunctionRegistry(1_000);
+    scheduler.setGroup('scheduler', [named('only_scheduler')]);
+    await startHost(`runner-${ns}`, 'r1', runner);
+    await startHost(`runner-${ns}`, 'r2', runner);
+    await startHost(`sched-${ns}`, 's1', scheduler);
+    const bus = await Bus.connect({ url, name: 'catalog-spec-client' });
+    buses.push(bus);
+    catalog = new FunctionCatalog(bus, { gatherMs: 150, ttlMs: 60_000 });
+    catalog.start();
+  });
+  afterAll(async () => {
+    catalog.stop();
+    for (const host of hosts) await host.stop(100);
+    for (const bus of buses) await bus.drain();
+  });
+
+  it('lists each function once, across replicas and providers, sorted by name', async () => {
+    // a gathering window can miss a reply on a loaded machine: ask again until all three providers answered
+    const mine = await expectEventually(async () => {
+      catalog.invalidate();
+      const found = (await catalog.list()).filter((d) => d.name.startsWith(ns));
+      expect(found.map((d) => d.name)).toEqual([`${ns}_only_runner`, `${ns}_only_scheduler`, `${ns}_shared`]);
+      return found;
+    });
+    expect(mine.find((d) => d.name === `${ns}_only_scheduler`)).toMatchObject({
+      provider: 'scheduler',
+      timeout_ms: 1_000,
+    });
+  });
+
+  it('finds one definition by name and nothing for an unknown one', async () => {
+    expect(await catalog.get(`${ns}_shared`)).toMatchObject({
+      description: 'shared',
+      parameters: { type: 'object' },
+    });
+    expect(await catalog.get(`${ns}_nope`)).toBeUndefined();
+  });
+
+  it('sees a function that is added or removed, through the announcement, despite its cache', async () => {
+    const registry = new FunctionRegistry(1_000);
+    await startHost(`late-${ns}`, 'l1', registry);
+    registry.setGroup('custom', [named('hot')]);
+    await expectEventually(async () => expect(await catalog.get(`${ns}_hot`)).toBeDefined());
+    registry.setGroup('custom', []);
+    await expectEventually(async () =>
+      expect((await catalog.list()).map((d) => d.name)).not.toContain(`${ns}_hot`),
+    );
+  });
+});

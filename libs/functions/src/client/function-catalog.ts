@@ -1,0 +1,85 @@
+import type { Subscription } from '@nats-io/transport-node';
+import type { Bus } from '@app/bus';
+import { type FnCatalogReply, type FunctionDefinition, Subjects } from '@app/contracts';
+
+const MISS_REFRESH_MS = 1_000;
+
+export interface CatalogOptions {
+  /** How long to collect answers from providers. */
+  gatherMs?: number;
+  /** How long a gathered catalogue is reused when no provider announces a change. */
+  ttlMs?: number;
+}
+
+/**
+ * Every provider's definitions, gathered over `fn.catalog` and deduplicated by name (replicas
+ * and providers answer alike). Cached until a provider announces a change or the TTL ends, so
+ * a provider that died without saying so drops out within the TTL.
+ */
+export class FunctionCatalog {
+  private cache?: { at: number; byName: Map<string, FunctionDefinition> };
+  private loading?: Promise<Map<string, FunctionDefinition>>;
+  private generation = 0;
+  private subscription?: Subscription;
+  private readonly gatherMs: number;
+  private readonly ttlMs: number;
+
+  constructor(
+    private readonly bus: Bus,
+    options: CatalogOptions = {},
+  ) {
+    this.gatherMs = options.gatherMs ?? 200;
+    this.ttlMs = options.ttlMs ?? 5_000;
+  }
+
+  start(): void {
+    this.subscription ??= this.bus.subscribe(Subjects.fnAnnounce, () => this.invalidate());
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+    this.subscription = undefined;
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.cache = undefined;
+  }
+
+  async list(): Promise<FunctionDefinition[]> {
+    return [...(await this.load()).values()];
+  }
+
+  /** A name missing from a catalogue older than a second is looked up afresh, once. */
+  async get(name: string): Promise<FunctionDefinition | undefined> {
+    const found = (await this.load()).get(name);
+    if (found || !this.cache || Date.now() - this.cache.at < MISS_REFRESH_MS) return found;
+    this.invalidate();
+    return (await this.load()).get(name);
+  }
+
+  private load(): Promise<Map<string, FunctionDefinition>> {
+    if (this.cache && Date.now() - this.cache.at < this.ttlMs) return Promise.resolve(this.cache.byName);
+    if (!this.loading) {
+      const generation = this.generation;
+      this.loading = this.gather()
+        .then((byName) => {
+          if (generation === this.generation) this.cache = { at: Date.now(), byName };
+          return byName;
+        })
+        .finally(() => (this.loading = undefined));
+    }
+    return this.loading;
+  }
+
+  private async gather(): Promise<Map<string, FunctionDefinition>> {
+    const replies = await this.bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, this.gatherMs);
+    replies.sort((a, b) => `${a.provider}/${a.instance}`.localeCompare(`${b.provider}/${b.instance}`));
+    const byName = new Map<string, FunctionDefinition>();
+    for (const reply of replies) {
+      for (const definition of reply.functions ?? [])
+        if (!byName.has(definition.name)) byName.set(definition.name, definition);
+    }
+    return new Map([...byName].sort(([a], [b]) => a.localeCompare(b)));
+  }
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { Bus, BusHeaders } from '@app/bus';
+import {
+  AppError,
+  type FnCancel,
+  type FnExecReply,
+  type FnExecRequest,
+  FUNCTION_NAME_PATTERN,
+  NotFoundError,
+  Subjects,
+  TimeoutError,
+} from '@app/contracts';
+import type { FunctionCaller } from '../agent-function';
+
+export interface CallOptions {
+  /** The whole call's time limit; it becomes the absolute deadline the provider honours. */
+  timeoutMs: number;
+  caller?: FunctionCaller;
+  allowedTools?: string[];
+  traceparent?: string;
+  /** Aborting it cancels the call at its provider. */
+  signal?: AbortSignal;
+  callId?: string;
+}
+
+/**
+ * Calls a function over the bus. Resolves with the provider's FnExecReply (`error` included:
+ * a failed function is the caller's to handle, never retried). Throws only when no provider
+ * judged the call: `not_found` (nobody serves the name), `timeout` (no answer by the deadline),
+ * `cancelled`.
+ */
+export class FunctionClient {
+  constructor(private readonly bus: Bus) {}
+
+  async call(name: string, params: Record<string, unknown>, options: CallOptions): Promise<FnExecReply> {
+    if (!FUNCTION_NAME_PATTERN.test(name)) throw new NotFoundError('function', name);
+    if (options.signal?.aborted) throw cancelled();
+    const request: FnExecRequest = {
+      params,
+      timeout_ms: options.timeoutMs,
+      deadline_ms: Date.now() + options.timeoutMs,
+      caller: options.caller,
+      allowed_tools: options.allowedTools,
+      call_id: options.callId ?? randomUUID(),
+    };
+    const headers: BusHeaders | undefined = options.traceparent
+      ? { traceparent: options.traceparent }
+      : undefined;
+    const reply = this.bus.request<FnExecReply>(Subjects.fnExec(name), request, {
+      timeoutMs: options.timeoutMs,
+      headers,
+    });
+    try {
+      return await this.untilAborted(reply, request.call_id!, options.signal);
+    } catch (err) {
+      throw transportError(name, err, options.timeoutMs);
+    }
+  }
+
+  private untilAborted(
+    reply: Promise<FnExecReply>,
+    callId: string,
+    signal?: AbortSignal,
+  ): Promise<FnExecReply> {
+    if (!signal) return reply;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        const body: FnCancel = { call_id: callId };
+        this.bus.publish(Subjects.fnCancel, body);
+        reject(cancelled());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      reply.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+}
+
+function cancelled(): AppError {
+  return new AppError('cancelled', 'the call was cancelled');
+}
+
+function transportError(name: string, err: unknown, timeoutMs: number): unknown {
+  if (!(err instanceof AppError)) return err;
+  // The bus reports "nobody subscribed" as unavailable: for a function that means no such function.
+  if (err.code === 'unavailable' && /^no service answers/.test(err.message)) {
+    return new AppError('not_found', `function '${name}' not found (no provider serves it)`);
+  }
+  if (err.code === 'timeout')
+    return new TimeoutError(`function '${name}' gave no answer within ${timeoutMs} ms`);
+  return err;
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  type FnExecReply,
+  type FnExecRequest,
+  type FunctionCallEvent,
+  type FunctionResult,
+  FunctionFailedError,
+  NotFoundError,
+  TimeoutError,
+} from '@app/contracts';
+import { type Logger, Metrics } from '@app/observability';
+import type { AgentFunction, FunctionCaller, FunctionContext } from '../agent-function';
+import { summarizeParams } from '../calls/params-summary';
+import { validateParams } from '../params/validate-params';
+import { callBudgetMs, traceIdOf } from './call-budget';
+import { callStatus, normalizeResult, raceAbort, toCallError } from './call-outcome';
+import type { ConcurrencyLimiter } from './concurrency-limiter';
+import type { FunctionRegistry } from './function-registry';
+
+interface CallInfo {
+  callId: string;
+  deadline: number;
+  caller?: FunctionCaller;
+  traceparent?: string;
+}
+
+export interface ExecutorOptions {
+  registry: FunctionRegistry;
+  limiter: ConcurrencyLimiter;
+  logger: Logger;
+  provider: string;
+  instance: string;
+  redact: (text: string) => string;
+  /** Larger results are refused: they would not fit in one bus message. */
+  maxResultBytes: number;
+  onFinished: (event: FunctionCallEvent) => void;
+}
+
+/**
+ * Runs one call: allow-list, lookup, budget, validation, a concurrency slot, then `execute` with
+ * an AbortSignal that fires on timeout and cancel. Every outcome becomes an FnExecReply and a
+ * FunctionCall event; nothing is retried.
+ */
+export class FunctionExecutor {
+  private readonly running = new Map<string, AbortController>();
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly o: ExecutorOptions) {}
+
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  async execute(name: string, request: FnExecRequest, traceparent?: string): Promise<FnExecReply> {
+    const started = performance.now();
+    const callId = request.call_id ?? randomUUID();
+    let error: AppError | undefined;
+    let result: FunctionResult = {};
+    try {
+      result = await this.run(name, request, callId, traceparent);
+    } catch (err) {
+      error = toCallError(err, this.o.redact);
+    }
+    const elapsed_ms = Math.round(performance.now() - started);
+    this.finished(callId, name, request, elapsed_ms, error);
+    return error
+      ? { status: 'error', error: error.toBody(), elapsed_ms }
+      : { status: 'success', result, elapsed_ms };
+  }
+
+  /** Aborts a running call; false when this provider is not running it. */
+  cancel(callId: string, reason = new AppError('cancelled', 'the caller cancelled the call')): boolean {
+    const controller = this.running.get(callId);
+    controller?.abort(reason);
+    return controller !== undefined;
+  }
+
+  abortAll(reason: AppError): void {
+    for (const controller of this.running.values()) controller.abort(reason);
+  }
+
+  whenIdle(): Promise<void> {
+    return this.running.size === 0
+      ? Promise.resolve()
+      : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async run(
+    name: string,
+    request: FnExecRequest,
+    callId: string,
+    traceparent?: string,
+  ): Promise<FunctionResult> {
+    if (request.allowed_tools && !request.allowed_tools.includes(name)) {
+      throw new AppError('forbidden', `function '${name}' is not among the caller's allowed tools`);
+    }
+    const entry = this.o.registry.get(name);
+    if (!entry) throw new NotFoundError('function', name);
+    const budget = callBudgetMs(request, entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY);
+    const params = validateParams(entry.fn.params, request.params);
+    if (this.running.has(callId)) throw new AppError('conflict', `call id '${callId}' is already running`);
+    const call = { callId, deadline: Date.now() + budget, caller: request.caller, traceparent };
+    return this.invoke(entry.fn, params, budget, call);
+  }
+
+  /** Waits for a slot and runs the function; the signal aborts at the budget's end or on cancel. */
+  private async invoke(
+    fn: AgentFunction,
+    params: object,
+    budget: number,
+    call: CallInfo,
+  ): Promise<FunctionResult> {
+    const controller = new AbortController();
+    const timeout = new TimeoutError(`function '${fn.name}' did not finish within ${budget} ms`);
+    const timer = setTimeout(() => controller.abort(timeout), budget);
+    this.running.set(call.callId, controller);
+    try {
+      const release = await this.o.limiter.acquire(controller.signal);
+      try {
+        const ctx = this.context(fn.name, controller.signal, call);
+        return this.checkSize(
+          normalizeResult(await raceAbort(() => fn.execute(params, ctx), controller.signal)),
+        );
+      } finally {
+        release();
+      }
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(call.callId);
+      if (this.running.size === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+    }
+  }
+
+  private context(name: string, signal: AbortSignal, call: CallInfo): FunctionContext {
+    const traceId = traceIdOf(call.traceparent);
+    const logger = this.o.logger.child({ fn: name, call_id: call.callId, trace_id: traceId });
+    return { signal, deadline: call.deadline, traceId, caller: call.caller ?? {}, logger };
+  }
+
+  private checkSize(result: FunctionResult): FunctionResult {
+    const bytes = Buffer.byteLength(JSON.stringify(result) ?? '');
+    if (bytes > this.o.maxResultBytes) {
+      throw new FunctionFailedError(
+        `the result is too large to return (${bytes} bytes; the limit is ${this.o.maxResultBytes})`,
+      );
+    }
+    return result;
+  }
+
+  private finished(
+    id: string,
+    name: string,
+    request: FnExecRequest,
+    elapsed_ms: number,
+    error?: AppError,
+  ): void {
+    const status = callStatus(error);
+    const fields = { fn: name, call_id: id, status, elapsed_ms, code: error?.code };
+    if (error) this.o.logger.info(`function call failed: ${error.message}`, fields);
+    else this.o.logger.debug('function call', fields);
+    Metrics.functionCalls().inc({ function: name, status });
+    Metrics.functionDuration().observe({ function: name }, elapsed_ms / 1_000);
+    this.o.onFinished({
+      id,
+      name,
+      provider: this.o.provider,
+      instance: this.o.instance,
+      caller: request.caller,
+      status,
+      error_code: error?.code,
+      error: error?.message.slice(0, 2_000),
+      elapsed_ms,
+      params_summary: summarizeParams(request.params, this.o.redact),
+      finished_at: Date.now(),
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import type { Subscription } from '@nats-io/transport-node';
+import type { Bus, HandlerContext } from '@app/bus';
+import {
+  type FnAnnounce,
+  type FnCatalogReply,
+  FnCancel,
+  FnExecRequest,
+  parseDto,
+  QueueGroups,
+  Subjects,
+  UnavailableError,
+} from '@app/contracts';
+import type { Logger } from '@app/observability';
+import { CallRecordPublisher } from '../calls/call-record.publisher';
+import { ConcurrencyLimiter } from './concurrency-limiter';
+import { FunctionExecutor } from './function-executor';
+import type { FunctionRegistry } from './function-registry';
+
+export interface FunctionHostOptions {
+  bus: Bus;
+  registry: FunctionRegistry;
+  logger: Logger;
+  /** The serving service (`function-runner`, `scheduler`): its replicas form one queue group. */
+  provider: string;
+  instance: string;
+  /** Calls running at once on this replica. */
+  concurrency: number;
+  redact?: (text: string) => string;
+}
+
+const HEADROOM_BYTES = 4_096;
+
+/**
+ * Serves a registry over the bus: `fn.exec.<name>` per function in the provider's queue group,
+ * `fn.catalog`, `fn.cancel`, and `fn.announce` on start, on every change and on stop. Any service
+ * that provides functions (the runner, the scheduler) uses it.
+ */
+export class FunctionHost {
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly shared: Subscription[] = [];
+  private readonly executor: FunctionExecutor;
+  private readonly records: CallRecordPublisher;
+  private stopListening?: () => void;
+  private stopping = false;
+
+  constructor(private readonly o: FunctionHostOptions) {
+    this.records = new CallRecordPublisher(o.bus, o.logger);
+    this.executor = new FunctionExecutor({
+      registry: o.registry,
+      limiter: new ConcurrencyLimiter(o.concurrency),
+      logger: o.logger,
+      provider: o.provider,
+      instance: o.instance,
+      redact: o.redact ?? ((text) => text),
+      maxResultBytes: (o.bus.connection.info?.max_payload ?? 1_048_576) - HEADROOM_BYTES,
+      onFinished: (event) => this.records.add(event),
+    });
+  }
+
+  get inFlight(): number {
+    return this.executor.inFlight;
+  }
+
+  async start(): Promise<void> {
+    this.shared.push(
+      this.o.bus.serve(Subjects.fnCatalog, () => this.catalog()),
+      this.o.bus.subscribe(Subjects.fnCancel, (data) => this.cancel(data)),
+    );
+    this.sync();
+    this.stopListening = this.o.registry.onChange(() => void this.changed());
+    await this.o.bus.flush();
+    this.announce('started');
+  }
+
+  /** Stops taking calls, lets running ones finish for up to `graceMs`, then aborts them. */
+  async stop(graceMs: number): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.stopListening?.();
+    for (const sub of this.subscriptions.values()) sub.unsubscribe();
+    this.subscriptions.clear();
+    this.announce('stopped');
+    if (!(await settlesWithin(this.executor.whenIdle(), graceMs))) {
+      this.executor.abortAll(new UnavailableError(`${this.o.provider} is shutting down`));
+      await settlesWithin(this.executor.whenIdle(), 1_000);
+    }
+    for (const sub of this.shared.splice(0)) sub.unsubscribe();
+    await this.records.flush();
+  }
+
+  catalog(): FnCatalogReply {
+    const functions = this.stopping ? [] : this.o.registry.definitions();
+    return { provider: this.o.provider, instance: this.o.instance, functions };
+  }
+
+  private async changed(): Promise<void> {
+    this.sync();
+    await this.o.bus.flush().catch(() => undefined);
+    this.announce('changed');
+  }
+
+  private sync(): void {
+    const names = new Set(this.o.registry.names());
+    for (const [name, sub] of this.subscriptions) {
+      if (names.has(name)) continue;
+      sub.unsubscribe();
+      this.subscriptions.delete(name);
+    }
+    const queue = QueueGroups.functionProviders(this.o.provider);
+    for (const name of names) {
+      if (this.subscriptions.has(name)) continue;
+      const handler = (data: unknown, ctx: HandlerContext) =>
+        this.executor.execute(name, parseDto(FnExecRequest, data, 'function call'), ctx.headers.traceparent);
+      this.subscriptions.set(name, this.o.bus.serve(Subjects.fnExec(name), handler, { queue }));
+    }
+  }
+
+  private cancel(data: unknown): void {
+    try {
+      this.executor.cancel(parseDto(FnCancel, data, 'cancel').call_id);
+    } catch {
+      // a malformed cancel names no call of ours
+    }
+  }
+
+  private announce(event: FnAnnounce['event']): void {
+    const body: FnAnnounce = { event, ...this.catalog() };
+    try {
+      this.o.bus.publish(Subjects.fnAnnounce, body);
+    } catch (err) {
+      this.o.logger.warn('could not announce the function catalogue', { err });
+    }
+  }
+}
+
+async function settlesWithin(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -44,6 +44,8 @@ export class HttpErrorFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    const retryAfter = (body.details as { retry_after_s?: number } | undefined)?.retry_after_s;
+    if (status === 429 && retryAfter) response.setHeader('Retry-After', String(retryAfter));
     response.status(status).json({ error: body });
   }
 

@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DB, type Db } from '@app/persistence';
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  principal: string;
+  prefix: string;
+  hash: string;
+  scopes: string;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Date;
+}
+
+@Injectable()
+export class ApiKeyRepository {
+  constructor(@Inject(DB) private readonly db: Db) {}
+
+  create(record: Omit<ApiKeyRecord, 'created_at' | 'revoked_at' | 'last_used_at'>): Promise<ApiKeyRecord> {
+    return this.db.apiKey.create({ data: record });
+  }
+
+  findByHash(hash: string): Promise<ApiKeyRecord | null> {
+    return this.db.apiKey.findUnique({ where: { hash } });
+  }
+
+  list(): Promise<ApiKeyRecord[]> {
+    return this.db.apiKey.findMany({ orderBy: { created_at: 'asc' } });
+  }
+
+  count(): Promise<number> {
+    return this.db.apiKey.count();
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const { count } = await this.db.apiKey.updateMany({ where: { id, revoked_at: null }, data: { revoked_at: new Date() } });
+    return count > 0;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.db.apiKey.count({ where: { id } })) > 0;
+  }
+
+  async touch(id: string): Promise<void> {
+    await this.db.apiKey.update({ where: { id }, data: { last_used_at: new Date() } });
+  }
+}

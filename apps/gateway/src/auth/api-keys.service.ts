@@ -1,0 +1,106 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { PlatformConfig } from '@app/config';
+import { type ApiKeyView, type CreatedApiKey, type CreateApiKeyRequest, NotFoundError, SCOPES, type Scope } from '@app/contracts';
+import { Logger } from '@app/observability';
+import { PLATFORM_CONFIG } from '@app/runtime';
+import { ApiKeyRepository, type ApiKeyRecord } from './api-key.repository';
+
+export interface Principal {
+  keyId: string;
+  principal: string;
+  scopes: Scope[];
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * API keys: random 190-bit tokens, stored as SHA-256 hashes (a slow password hash buys nothing for
+ * high-entropy secrets and would cost every request), shown once, revocable, scoped.
+ */
+@Injectable()
+export class ApiKeysService implements OnApplicationBootstrap {
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.security.auth) return this.logger.warn('authentication is OFF (AUTH_ENABLED=false): every route is open');
+    const adminKey = this.config.security.admin_key;
+    if (adminKey) return this.ensureAdminKey(adminKey);
+    if ((await this.keys.count()) === 0) await this.printFirstAdminKey();
+  }
+
+  async create(request: CreateApiKeyRequest): Promise<CreatedApiKey> {
+    const key = `ac_${randomBytes(24).toString('base64url')}`;
+    const record = await this.keys.create({
+      id: randomUUID(),
+      name: request.name,
+      principal: request.principal ?? `key:${randomUUID().slice(0, 8)}`,
+      prefix: key.slice(0, 10),
+      hash: hashKey(key),
+      scopes: [...new Set(request.scopes)].join(' '),
+    });
+    return { ...toView(record), key };
+  }
+
+  async list(): Promise<ApiKeyView[]> {
+    return (await this.keys.list()).map(toView);
+  }
+
+  async revoke(id: string): Promise<void> {
+    if (!(await this.keys.revoke(id)) && !(await this.keys.exists(id))) throw new NotFoundError('API key', id);
+  }
+
+  /** The principal behind a presented key, or null for an unknown or revoked key. */
+  async authenticate(key: string): Promise<Principal | null> {
+    const record = await this.keys.findByHash(hashKey(key));
+    if (!record || record.revoked_at) return null;
+    this.touch(record.id);
+    return { keyId: record.id, principal: record.principal, scopes: record.scopes.split(' ') as Scope[] };
+  }
+
+  private touch(id: string): void {
+    const now = Date.now();
+    if (now - (this.lastTouched.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastTouched.set(id, now);
+    void this.keys.touch(id).catch(() => undefined);
+  }
+
+  private async ensureAdminKey(key: string): Promise<void> {
+    if (await this.keys.findByHash(hashKey(key))) return;
+    await this.keys
+      .create({ id: randomUUID(), name: 'admin (AC_ADMIN_KEY)', principal: 'admin', prefix: key.slice(0, 10), hash: hashKey(key), scopes: SCOPES.join(' ') })
+      .catch(() => undefined); // another gateway replica stored it first
+  }
+
+  private async printFirstAdminKey(): Promise<void> {
+    const created = await this.create({ name: 'admin (generated at first start)', scopes: [...SCOPES], principal: 'admin' });
+    // Printed once, on purpose outside the logger: this is the only time the key can be seen.
+    process.stdout.write(
+      `\n  No API key exists yet: created an admin key. It is shown only this once:\n\n    ${created.key}\n\n` +
+        `  Use it as 'Authorization: Bearer <key>'. Set AC_ADMIN_KEY to choose your own.\n\n`,
+    );
+  }
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function toView(record: ApiKeyRecord): ApiKeyView {
+  return {
+    id: record.id,
+    name: record.name,
+    principal: record.principal,
+    prefix: record.prefix,
+    scopes: record.scopes.split(' ') as Scope[],
+    created_at: record.created_at.toISOString(),
+    revoked_at: record.revoked_at?.toISOString() ?? null,
+    last_used_at: record.last_used_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyRepository } from './api-key.repository';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysService } from './api-keys.service';
+import { AuthGuard } from './auth.guard';
+import { RateLimiter } from './rate-limiter.service';
+
+@Module({
+  controllers: [ApiKeysController],
+  providers: [ApiKeyRepository, ApiKeysService, RateLimiter, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [ApiKeysService],
+})
+export class AuthModule {}

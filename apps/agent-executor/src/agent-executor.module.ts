@@ -2,13 +2,14 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
 import { PersistenceModule } from '@app/persistence';
 import { FunctionCallsModule } from './function-calls/function-calls.module';
+import { RunsModule } from './runs/runs.module';
 
 @Module({})
 export class AgentExecutorModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: AgentExecutorModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), FunctionCallsModule],
+      imports: [runtime, PersistenceModule.forRoot(config.database.url), RunsModule, FunctionCallsModule],
     };
   }
 }

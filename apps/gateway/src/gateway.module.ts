@@ -3,16 +3,20 @@ import { APP_FILTER } from '@nestjs/core';
 import type { PlatformConfig } from '@app/config';
 import { PersistenceModule } from '@app/persistence';
 import { RedisModule } from '@app/runtime';
+import { AgentsModule } from './agents/agents.module';
+import { ChatModule } from './chat/chat.module';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
+import { RunsModule } from './runs/runs.module';
+import { SessionsModule } from './sessions/sessions.module';
 
 @Module({})
 export class GatewayModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), HealthModule, FunctionsModule],
+      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), HealthModule, FunctionsModule, ChatModule, RunsModule, SessionsModule, AgentsModule],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };
   }

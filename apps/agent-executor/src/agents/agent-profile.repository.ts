@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentProfileFields } from '@app/contracts';
+import { DB, type Db } from '@app/persistence';
+
+/** Profiles created over REST. */
+@Injectable()
+export class AgentProfileRepository {
+  constructor(@Inject(DB) private readonly db: Db) {}
+
+  async find(name: string): Promise<AgentProfileFields | undefined> {
+    const row = await this.db.agentProfile.findUnique({ where: { name } });
+    return row ? (row.spec as unknown as AgentProfileFields) : undefined;
+  }
+
+  async list(): Promise<AgentProfileFields[]> {
+    const rows = await this.db.agentProfile.findMany({ orderBy: { name: 'asc' } });
+    return rows.map((row) => row.spec as unknown as AgentProfileFields);
+  }
+
+  /** False when the name is taken. */
+  async create(spec: AgentProfileFields, owner: string): Promise<boolean> {
+    try {
+      await this.db.agentProfile.create({ data: { name: spec.name, owner, spec: { ...spec } } });
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2002') return false;
+      throw err;
+    }
+  }
+}

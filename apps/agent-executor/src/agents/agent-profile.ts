@@ -1,0 +1,56 @@
+import type { AgentProfileSpec, AgentProfileView } from '@app/contracts';
+import type { LlmProviderKind } from '../llm/llm-provider';
+
+/** A profile with every default filled in: what a run is configured by. */
+export interface AgentProfile extends AgentProfileView {
+  base_url?: string;
+  api_key?: string;
+}
+
+export const DEFAULT_AGENT = 'default';
+
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a helpful assistant. Use the functions when they help to answer; answer directly when they do not.';
+
+const DEFAULTS = {
+  description: '',
+  system_prompt: DEFAULT_SYSTEM_PROMPT,
+  protocol: 'xml-toon',
+  mode: 'react',
+  allowed_tools: [],
+  max_steps: 10,
+  max_tool_calls: 20,
+  single_call_timeout: 30_000,
+  total_token_budget: 0,
+  observation_max_len: 4_000,
+  context_window: 16_000,
+  plan_approval: false,
+  step_failure: 'abort',
+} as const satisfies Omit<AgentProfileView, 'name' | 'source'>;
+
+/** The built-in `default` agent may call every function; a config-file `default` replaces it. */
+export const BUILTIN_DEFAULT: AgentProfileSpec = { name: DEFAULT_AGENT, allowed_tools: ['*'] };
+
+export function resolveProfile(spec: AgentProfileSpec, source: AgentProfile['source']): AgentProfile {
+  const defined = Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== undefined));
+  return {
+    ...DEFAULTS,
+    allowed_tools: [...DEFAULTS.allowed_tools],
+    ...defined,
+    source,
+  } as unknown as AgentProfile;
+}
+
+/** What the API shows: never the key, nor the endpoint that key goes with. */
+export function toView(profile: AgentProfile): AgentProfileView {
+  const { api_key: _key, base_url: _url, ...view } = profile;
+  return view;
+}
+
+export function modelChoiceOf(profile: AgentProfile) {
+  return {
+    provider: profile.provider as LlmProviderKind | undefined,
+    base_url: profile.base_url,
+    api_key: profile.api_key,
+  };
+}

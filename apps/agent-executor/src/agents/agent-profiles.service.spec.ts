@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentProfileView, Subjects } from '@app/contracts';
+import { ConfigError } from '@app/config';
+import { startWorld, type World } from '../testing/world';
+import { readConfigProfiles } from './agent-profiles.service';
+
+describe('agent profiles from the configuration file', () => {
+  it('fills the documented defaults and reads durations', () => {
+    const [ops] = readConfigProfiles([
+      { name: 'ops', allowed_tools: ['http_*'], single_call_timeout: '5s', mode: 'plan' },
+    ]);
+    expect(ops).toMatchObject({
+      name: 'ops',
+      source: 'config',
+      protocol: 'xml-toon',
+      mode: 'plan',
+      allowed_tools: ['http_*'],
+      max_steps: 10,
+      max_tool_calls: 20,
+      single_call_timeout: 5_000,
+      total_token_budget: 0,
+      observation_max_len: 4_000,
+      plan_approval: false,
+      step_failure: 'abort',
+    });
+  });
+
+  it('refuses a bad profile, naming its key and the field', () => {
+    const bad = () =>
+      readConfigProfiles([{ name: 'ok' }, { name: 'ops', protocol: 'smoke-signals', max_steps: 0 }]);
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/agents\[1\] \(ops\).*protocol.*max_steps/);
+    expect(() => readConfigProfiles([{ name: 'ops', tools: ['x'] }])).toThrow(/agents\[0\].*tools/);
+    expect(() => readConfigProfiles([{ name: 'a' }, { name: 'a' }])).toThrow(/defined twice/);
+    expect(() => readConfigProfiles({ ops: {} })).toThrow(/agents: must be a list/);
+  });
+});
+
+describe('agent profiles over the bus', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld({
+      functions: [],
+      agents: [
+        {
+          name: 'ops',
+          allowed_tools: ['add'],
+          provider: 'openai-compatible',
+          base_url: 'http://127.0.0.1:9/v1',
+          api_key: 'sk-ops-secret',
+        },
+      ],
+    });
+  });
+  afterAll(() => world?.close());
+
+  const request = <T>(subject: string, body: unknown) =>
+    world.bus.request<T>(subject, body, { timeoutMs: 5_000 });
+
+  it('always has a default agent', async () => {
+    expect(await request<AgentProfileView>(Subjects.agentProfileGet, { name: 'default' })).toMatchObject({
+      name: 'default',
+      source: 'builtin',
+      allowed_tools: ['*'],
+    });
+  });
+
+  it('creates a profile, shows it and lists it with the others, never showing a key', async () => {
+    const created = await request<AgentProfileView>(Subjects.agentProfileCreate, {
+      profile: { name: 'writer', system_prompt: 'Write.', max_steps: 3 },
+      principal: 'team-a',
+    });
+    expect(created).toMatchObject({ name: 'writer', source: 'api', max_steps: 3, protocol: 'xml-toon' });
+    expect(await request(Subjects.agentProfileGet, { name: 'writer' })).toEqual(created);
+    const list = await request<AgentProfileView[]>(Subjects.agentProfileList, {});
+    expect(list.map((p) => p.name)).toEqual(['default', 'ops', 'writer']);
+    expect(JSON.stringify(list)).not.toMatch(/sk-ops-secret|api_key|base_url/);
+  });
+
+  it('refuses a name that is taken, a key over REST and an unknown agent', async () => {
+    await expect(request(Subjects.agentProfileCreate, { profile: { name: 'ops' } })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    await expect(
+      request(Subjects.agentProfileCreate, { profile: { name: 'default' } }),
+    ).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    await expect(
+      request(Subjects.agentProfileCreate, { profile: { name: 'leaky', api_key: 'sk-x' } }),
+    ).rejects.toMatchObject({
+      code: 'invalid_params',
+      message: expect.stringContaining('api_key'),
+    });
+    await expect(request(Subjects.agentProfileGet, { name: 'nobody' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type AgentProfileFields,
+  AgentProfileSpec,
+  type AgentProfileView,
+  AppError,
+  ConflictError,
+  NotFoundError,
+  parseDto,
+} from '@app/contracts';
+import { ConfigError, type PlatformConfig } from '@app/config';
+import { PLATFORM_CONFIG } from '@app/runtime';
+import { AgentProfileRepository } from './agent-profile.repository';
+import { type AgentProfile, BUILTIN_DEFAULT, DEFAULT_AGENT, resolveProfile, toView } from './agent-profile';
+
+const API_PROFILE_TTL_MS = 10_000;
+
+/**
+ * Agent profiles from three places, first match wins: the configuration file (validated at boot:
+ * a bad profile stops the service naming its key), the built-in `default`, and REST.
+ */
+@Injectable()
+export class AgentProfilesService {
+  private readonly fromConfig: Map<string, AgentProfile>;
+  private readonly apiCache = new Map<string, { profile: AgentProfile; until: number }>();
+
+  constructor(
+    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+    @Inject(AgentProfileRepository) private readonly repository: AgentProfileRepository,
+  ) {
+    this.fromConfig = new Map(readConfigProfiles(config.sections.agents).map((p) => [p.name, p]));
+    if (!this.fromConfig.has(DEFAULT_AGENT))
+      this.fromConfig.set(DEFAULT_AGENT, resolveProfile(BUILTIN_DEFAULT, 'builtin'));
+  }
+
+  async get(name: string): Promise<AgentProfile> {
+    const profile = this.fromConfig.get(name) ?? (await this.fromApi(name));
+    if (!profile) throw new NotFoundError('agent', name);
+    return profile;
+  }
+
+  async view(name: string): Promise<AgentProfileView> {
+    return toView(await this.get(name));
+  }
+
+  async list(): Promise<AgentProfileView[]> {
+    const stored = (await this.repository.list()).filter((spec) => !this.fromConfig.has(spec.name));
+    const all = [...this.fromConfig.values(), ...stored.map((spec) => resolveProfile(spec, 'api'))];
+    return all.map(toView).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async create(spec: AgentProfileFields, owner = ''): Promise<AgentProfileView> {
+    if (this.fromConfig.has(spec.name) || !(await this.repository.create(spec, owner))) {
+      throw new ConflictError(`agent '${spec.name}' already exists`);
+    }
+    return toView(resolveProfile(spec, 'api'));
+  }
+
+  private async fromApi(name: string): Promise<AgentProfile | undefined> {
+    const cached = this.apiCache.get(name);
+    if (cached && cached.until > Date.now()) return cached.profile;
+    const spec = await this.repository.find(name);
+    if (!spec) return undefined;
+    const profile = resolveProfile(spec, 'api');
+    this.apiCache.set(name, { profile, until: Date.now() + API_PROFILE_TTL_MS });
+    return profile;
+  }
+}
+
+/** `agents:` in the YAML file: a list of profiles. Throws a ConfigError naming the bad key. */
+export function readConfigProfiles(section: unknown): AgentProfile[] {
+  if (section === undefined || section === null) return [];
+  if (!Array.isArray(section)) throw new ConfigError('agents', 'must be a list of agent profiles');
+  const seen = new Set<string>();
+  return section.map((item, i) => {
+    const label = `agents[${i}]${isNamed(item) ? ` (${item.name})` : ''}`;
+    let spec: AgentProfileSpec;
+    try {
+      spec = parseDto(AgentProfileSpec, item, 'agent profile');
+    } catch (err) {
+      throw new ConfigError(label, err instanceof AppError ? err.message : String(err));
+    }
+    if (seen.has(spec.name)) throw new ConfigError(label, `agent '${spec.name}' is defined twice`);
+    seen.add(spec.name);
+    return resolveProfile(spec, 'config');
+  });
+}
+
+function isNamed(item: unknown): item is { name: string } {
+  return typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string';
+}

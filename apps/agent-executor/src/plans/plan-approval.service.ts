@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type AgentRunReply, ConflictError, NotFoundError } from '@app/contracts';
+import { AgentProfilesService } from '../agents/agent-profiles.service';
+import { requireOwner } from '../common/ownership';
+import type { ChatMessage } from '../llm/llm-provider';
+import { AgentTurnService } from '../runs/agent-turn.service';
+import { RunExecutionService } from '../runs/run-execution.service';
+import { RunFinisherService } from '../runs/run-finisher.service';
+import { RunState } from '../runs/run-state';
+import { type RunRecord, RunRepository } from '../runs/run.repository';
+import { SessionHistoryService } from '../sessions/session-history.service';
+import { SessionRepository } from '../sessions/session.repository';
+import { PlanRunnerService } from './plan-runner.service';
+
+/**
+ * Approving or rejecting a plan held in `awaiting_approval`. The plan lives on the run's record,
+ * so any executor can resume it; moving the status out of `awaiting_approval` is atomic, so a
+ * plan is approved (or rejected, or cancelled) once.
+ */
+@Injectable()
+export class PlanApprovalService {
+  constructor(
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
+    @Inject(SessionRepository) private readonly sessions: SessionRepository,
+    @Inject(SessionHistoryService) private readonly history: SessionHistoryService,
+    @Inject(AgentTurnService) private readonly turns: AgentTurnService,
+    @Inject(RunExecutionService) private readonly execution: RunExecutionService,
+    @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
+    @Inject(PlanRunnerService) private readonly planRunner: PlanRunnerService,
+  ) {}
+
+  async approve(runId: string, principal?: string, stream = false): Promise<AgentRunReply> {
+    const record = await this.claim(runId, 'running', principal);
+    const profile = await this.profiles.get(record.agent);
+    const run = new RunState(
+      { runId, sessionId: record.session_id ?? '', principal: record.owner || undefined, stream },
+      profile,
+      this.turns.timeoutFor(profile),
+      { usage: record.usage, trace: record.trace, usedTools: record.used_tools, totalMs: record.total_ms },
+    );
+    run.plan = record.plan ?? { revision: 0, steps: [] };
+    return this.execution.execute(
+      run,
+      record.input,
+      async () => undefined,
+      async () => {
+        const session = record.session_id ? await this.sessions.find(record.session_id) : null;
+        const history = session ? await this.history.load(run, session) : [];
+        const conversation: ChatMessage[] = [...history, { role: 'user', content: record.input }];
+        return this.planRunner.carryOut(run, conversation);
+      },
+    );
+  }
+
+  async reject(runId: string, principal?: string): Promise<AgentRunReply> {
+    const record = await this.claim(runId, 'cancelled', principal);
+    const skipped = record.plan
+      ? { ...record.plan, steps: record.plan.steps.map((s) => ({ ...s, status: 'skipped' as const })) }
+      : null;
+    if (skipped) await this.runs.savePlan(runId, skipped);
+    return this.finisher.finishStored(record, {
+      finishReason: 'rejected',
+      reply: 'The plan was rejected; nothing was executed.',
+    });
+  }
+
+  private async claim(runId: string, to: 'running' | 'cancelled', principal?: string): Promise<RunRecord> {
+    const record = await this.runs.find(runId);
+    if (!record) throw new NotFoundError('run', runId);
+    requireOwner('run', runId, record.owner, principal);
+    if (!(await this.runs.transition(runId, 'awaiting_approval', to))) {
+      const now = await this.runs.find(runId);
+      throw new ConflictError(`run '${runId}' is not awaiting approval (${now?.status ?? record.status})`);
+    }
+    return record;
+  }
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentEvent, type AgentRunReply, type RunView, Subjects } from '@app/contracts';
+import { expectEventually } from '@app/testing';
+import { newId } from '../common/ids';
+import { ask } from '../testing/executor-app';
+import { delay } from '../testing/test-functions';
+import { arithmetic, startWorld, type World } from '../testing/world';
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld({
+    functions: [
+      ...arithmetic,
+      {
+        name: 'wait',
+        params: { ms: { type: 'integer' } },
+        run: async ({ ms }) => (await delay(Number(ms)), { message: 'waited' }),
+      },
+    ],
+  });
+});
+afterAll(() => world?.close());
+
+const cancel = (runId: string) =>
+  world.bus.request<AgentRunReply>(Subjects.agentRunCancel, { run_id: runId }, { timeoutMs: 10_000 });
+
+function collectEvents(runId: string): { events: AgentEvent[]; ended: Promise<void> } {
+  const events: AgentEvent[] = [];
+  let done!: () => void;
+  const ended = new Promise<void>((resolve) => (done = resolve));
+  const subscription = world.bus.subscribe(Subjects.agentEvents(runId), (data) => {
+    events.push(data as AgentEvent);
+    if ((data as AgentEvent).type === 'run_end') {
+      subscription.unsubscribe();
+      done();
+    }
+  });
+  return { events, ended };
+}
+
+describe('run events', () => {
+  it('publishes a streaming run as run_start, deltas, thought, tool_call, tool_result, deltas, run_end', async () => {
+    world.script({
+      replies: ['Let me add.\n<call name="add"><p>a: 1</p><p>b: 2</p></call>', 'It is three.'],
+    });
+    const runId = newId('run');
+    const { events, ended } = collectEvents(runId);
+    await world.bus.flush();
+    const reply = await ask(world.bus, { message: 'One plus two', run_id: runId, stream: true });
+    await ended;
+    const types = events
+      .map((e) => e.type)
+      .filter((type, i, all) => type !== 'delta' || all[i - 1] !== 'delta');
+    expect(types).toEqual(['run_start', 'delta', 'thought', 'tool_call', 'tool_result', 'delta', 'run_end']);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const deltas = (step: number) =>
+      events
+        .filter((e) => e.type === 'delta' && (e.data as { step: number }).step === step)
+        .map((e) => (e.data as { text: string }).text);
+    expect(deltas(1).join('')).toBe('Let me add.\n');
+    expect(deltas(2).join('')).toBe('It is three.');
+    expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({
+      name: 'add',
+      status: 'success',
+      result: { data: { sum: 3 } },
+    });
+    expect(events.at(-1)?.data).toEqual(reply);
+  });
+
+  it('publishes nothing for a run that did not ask to stream', async () => {
+    world.script({ replies: ['Hi.'] });
+    const runId = newId('run');
+    const { events } = collectEvents(runId);
+    await ask(world.bus, { message: 'Hello', run_id: runId });
+    await world.bus.flush();
+    expect(events).toEqual([]);
+  });
+
+  it('refuses a pre-assigned run id that is taken', async () => {
+    world.script({ fallback: 'Hi.' });
+    const { run_id } = await ask(world.bus, { message: 'Hello' });
+    await expect(ask(world.bus, { message: 'Again', run_id })).rejects.toMatchObject({ code: 'conflict' });
+  });
+});
+
+describe('cancelling a run', () => {
+  it('aborts the model call of a run in flight and ends it with cancelled', async () => {
+    world.script({ replies: [{ text: 'too slow', latencyMs: 10_000 }] });
+    const runId = newId('run');
+    const running = ask(world.bus, { message: 'Think hard', run_id: runId });
+    await expectEventually(() => expect(world.llm.requests()).toHaveLength(1));
+    const started = Date.now();
+    const cancelled = await cancel(runId);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(cancelled).toMatchObject({ run_id: runId, finish_reason: 'cancelled' });
+    expect(await running).toMatchObject({ finish_reason: 'cancelled' });
+    const run = await world.bus.request<RunView>(
+      Subjects.agentRunGet,
+      { run_id: runId },
+      { timeoutMs: 5_000 },
+    );
+    expect(run.status).toBe('cancelled');
+  });
+
+  it('stops waiting for a function and tells its provider to cancel the call', async () => {
+    world.script({ replies: ['<call name="wait"><p>ms: 10000</p></call>', 'never asked'] });
+    const cancels: unknown[] = [];
+    const subscription = world.bus.subscribe(Subjects.fnCancel, (data) => cancels.push(data));
+    const runId = newId('run');
+    const running = ask(world.bus, { message: 'Wait', run_id: runId });
+    await expectEventually(() => expect(world.functions.calls).toHaveLength(1));
+    await cancel(runId);
+    expect(await running).toMatchObject({
+      finish_reason: 'cancelled',
+      function_calls: [{ name: 'wait', status: 'error', result: { code: 'cancelled' } }],
+    });
+    await expectEventually(() =>
+      expect(cancels).toEqual([{ call_id: world.functions.calls[0].request.call_id }]),
+    );
+    subscription.unsubscribe();
+  });
+
+  it('answers not_found for an unknown run and conflict for one that has ended', async () => {
+    await expect(cancel('run_unknown')).rejects.toMatchObject({ code: 'not_found' });
+    world.script({ replies: ['Done.'] });
+    const { run_id } = await ask(world.bus, { message: 'Quick' });
+    await expect(cancel(run_id)).rejects.toMatchObject({ code: 'conflict' });
+  });
+});

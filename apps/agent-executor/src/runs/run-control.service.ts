@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import {
+  AppError,
+  type AgentRunReply,
+  ConflictError,
+  NotFoundError,
+  type RunView,
+  Subjects,
+} from '@app/contracts';
+import { requireOwner } from '../common/ownership';
+import { RunFinisherService } from './run-finisher.service';
+import type { RunState } from './run-state';
+import { RunRepository } from './run.repository';
+
+/** How long a cancel waits for the owner to wind the run down and answer with its ending. */
+const INTERRUPT_WAIT_MS = 15_000;
+const CANCELLED_REPLY = 'The run was cancelled.';
+
+/**
+ * Reading and cancelling a run. The executor that owns a run in flight answers `agent.interrupt.<runId>` (no
+ * queue group: only it listens) by aborting the run's signal; whichever executor receives the
+ * cancel finds the run's state and asks the owner. A run paused for approval is cancelled in the
+ * database; a run whose owner died is closed there too.
+ */
+@Injectable()
+export class RunControlService {
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
+  ) {}
+
+  async view(runId: string, principal?: string): Promise<RunView> {
+    const found = await this.runs.view(runId);
+    if (!found) throw new NotFoundError('run', runId);
+    requireOwner('run', runId, found.owner, principal);
+    return found.view;
+  }
+
+  /** Listens for this run's interrupt until `ended` settles; the interrupt is answered with the ending. */
+  track(run: RunState, ended: Promise<AgentRunReply>): void {
+    const subscription = this.bus.serve(Subjects.agentRunInterrupt(run.runId), async () => {
+      run.abort('cancelled');
+      return ended;
+    });
+    void ended.then(
+      () => subscription.unsubscribe(),
+      () => subscription.unsubscribe(),
+    );
+  }
+
+  async cancel(runId: string, principal?: string): Promise<AgentRunReply> {
+    const record = await this.runs.find(runId);
+    if (!record) throw new NotFoundError('run', runId);
+    requireOwner('run', runId, record.owner, principal);
+    if (record.status === 'running') {
+      try {
+        return await this.bus.request<AgentRunReply>(
+          Subjects.agentRunInterrupt(runId),
+          {},
+          { timeoutMs: INTERRUPT_WAIT_MS },
+        );
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'unavailable')) throw err;
+        // Nobody owns it: its executor stopped mid-run.
+        if (await this.runs.transition(runId, 'running', 'cancelled')) {
+          return this.finisher.finishStored(record, {
+            finishReason: 'cancelled',
+            reply: CANCELLED_REPLY,
+            error: 'its executor stopped',
+          });
+        }
+      }
+    }
+    if (
+      record.status === 'awaiting_approval' &&
+      (await this.runs.transition(runId, 'awaiting_approval', 'cancelled'))
+    ) {
+      return this.finisher.finishStored(record, { finishReason: 'cancelled', reply: CANCELLED_REPLY });
+    }
+    const now = await this.runs.find(runId);
+    throw new ConflictError(`run '${runId}' has already ended (${now?.status ?? record.status})`);
+  }
+}

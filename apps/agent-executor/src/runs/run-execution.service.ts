@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentRunReply } from '@app/contracts';
+import { Logger } from '@app/observability';
+import { RunEventsPublisher } from '../events/run-events.publisher';
+import { RunControlService } from './run-control.service';
+import { ended, type RunOutcome } from './run-endings';
+import { RunFinisherService } from './run-finisher.service';
+import type { RunState } from './run-state';
+
+/**
+ * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first,
+ * never a crash (an unexpected error ends the run with `error`), always finished and recorded.
+ */
+@Injectable()
+export class RunExecutionService {
+  constructor(
+    @Inject(RunControlService) private readonly control: RunControlService,
+    @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
+    @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  /** `register` runs once the run can be cancelled (e.g. to create its record), before the work. */
+  execute(
+    run: RunState,
+    input: string,
+    register: () => Promise<void>,
+    work: () => Promise<RunOutcome>,
+  ): Promise<AgentRunReply> {
+    let settle!: (reply: Promise<AgentRunReply>) => void;
+    const reply = new Promise<AgentRunReply>((resolve) => (settle = resolve));
+    this.control.track(run, reply);
+    settle(this.frame(run, input, register, work));
+    return reply;
+  }
+
+  private async frame(
+    run: RunState,
+    input: string,
+    register: () => Promise<void>,
+    work: () => Promise<RunOutcome>,
+  ) {
+    try {
+      await register();
+    } catch (err) {
+      run.close();
+      throw err;
+    }
+    this.events.emit(run, 'run_start', {
+      run_id: run.runId,
+      session_id: run.id.sessionId,
+      agent: run.profile.name,
+      mode: run.profile.mode,
+      protocol: run.profile.protocol,
+    });
+    let outcome: RunOutcome;
+    try {
+      outcome = await work();
+    } catch (err) {
+      this.logger.error('run failed unexpectedly', { run_id: run.runId, err });
+      outcome = ended(run, run.abortReason ?? 'error', 'internal error');
+    } finally {
+      run.close();
+    }
+    return this.finisher.finish(run, input, outcome);
+  }
+}

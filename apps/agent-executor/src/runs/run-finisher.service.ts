@@ -1,0 +1,114 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentRunReply } from '@app/contracts';
+import { Logger } from '@app/observability';
+import { countTokens } from '@app/protocol';
+import { newId } from '../common/ids';
+import { RunEventsPublisher } from '../events/run-events.publisher';
+import type { DbWrite } from '../common/db-write';
+import { type NewMessage, SessionRepository } from '../sessions/session.repository';
+import { type RunOutcome, statusOf } from './run-endings';
+import type { RunState } from './run-state';
+import { type RunRecord, RunRepository } from './run.repository';
+
+/**
+ * Ends a run: writes its record (status, reply, trace, usage), appends the turn to the session
+ * (unless the run only paused for approval), publishes `run_end` and builds the chat response.
+ */
+@Injectable()
+export class RunFinisherService {
+  constructor(
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(SessionRepository) private readonly sessions: SessionRepository,
+    @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async finish(run: RunState, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
+    const status = statusOf(outcome.finishReason);
+    const totalMs = run.totalMs();
+    const save = this.runs.saveWrite(run.runId, {
+      status,
+      reply: outcome.reply,
+      finish_reason: outcome.finishReason,
+      error: outcome.error,
+      plan: run.plan,
+      trace: run.trace,
+      used_tools: run.usedTools,
+      usage: run.usage,
+      total_ms: totalMs,
+    });
+    if (status === 'awaiting_approval') await save();
+    else await this.appendTurn(run.id.sessionId, run.runId, input, outcome.reply, save, run);
+    const body: AgentRunReply = {
+      session_id: run.id.sessionId,
+      run_id: run.runId,
+      reply: outcome.reply,
+      function_calls: run.functionCalls,
+      finish_reason: outcome.finishReason,
+      usage: { ...run.usage },
+    };
+    this.events.emit(run, 'run_end', body);
+    // One line per run is noise at volume; a run that failed is worth a warning.
+    const log = outcome.finishReason === 'error' ? this.logger.warn : this.logger.debug;
+    log.call(this.logger, 'run ended', {
+      run_id: run.runId,
+      agent: run.profile.name,
+      finish_reason: outcome.finishReason,
+      steps: run.step,
+      tool_calls: run.toolCallsExecuted,
+      tokens: run.usage.prompt_tokens + run.usage.completion_tokens,
+      total_ms: totalMs,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
+    return body;
+  }
+
+  /** Ends a run that is not in flight anywhere (paused for approval, or orphaned by a dead executor). */
+  async finishStored(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
+    const save = this.runs.saveWrite(record.id, {
+      status: statusOf(outcome.finishReason),
+      reply: outcome.reply,
+      finish_reason: outcome.finishReason,
+      error: outcome.error,
+      trace: record.trace,
+      used_tools: record.used_tools,
+      usage: record.usage,
+      total_ms: record.total_ms,
+    });
+    if (record.session_id)
+      await this.appendTurn(record.session_id, record.id, record.input, outcome.reply, save);
+    else await save();
+    this.logger.debug('run ended', {
+      run_id: record.id,
+      agent: record.agent,
+      finish_reason: outcome.finishReason,
+    });
+    return {
+      session_id: record.session_id ?? '',
+      run_id: record.id,
+      reply: outcome.reply,
+      function_calls: [],
+      finish_reason: outcome.finishReason,
+      usage: record.usage,
+    };
+  }
+
+  /** The turn's two messages and the run's final record, in one transaction. */
+  private async appendTurn(
+    sessionId: string,
+    runId: string,
+    input: string,
+    reply: string,
+    save: DbWrite,
+    run?: RunState,
+  ): Promise<void> {
+    const model = run?.profile.model;
+    const messages: NewMessage[] = [
+      { id: newId('msg'), role: 'user', content: input, tokens: countTokens(input, model) },
+      { id: newId('msg'), role: 'assistant', content: reply, tokens: countTokens(reply, model) },
+    ];
+    const appended = await this.sessions.appendTurn(sessionId, runId, messages, [save], run?.sessionLastSeq);
+    if (!appended)
+      this.logger.debug('the session was deleted while its run was in flight', { run_id: runId });
+  }
+}

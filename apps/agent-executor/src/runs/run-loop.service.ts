@@ -1,0 +1,122 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentProtocol, FunctionDefinition, Usage } from '@app/contracts';
+import { buildSystemPrompt } from '@app/protocol';
+import { RunEventsPublisher } from '../events/run-events.publisher';
+import type { ChatMessage, CompletionResult } from '../llm/llm-provider';
+import { FunctionCatalogService } from '../tools/function-catalog.service';
+import type { ToolCall } from '../tools/tool-call';
+import { ToolExecutorService } from '../tools/tool-executor.service';
+import { ModelCallerService } from '../model/model-caller.service';
+import { modelFailure } from './model-failure';
+import { assistantTurn, nativeTools, readReply, repairTurn, resultTurns } from './reply-reader';
+import { answered, ended, limitBeforeStep, type RunOutcome } from './run-endings';
+import type { RunState } from './run-state';
+
+/** Consecutive unreadable replies a run survives: the first gets a repair round, the second ends it. */
+const REPAIR_ROUNDS = 1;
+
+/**
+ * The ReAct loop: the model sees a system prompt listing only the functions its profile allows,
+ * replies, the reply is read in the profile's protocol, calls are executed (refusals reported
+ * back), results go back, until a final answer or a limit ends the run.
+ */
+@Injectable()
+export class RunLoopService {
+  constructor(
+    @Inject(ModelCallerService) private readonly model: ModelCallerService,
+    @Inject(ToolExecutorService) private readonly tools: ToolExecutorService,
+    @Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService,
+    @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
+  ) {}
+
+  async run(run: RunState, conversation: ChatMessage[]): Promise<RunOutcome> {
+    const { protocol } = run.profile;
+    const functions = await this.catalog.allowedFor(run.profile.allowed_tools);
+    const messages: ChatMessage[] = [this.systemTurn(run, functions), ...conversation];
+    const tools = protocol === 'native' && functions.length > 0 ? nativeTools(functions) : undefined;
+    let unreadable = 0;
+    for (;;) {
+      const limit = limitBeforeStep(run, run.profile.max_steps);
+      if (limit) return ended(run, limit);
+      run.step += 1;
+      const started = performance.now();
+      let result: CompletionResult;
+      try {
+        result = await this.model.complete(run, messages, {
+          tools,
+          deltas: protocol === 'json-action' ? 'none' : 'prose',
+        });
+      } catch (err) {
+        const failure = modelFailure(run, err, started);
+        if (failure.outcome) return failure.outcome;
+        if (++unreadable > REPAIR_ROUNDS) return ended(run, 'parse_error', failure.error);
+        messages.push(repairTurn(failure.repair));
+        continue;
+      }
+      const tokens = { ...result.usage };
+      const reply = readReply(result, protocol);
+      if (reply.kind === 'invalid') {
+        run.trace.push({
+          step: run.step,
+          kind: 'parse_error',
+          error: reply.error,
+          elapsed_ms: result.elapsedMs,
+          tokens,
+        });
+        if (++unreadable > REPAIR_ROUNDS) return ended(run, 'parse_error', reply.error);
+        messages.push(assistantTurn(result, protocol), repairTurn(reply.error));
+        continue;
+      }
+      unreadable = 0;
+      if (reply.kind === 'final') {
+        run.trace.push({ step: run.step, kind: 'final', elapsed_ms: result.elapsedMs, tokens });
+        // json-action streams nothing while the reply is raw JSON; its answer arrives as one delta.
+        if (protocol === 'json-action')
+          this.events.emit(run, 'delta', { step: run.step, text: reply.answer });
+        return answered(reply.answer);
+      }
+      // The tokens are spent; calls whose results nobody will read are not worth their side effects.
+      if (run.overBudget()) return ended(run, 'budget');
+      const stop = await this.act(run, messages, result, reply.calls, reply.thought, tokens);
+      if (stop) return stop;
+    }
+  }
+
+  private async act(
+    run: RunState,
+    messages: ChatMessage[],
+    result: CompletionResult,
+    calls: ToolCall[],
+    thought: string | undefined,
+    tokens: Usage,
+  ): Promise<RunOutcome | undefined> {
+    const { protocol } = run.profile;
+    if (thought) this.events.emit(run, 'thought', { step: run.step, text: thought });
+    messages.push(assistantTurn(result, protocol));
+    const batch = await this.tools.executeAll(calls, run);
+    batch.outcomes.forEach((outcome, i) =>
+      run.trace.push({
+        step: run.step,
+        kind: 'action',
+        ...(i === 0 && thought ? { thought } : {}),
+        action: { tool: outcome.call.name, args: outcome.args },
+        observation: outcome.observation,
+        ...(outcome.error ? { error: outcome.error.message } : {}),
+        elapsed_ms: outcome.elapsedMs,
+        ...(i === 0 ? { tokens } : {}),
+      }),
+    );
+    messages.push(...resultTurns(batch.outcomes, protocol));
+    if (run.abortReason) return ended(run, run.abortReason);
+    if (batch.limitReached) return ended(run, 'max_tool_calls');
+    return undefined;
+  }
+
+  private systemTurn(run: RunState, functions: FunctionDefinition[]): ChatMessage {
+    const protocol: AgentProtocol = run.profile.protocol;
+    return {
+      role: 'system',
+      content: buildSystemPrompt({ functions, protocol, instructions: run.profile.system_prompt }),
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { EventsModule } from '../events/events.module';
+import { ModelModule } from '../model/model.module';
+import { PlanApprovalService } from '../plans/plan-approval.service';
+import { PlanRunnerService } from '../plans/plan-runner.service';
+import { PlanStepsService } from '../plans/plan-steps.service';
+import { PlannerService } from '../plans/planner.service';
+import { PlanSummaryService } from '../plans/plan-summary.service';
+import { SessionsModule } from '../sessions/sessions.module';
+import { ToolsModule } from '../tools/tools.module';
+import { AgentTurnService } from './agent-turn.service';
+import { RunControlService } from './run-control.service';
+import { RunExecutionService } from './run-execution.service';
+import { RunFinisherService } from './run-finisher.service';
+import { RunLoopService } from './run-loop.service';
+import { RunRepository } from './run.repository';
+import { RunsHandler } from './runs.handler';
+
+/** Runs, ReAct and plan mode: everything between `agent.run` and its reply. */
+@Module({
+  imports: [AgentsModule, EventsModule, ModelModule, SessionsModule, ToolsModule],
+  providers: [
+    AgentTurnService,
+    RunLoopService,
+    RunExecutionService,
+    RunFinisherService,
+    RunControlService,
+    RunRepository,
+    PlannerService,
+    PlanStepsService,
+    PlanSummaryService,
+    PlanRunnerService,
+    PlanApprovalService,
+    RunsHandler,
+  ],
+})
+export class RunsModule {}

@@ -1,0 +1,33 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import { parseDto, QueueGroups, SessionRefRequest, Subjects } from '@app/contracts';
+import { SessionsService } from './sessions.service';
+
+/** NATS in: show and delete a session. */
+@Injectable()
+export class SessionsHandler implements OnApplicationBootstrap {
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(SessionsService) private readonly sessions: SessionsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const queue = QueueGroups.executor;
+    this.bus.serve(
+      Subjects.agentSessionGet,
+      (data) => {
+        const request = parseDto(SessionRefRequest, data);
+        return this.sessions.get(request.session_id, request.principal);
+      },
+      { queue },
+    );
+    this.bus.serve(
+      Subjects.agentSessionDelete,
+      (data) => {
+        const request = parseDto(SessionRefRequest, data);
+        return this.sessions.delete(request.session_id, request.principal);
+      },
+      { queue },
+    );
+  }
+}

@@ -1,0 +1,25 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NotFoundError, type SessionView } from '@app/contracts';
+import { requireOwner } from '../common/ownership';
+import { SessionRepository } from './session.repository';
+
+/** A session as its owner sees it, and deleting it with its messages and runs. */
+@Injectable()
+export class SessionsService {
+  constructor(@Inject(SessionRepository) private readonly sessions: SessionRepository) {}
+
+  async get(id: string, principal?: string): Promise<SessionView> {
+    const found = await this.sessions.view(id);
+    if (!found) throw new NotFoundError('session', id);
+    requireOwner('session', id, found.owner, principal);
+    return found.view;
+  }
+
+  async delete(id: string, principal?: string): Promise<{ deleted: true }> {
+    const session = await this.sessions.find(id);
+    if (!session) throw new NotFoundError('session', id);
+    requireOwner('session', id, session.owner, principal);
+    await this.sessions.delete(id);
+    return { deleted: true };
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { FunctionDefinition } from '@app/contracts';
+import { cut } from './observation';
+import { validateAgainstDefinition } from './param-validator';
+
+const definition: FunctionDefinition = {
+  name: 'book',
+  description: 'Books a room.',
+  parameters: {
+    type: 'object',
+    properties: {
+      room: { type: 'string', enum: ['red', 'blue'] },
+      nights: { type: 'integer', minimum: 1, maximum: 14 },
+      guests: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['room'],
+  },
+};
+
+describe('validateAgainstDefinition', () => {
+  it('accepts parameters that fit the schema', () => {
+    expect(validateAgainstDefinition(definition, { room: 'red', nights: 2, guests: ['Ada'] })).toEqual([]);
+  });
+
+  it('lists every bad field at once', () => {
+    const errors = validateAgainstDefinition(definition, { nights: 0.5, guests: ['Ada', 3], pets: 1 });
+    expect(errors).toEqual([
+      { field: 'room', message: 'is required' },
+      { field: 'nights', message: 'must be an integer' },
+      { field: 'guests', message: 'item 1 must be a string' },
+      { field: 'pets', message: 'is not a parameter of book (known: room, nights, guests)' },
+    ]);
+    expect(validateAgainstDefinition(definition, { room: 'green', nights: 30 })).toEqual([
+      { field: 'room', message: 'must be one of "red", "blue"' },
+      { field: 'nights', message: 'must be at most 14' },
+    ]);
+  });
+});
+
+describe('cut', () => {
+  it('leaves a short observation alone and marks a long one, keeping the closing tag', () => {
+    expect(cut('short', 10)).toBe('short');
+    expect(cut('x'.repeat(50), 10)).toBe(
+      `${'x'.repeat(10)}\n[truncated: 40 of 50 characters left out]\n</result>`,
+    );
+  });
+});

@@ -1,0 +1,26 @@
+import { Body, Controller, Get, Inject, Param, Post } from '@nestjs/common';
+import { AgentProfileFields, NAME_PATTERN, NotFoundError, parseDto } from '@app/contracts';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { AgentsService } from './agents.service';
+
+@Controller('api/v1/agents')
+export class AgentsController {
+  constructor(@Inject(AgentsService) private readonly agents: AgentsService) {}
+
+  @Get()
+  list() {
+    return this.agents.list();
+  }
+
+  @Get(':name')
+  get(@Param('name') name: string) {
+    if (!NAME_PATTERN.test(name)) throw new NotFoundError('agent', name.slice(0, 64));
+    return this.agents.get(name);
+  }
+
+  /** Creates a profile (201); the name must be free. Endpoints and keys can only come from the config file. */
+  @Post()
+  create(@Body() body: unknown, @CurrentPrincipal() principal: string) {
+    return this.agents.create(parseDto(AgentProfileFields, body, 'agent profile'), principal);
+  }
+}

@@ -1,0 +1,28 @@
+import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { parseDto } from '@app/contracts';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { ChatService } from './chat.service';
+import { ChatRequest } from './dto/chat-request.dto';
+
+@Controller('api/v1/chat')
+export class ChatController {
+  constructor(@Inject(ChatService) private readonly chat: ChatService) {}
+
+  /** JSON by default; SSE with `stream: true` or `Accept: text/event-stream`. */
+  @Post()
+  async post(
+    @Body() body: unknown,
+    @Headers('accept') accept: string | undefined,
+    @CurrentPrincipal() principal: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const request = parseDto(ChatRequest, body, 'chat request');
+    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, principal, res);
+    res.status(200).json(await this.chat.chat(request, principal));
+  }
+}
+
+export function wantsEventStream(accept: string | undefined): boolean {
+  return accept?.includes('text/event-stream') ?? false;
+}

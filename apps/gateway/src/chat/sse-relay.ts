@@ -1,0 +1,76 @@
+import type { Response } from 'express';
+import type { Bus } from '@app/bus';
+import { type AgentEvent, type AgentRunReply, Subjects, toAppError } from '@app/contracts';
+
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Relays one run's events as Server-Sent Events: `event: <type>` with the event's data, ending
+ * after `run_end` (which carries the whole chat response). The subscription is made before the
+ * request that starts the run is sent, on the same connection, so no event can be missed.
+ * Headers are written with the first event: a request refused before the run starts (unknown
+ * session, bad agent) is still an ordinary JSON error. A client that goes away does not cancel
+ * the run: it finishes and stays readable at `GET /api/v1/runs/:id`.
+ */
+export async function relayRun(
+  bus: Bus,
+  res: Response,
+  runId: string,
+  start: () => Promise<AgentRunReply>,
+): Promise<void> {
+  const stream = new EventStream(res);
+  const subscription = bus.subscribe(Subjects.agentEvents(runId), (data) => stream.write(data as AgentEvent));
+  try {
+    const reply = await start();
+    if (!stream.ended) stream.write({ type: 'run_end', run_id: runId, seq: 0, data: reply });
+  } catch (err) {
+    if (!stream.opened) throw err;
+    if (!stream.ended) stream.error(err);
+  } finally {
+    subscription.unsubscribe();
+    stream.close();
+  }
+}
+
+class EventStream {
+  opened = false;
+  ended = false;
+  private keepAlive?: NodeJS.Timeout;
+
+  constructor(private readonly res: Response) {}
+
+  write(event: AgentEvent): void {
+    if (this.ended) return;
+    this.open();
+    const id = event.seq > 0 ? `id: ${event.seq}\n` : '';
+    this.send(`${id}event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    if (event.type === 'run_end') this.ended = true;
+  }
+
+  error(err: unknown): void {
+    this.send(`event: error\ndata: ${JSON.stringify({ error: toAppError(err).toBody() })}\n\n`);
+    this.ended = true;
+  }
+
+  /** Ends an opened stream; one never opened is left for the error filter to answer. */
+  close(): void {
+    clearInterval(this.keepAlive);
+    if (this.opened && !this.res.writableEnded) this.res.end();
+  }
+
+  private open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    this.keepAlive = setInterval(() => this.send(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  }
+
+  private send(text: string): void {
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.write(text);
+  }
+}

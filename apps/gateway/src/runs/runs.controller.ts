@@ -1,0 +1,42 @@
+import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { wantsEventStream } from '../chat/chat.controller';
+import { resourceId } from './resource-id';
+import { RunsService } from './runs.service';
+
+@Controller('api/v1/runs')
+export class RunsController {
+  constructor(@Inject(RunsService) private readonly runs: RunsService) {}
+
+  /** The run with its trace, plan, tool statistics and usage. */
+  @Get(':id')
+  get(@Param('id') id: string, @CurrentPrincipal() principal: string) {
+    return this.runs.get(resourceId('run', id), principal);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  cancel(@Param('id') id: string, @CurrentPrincipal() principal: string) {
+    return this.runs.cancel(resourceId('run', id), principal);
+  }
+
+  /** Runs the held plan; answers with the chat response, or streams it with `Accept: text/event-stream`. */
+  @Post(':id/approve')
+  async approve(
+    @Param('id') id: string,
+    @Headers('accept') accept: string | undefined,
+    @CurrentPrincipal() principal: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const runId = resourceId('run', id);
+    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, principal, res);
+    res.status(200).json(await this.runs.approve(runId, principal));
+  }
+
+  @Post(':id/reject')
+  @HttpCode(200)
+  reject(@Param('id') id: string, @CurrentPrincipal() principal: string) {
+    return this.runs.reject(resourceId('run', id), principal);
+  }
+}

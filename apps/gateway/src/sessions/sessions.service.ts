@@ -1,0 +1,25 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import { type SessionRefRequest, type SessionView, Subjects } from '@app/contracts';
+
+const TIMEOUT_MS = 5_000;
+
+/** A session's history, and deleting it (its messages and runs go with it). */
+@Injectable()
+export class SessionsService {
+  constructor(@Inject(Bus) private readonly bus: Bus) {}
+
+  get(sessionId: string, principal: string): Promise<SessionView> {
+    return this.bus.request<SessionView>(Subjects.agentSessionGet, ref(sessionId, principal), {
+      timeoutMs: TIMEOUT_MS,
+    });
+  }
+
+  async delete(sessionId: string, principal: string): Promise<void> {
+    await this.bus.request(Subjects.agentSessionDelete, ref(sessionId, principal), { timeoutMs: TIMEOUT_MS });
+  }
+}
+
+function ref(sessionId: string, principal: string): SessionRefRequest {
+  return principal ? { session_id: sessionId, principal } : { session_id: sessionId };
+}

@@ -1,0 +1,186 @@
+// Chat-turn benchmarks (DESIGN §11). Build first, then from the repo root:
+//   npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts [--turns 1000] [--concurrent 1000] [--write]
+// Prints the `## Chat (bench/chat)` section of docs/benchmarks.md; --write replaces it there.
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { concurrent, percentile, ramped, type Sample, sequential } from './measure';
+import { sdkTurn } from './sdk';
+import { ROOT, type Stack, startStack } from './stack';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const TURNS = option('turns', 1_000);
+const CONVERSATIONS = option('concurrent', 1_000);
+const LATENCY_MS = 1_000;
+const MODEL_CALLS_PER_TURN = 2;
+const WARMUP = 50;
+
+const TURNS_EACH = 2;
+// Rules, not ordered replies: a session's second turn carries the first one's messages.
+const answer = [{ match: 'sum', reply: 'The sum is 5.' }];
+const XML_SCRIPT = { rules: answer, fallback: '<call name="add"><p>a: 2</p><p>b: 3</p></call>' };
+const NATIVE_SCRIPT = {
+  rules: answer,
+  fallback: { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
+};
+
+const LOAD_AT_START = loadavg()[0];
+
+async function main(): Promise<void> {
+  const stack = await startStack();
+  try {
+    const ours = async (i: number, state: { sessionId?: string } = {}) => {
+      const res = await fetch(`${stack.gateway}/api/v1/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          message: `What is 2 + 3? (${i})`,
+          ...(state.sessionId ? { session_id: state.sessionId } : {}),
+        }),
+      });
+      const body = (await res.json()) as {
+        session_id: string;
+        finish_reason?: string;
+        function_calls?: unknown[];
+      };
+      if (res.status !== 200 || body.finish_reason !== 'final' || body.function_calls?.length !== 1) {
+        throw new Error(`turn ${i} failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      }
+      state.sessionId = body.session_id;
+    };
+    const sdk = sdkTurn(stack.llm);
+    const theirs = async (i: number) => {
+      if ((await sdk(`What is 2 + 3? (${i})`)) !== 'The sum is 5.') throw new Error(`sdk turn ${i} failed`);
+    };
+
+    await stack.setScript(XML_SCRIPT);
+    const oursCpu = stack.cpuMs();
+    const oursSequential = await sequential(TURNS, (i) => ours(i));
+    const oursCpuPerTurn = perTurn(oursCpu, stack.cpuMs(), TURNS + WARMUP);
+    await stack.setScript(NATIVE_SCRIPT);
+    const sdkCpu = stack.cpuMs();
+    const sdkSequential = await sequential(TURNS, theirs);
+    const sdkCpuPerTurn = perTurn(sdkCpu, stack.cpuMs(), TURNS + WARMUP);
+
+    const rampMs = LATENCY_MS * MODEL_CALLS_PER_TURN;
+    await stack.setScript({ ...XML_SCRIPT, latencyMs: LATENCY_MS });
+    const oursConcurrent = await ramped(CONVERSATIONS, rampMs, TURNS_EACH, ours);
+    const oursBurst = await concurrent(CONVERSATIONS, (i) => ours(i));
+    await stack.setScript({ ...NATIVE_SCRIPT, latencyMs: LATENCY_MS });
+    const sdkConcurrent = await ramped(CONVERSATIONS, rampMs, TURNS_EACH, (i) => theirs(i));
+    const sdkBurst = await concurrent(CONVERSATIONS, theirs);
+
+    const section = report({
+      oursSequential,
+      sdkSequential,
+      oursConcurrent,
+      sdkConcurrent,
+      oursBurst,
+      sdkBurst,
+      oursCpuPerTurn,
+      sdkCpuPerTurn,
+    });
+    process.stdout.write(`${section}\n`);
+    if (args.includes('--write')) writeSection(section);
+  } finally {
+    await stack.close();
+  }
+}
+
+interface Results {
+  oursSequential: Sample;
+  sdkSequential: Sample;
+  oursConcurrent: Sample;
+  sdkConcurrent: Sample;
+  oursBurst: Sample;
+  sdkBurst: Sample;
+  oursCpuPerTurn: Cpu;
+  sdkCpuPerTurn: Cpu;
+}
+
+type Cpu = ReturnType<Stack['cpuMs']>;
+
+function perTurn(before: Cpu, after: Cpu, turns: number): Cpu {
+  const each = (key: keyof Cpu) => (after[key] - before[key]) / turns;
+  return { gateway: each('gateway'), executor: each('executor'), model: each('model'), bench: each('bench') };
+}
+
+const cpuTotal = (cpu: Cpu) => cpu.gateway + cpu.executor + cpu.model + cpu.bench;
+const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
+const overhead = (sample: Sample) => sample.ms.map((ms) => ms - LATENCY_MS * MODEL_CALLS_PER_TURN);
+const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
+
+function report(r: Results): string {
+  const p = (s: Sample, q: number) => percentile(s.ms, q);
+  const o = (s: Sample, q: number) => percentile(overhead(s), q);
+  const ratio50 = p(r.oursSequential, 50) / p(r.sdkSequential, 50);
+  const ratio99 = p(r.oursSequential, 99) / p(r.sdkSequential, 99);
+  const concurrentRatio = o(r.oursConcurrent, 50) / o(r.sdkConcurrent, 50);
+  const allDone =
+    r.oursConcurrent.failures === 0 && r.oursConcurrent.ms.length === CONVERSATIONS * TURNS_EACH;
+  return `## Chat (bench/chat)
+
+Run from the repo root: \`npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts --write\` (prints this section; \`--write\` replaces it here).
+Measured 2026-11-22 on ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores (\`nproc\`), Node ${process.version}; 1-minute load average
+${LOAD_AT_START.toFixed(1)} when the run began (the machine is shared: other work competes for the same cores).
+
+One chat turn = \`POST /api/v1/chat\` through the gateway process, NATS, the agent-executor process (SQLite session,
+run record and trace written), the scripted model (its own process) called twice (a \`<call>\` of \`add\`, then the answer)
+and \`add\` executed over \`fn.exec\`, served by the benchmark process. **@openai/agents** runs the same turn in-process
+(\`run(agent, message)\` with an \`add\` function tool, Chat Completions model, tracing off) against the same scripted
+model process, with native tool calls. Everything shares the machine's ${availableParallelism()} cores.
+**Concurrent conversations** start evenly spread over ${(LATENCY_MS * MODEL_CALLS_PER_TURN) / 1000} s (one turn's model time), so once the ramp is
+done all ${CONVERSATIONS} are in flight at once; each takes ${TURNS_EACH} turns in its session (the second one loads the first from
+the database). **Overhead** is a turn's time minus its 2 × 1 s of model latency. The **burst** row sends ${CONVERSATIONS} turns at
+the same instant: its overhead is mostly the queue of ${CONVERSATIONS} turns' CPU work on ${availableParallelism()} cores.
+
+| Scenario | AgentChassis | @openai/agents | ratio |
+| --- | ---: | ---: | ---: |
+| Zero-latency model, ${r.oursSequential.ms.length} sequential turns: p50 | ${fmt(p(r.oursSequential, 50))} ms | ${fmt(p(r.sdkSequential, 50))} ms | ${ratio50.toFixed(2)} |
+| same, p99 | ${fmt(p(r.oursSequential, 99))} ms | ${fmt(p(r.sdkSequential, 99))} ms | ${ratio99.toFixed(2)} |
+| ${CONVERSATIONS} concurrent conversations, 1 s per model call, ${TURNS_EACH} turns each: turns completed | ${r.oursConcurrent.ms.length} / ${CONVERSATIONS * TURNS_EACH} | ${r.sdkConcurrent.ms.length} / ${CONVERSATIONS * TURNS_EACH} | |
+| same, overhead p50 (turn time − 2 × 1 s) | ${fmt(o(r.oursConcurrent, 50))} ms | ${fmt(o(r.sdkConcurrent, 50))} ms | ${concurrentRatio.toFixed(2)} |
+| same, overhead p99 | ${fmt(o(r.oursConcurrent, 99))} ms | ${fmt(o(r.sdkConcurrent, 99))} ms | |
+| burst: ${CONVERSATIONS} first turns sent in the same millisecond, overhead p50 | ${fmt(o(r.oursBurst, 50))} ms | ${fmt(o(r.sdkBurst, 50))} ms | |
+| burst, overhead p99 | ${fmt(o(r.oursBurst, 99))} ms | ${fmt(o(r.sdkBurst, 99))} ms | |
+
+CPU time per sequential turn (from \`/proc/<pid>/stat\`, 10 ms ticks averaged over ${TURNS + WARMUP} turns): AgentChassis gateway
+${fmt(r.oursCpuPerTurn.gateway)} ms + executor ${fmt(r.oursCpuPerTurn.executor)} ms (+ scripted model ${fmt(r.oursCpuPerTurn.model)} ms, HTTP client and \`add\` ${fmt(r.oursCpuPerTurn.bench)} ms);
+@openai/agents in-process ${fmt(r.sdkCpuPerTurn.bench)} ms (+ scripted model ${fmt(r.sdkCpuPerTurn.model)} ms). ${availableParallelism()} cores give 2,000 ms of CPU a second, so a
+platform turn costing ${fmt(cpuTotal(r.oursCpuPerTurn))} ms of CPU in all (model and client included) caps this machine near ${Math.round((availableParallelism() * 1000) / cpuTotal(r.oursCpuPerTurn))} turns/s: ${CONVERSATIONS}
+conversations in flight with 2 s of model time per turn ask for ${Math.round(CONVERSATIONS / 2)} turns/s.
+
+- A chat turn with one tool call, zero-latency model, p50 < 10 ms: ${met(p(r.oursSequential, 50) < 10)} (${fmt(p(r.oursSequential, 50))} ms; p99 ${fmt(p(r.oursSequential, 99))} ms).
+- ${CONVERSATIONS} concurrent conversations all complete: ${met(allDone)}; p99 overhead < 100 ms: ${met(o(r.oursConcurrent, 99) < 100)} (${fmt(o(r.oursConcurrent, 99))} ms).
+- Per-turn cost at most 2× the in-process SDK's: ${met(ratio50 <= 2)} (p50 ratio ${ratio50.toFixed(2)}; p99 ratio ${ratio99.toFixed(2)}).
+- Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).
+
+Where the executor's CPU goes (a \`--cpu-prof\` profile of the executor over 1,000 sequential turns, taken once on
+2026-11-22 with \`PROFILE_EXECUTOR=1\`; startup excluded): Prisma and SQLite 31% (two transactions a turn: session + run
+record at the start; run record, the turn's two messages and the session's \`updated_at\` at the end), the OpenAI SDK and
+undici 17%, loopback socket writes 20% (NATS 12%, HTTP 8%: on loopback the kernel's whole send path is charged to the
+sender), garbage collection 4%, the NATS client 3%, the protocol codec 3%, the executor's own code 2%. The in-process SDK
+pays for none of the persistence or the bus hops, which is why the ratio stays above 2 and why the 2-core machine saturates
+near the turn rate given above: the concurrency target needs a quarter to a third of today's CPU per turn. What was cut on the
+way: \`createMany\` for messages (several times slower than two \`create\`s on SQLite), an interactive transaction, the
+read of the last sequence number when the history load already knows it, and the history query on a new session.
+`;
+}
+
+function writeSection(section: string): void {
+  const file = join(ROOT, 'docs/benchmarks.md');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = text.indexOf('## Chat (bench/chat)');
+  if (start < 0) return writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
+  const next = text.indexOf('\n## ', start + 1);
+  writeFileSync(file, `${text.slice(0, start)}${section}${next < 0 ? '' : text.slice(next)}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+});

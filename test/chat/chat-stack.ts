@@ -20,6 +20,8 @@ import {
 
 export interface ChatStack {
   base: string;
+  /** The environment the stack's services run with (to start more of them). */
+  env: Record<string, string>;
   llm: ScriptedLlm;
   functions: ServedFunctions;
   gateway: ServiceProcess;
@@ -73,6 +75,7 @@ export async function startChatStack(options: {
   );
   return {
     base: gatewayUrl(gateway),
+    env,
     llm,
     functions,
     gateway,

@@ -4,6 +4,7 @@ import type { PlatformConfig } from '@app/config';
 import { PersistenceModule } from '@app/persistence';
 import { RedisModule } from '@app/runtime';
 import { AgentsModule } from './agents/agents.module';
+import { AuthModule } from './auth/auth.module';
 import { ChatModule } from './chat/chat.module';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { FunctionsModule } from './functions/functions.module';
@@ -16,7 +17,7 @@ export class GatewayModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), HealthModule, FunctionsModule, ChatModule, RunsModule, SessionsModule, AgentsModule],
+      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), AuthModule, HealthModule, FunctionsModule, ChatModule, RunsModule, SessionsModule, AgentsModule],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };
   }

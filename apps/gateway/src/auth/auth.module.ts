@@ -5,10 +5,15 @@ import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 import { AuthGuard } from './auth.guard';
 import { RateLimiter } from './rate-limiter.service';
+import { UsageLimits } from './usage-limits.service';
 
+import { Global } from '@nestjs/common';
+
+/** Global so feature modules can use UsageLimits. */
+@Global()
 @Module({
   controllers: [ApiKeysController],
-  providers: [ApiKeyRepository, ApiKeysService, RateLimiter, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [ApiKeysService],
+  providers: [ApiKeyRepository, ApiKeysService, RateLimiter, UsageLimits, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [ApiKeysService, UsageLimits],
 })
 export class AuthModule {}

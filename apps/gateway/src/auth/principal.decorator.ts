@@ -5,3 +5,8 @@ import type { AuthenticatedRequest } from './auth.guard';
 export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): string => {
   return context.switchToHttp().getRequest<AuthenticatedRequest>().principal?.principal ?? '';
 });
+
+/** The calling key's id: what rate limits and quotas are counted against. */
+export const CurrentKeyId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
+  return context.switchToHttp().getRequest<AuthenticatedRequest>().principal?.keyId ?? 'anonymous';
+});

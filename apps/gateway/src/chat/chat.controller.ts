@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { parseDto } from '@app/contracts';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
 import { ChatService } from './chat.service';
 import { ChatRequest } from './dto/chat-request.dto';
 
@@ -15,11 +15,13 @@ export class ChatController {
     @Body() body: unknown,
     @Headers('accept') accept: string | undefined,
     @CurrentPrincipal() principal: string,
+    @CurrentKeyId() keyId: string,
     @Res() res: Response,
   ): Promise<void> {
     const request = parseDto(ChatRequest, body, 'chat request');
-    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, principal, res);
-    res.status(200).json(await this.chat.chat(request, principal));
+    const caller = { principal, keyId };
+    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res);
+    res.status(200).json(await this.chat.chat(request, caller));
   }
 }
 

@@ -6,7 +6,13 @@ import { type AgentRunReply, type AgentRunRequest, Subjects } from '@app/contrac
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { ChatRequest } from './dto/chat-request.dto';
+import { UsageLimits } from '../auth/usage-limits.service';
 import { relayRun } from './sse-relay';
+
+export interface Caller {
+  principal: string;
+  keyId: string;
+}
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
 export const REPLY_GRACE_MS = 5_000;
@@ -17,24 +23,27 @@ export class ChatService {
   constructor(
     @Inject(Bus) private readonly bus: Bus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
-  chat(request: ChatRequest, principal: string): Promise<AgentRunReply> {
-    return this.run({ ...this.toRun(request, principal), stream: false });
+  chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
+    return this.run(caller, { ...this.toRun(request, caller.principal), stream: false });
   }
 
   /** The run id is chosen here so the gateway can listen for the run's events before it starts. */
-  stream(request: ChatRequest, principal: string, res: Response): Promise<void> {
+  stream(request: ChatRequest, caller: Caller, res: Response): Promise<void> {
     const runId = `run_${randomUUID().replaceAll('-', '')}`;
     return relayRun(this.bus, res, runId, () =>
-      this.run({ ...this.toRun(request, principal), run_id: runId, stream: true }),
+      this.run(caller, { ...this.toRun(request, caller.principal), run_id: runId, stream: true }),
     );
   }
 
-  private run(request: AgentRunRequest): Promise<AgentRunReply> {
-    return this.bus.request<AgentRunReply>(Subjects.agentRun, request, {
-      timeoutMs: this.config.executor.run_timeout + REPLY_GRACE_MS,
-    });
+  private run(caller: Caller, request: AgentRunRequest): Promise<AgentRunReply> {
+    return this.limits.withinLimits(caller.keyId, () =>
+      this.bus.request<AgentRunReply>(Subjects.agentRun, request, {
+        timeoutMs: this.config.executor.run_timeout + REPLY_GRACE_MS,
+      }),
+    );
   }
 
   /** Sessions and runs belong to the calling key's principal ('' with authentication off). */

@@ -1,0 +1,37 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PlatformConfig } from '@app/config';
+import { AppError } from '@app/contracts';
+import { UsageLimits } from './usage-limits.service';
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const config = { security: { max_concurrent_runs: 1, daily_token_quota: 100 } } as PlatformConfig;
+const limits = new UsageLimits(redis, config);
+const usage = (prompt_tokens: number, completion_tokens = 0) => ({ usage: { prompt_tokens, completion_tokens } });
+
+afterAll(() => redis.quit());
+
+describe('UsageLimits (real Redis)', () => {
+  it('charges each turn to the daily quota and refuses the next once it is used up', async () => {
+    const key = `quota-${Date.now()}`;
+    const now = Date.UTC(2026, 10, 22, 23, 0, 0);
+    await limits.withinLimits(key, async () => usage(60, 30), now);
+    await limits.withinLimits(key, async () => usage(20), now);
+    const refused = await limits.withinLimits(key, async () => usage(1), now).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('rate_limited');
+    expect((refused as AppError).details).toEqual({ retry_after_s: 3_600 });
+    await expect(limits.withinLimits(key, async () => usage(1), now + 3_600_000)).resolves.toEqual(usage(1));
+  });
+
+  it('refuses a second concurrent run and frees the slot when the first ends, even on failure', async () => {
+    const key = `slots-${Date.now()}`;
+    let release!: () => void;
+    const first = limits.withinLimits(key, () => new Promise<{ usage?: undefined }>((r) => (release = () => r({}))));
+    await expect(limits.withinLimits(key, async () => ({}))).rejects.toMatchObject({ code: 'rate_limited' });
+    release();
+    await first;
+    await expect(limits.withinLimits(key, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
+  });
+});

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Bus as BusType } from '../../libs/bus/src/bus';
-import { startNatsServer } from '../../apps/agent-executor/src/testing/nats-server';
+import { startNatsServer } from '../../libs/testing/src/nats-server';
 
 /** Run from the repository root. */
 export const ROOT = resolve(process.cwd());

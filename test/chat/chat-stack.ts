@@ -11,7 +11,7 @@ import {
   startScriptedLlm,
   startService,
 } from '@app/testing';
-import { type NatsServer, startNatsServer } from '../../apps/agent-executor/src/testing/nats-server';
+import { type NatsServer, startNatsServer } from '@app/testing';
 import {
   type ServedFunctions,
   serveFunctions,

@@ -8,3 +8,4 @@ export * from './databases';
 export * from './expect-eventually';
 export * from './service-process';
 export * from './otlp-receiver';
+export * from './nats-server';

@@ -4,6 +4,7 @@ import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { LlmProvider, LlmProviderConfig, LlmProviderKind } from '../llm/llm-provider';
 import { createLlmProvider } from '../llm/llm-provider.factory';
+import { InstrumentedLlmProvider } from '../llm/instrumented.provider';
 
 /** The part of an agent profile that can pick its own model endpoint (config-file profiles only). */
 export interface ModelChoice {
@@ -40,7 +41,7 @@ export class LlmRegistry implements OnApplicationBootstrap {
     const key = JSON.stringify([settings.provider, settings.baseUrl, settings.apiKey]);
     let provider = this.providers.get(key);
     if (!provider) {
-      provider = createLlmProvider(settings);
+      provider = new InstrumentedLlmProvider(createLlmProvider(settings), this.logger);
       this.providers.set(key, provider);
     }
     return provider;

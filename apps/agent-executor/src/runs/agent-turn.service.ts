@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply, AgentRunRequest } from '@app/contracts';
 import { ConflictError, NotFoundError } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
+import { activeTraceId } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, DEFAULT_AGENT } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
@@ -102,6 +103,7 @@ export class AgentTurnService {
           agent: run.profile.name,
           mode: run.profile.mode,
           input: request.message,
+          trace_id: activeTraceId(),
         },
         openSession,
       );

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply } from '@app/contracts';
-import { Logger } from '@app/observability';
+import { Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
 import { newId } from '../common/ids';
 import { RunEventsPublisher } from '../events/run-events.publisher';
@@ -48,6 +48,8 @@ export class RunFinisherService {
       usage: { ...run.usage },
     };
     this.events.emit(run, 'run_end', body);
+    Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });
+    Metrics.runSteps().observe(run.step);
     // One line per run is noise at volume; a run that failed is worth a warning.
     const log = outcome.finishReason === 'error' ? this.logger.warn : this.logger.debug;
     log.call(this.logger, 'run ended', {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Metrics } from '@app/observability';
 import type { AgentProtocol, FunctionDefinition, Usage } from '@app/contracts';
 import { buildSystemPrompt } from '@app/protocol';
 import { RunEventsPublisher } from '../events/run-events.publisher';
@@ -56,6 +57,7 @@ export class RunLoopService {
       const tokens = { ...result.usage };
       const reply = readReply(result, protocol);
       if (reply.kind === 'invalid') {
+        Metrics.parseFailures().inc({ protocol });
         run.trace.push({
           step: run.step,
           kind: 'parse_error',

@@ -10,6 +10,8 @@ export interface NewRun {
   agent: string;
   mode: string;
   input: string;
+  /** The OpenTelemetry trace the turn belongs to (also in the gateway's `traceparent` header). */
+  trace_id?: string;
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */

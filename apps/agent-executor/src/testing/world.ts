@@ -2,7 +2,7 @@ import { Bus } from '@app/bus';
 import type { Script } from '@app/testing';
 import { type ScriptedLlm, startScriptedLlm } from '@app/testing';
 import { type ExecutorOptions, type ExecutorUnderTest, startExecutor } from './executor-app';
-import { type NatsServer, startNatsServer } from './nats-server';
+import { type NatsServer, startNatsServer } from '@app/testing';
 import { type ServedFunctions, serveFunctions, type TestFunction } from './test-functions';
 
 export interface World {

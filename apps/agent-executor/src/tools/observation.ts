@@ -1,5 +1,6 @@
 import type { FunctionResult } from '@app/contracts';
-import { encodeError, encodeResult } from '@app/protocol';
+import { Metrics } from '@app/observability';
+import { countTokens, encodeError, encodeResult } from '@app/protocol';
 
 /**
  * What the model reads back from one call: the seed's `<result>` shape, cut to the profile's
@@ -12,7 +13,16 @@ export function successObservation(
   maxLen: number,
   model?: string,
 ): string {
-  return cut(encodeResult(name, result, { model }), maxLen);
+  const encoded = encodeResult(name, result, { model });
+  if (result.data !== undefined) countSavedTokens(encoded, encodeResult(name, result, { model, format: 'json' }), model);
+  return cut(encoded, maxLen);
+}
+
+/** `ac_tokens_saved_total`: what the chosen encoding saved against compact JSON in the same envelope. */
+function countSavedTokens(encoded: string, asJson: string, model?: string): void {
+  if (encoded === asJson) return;
+  const saved = countTokens(asJson, model) - countTokens(encoded, model);
+  if (saved > 0) Metrics.tokensSaved().inc(saved);
 }
 
 export function errorObservation(name: string, message: string, maxLen: number): string {

@@ -45,6 +45,14 @@ describe('the platform (four processes, real NATS, Redis and SQLite)', () => {
     expect(await res.json()).toEqual({ error: { code: 'bad_request', message: 'request body is not valid JSON' } });
   });
 
+  it('serves its OpenAPI document at /api/docs, without a key', async () => {
+    const res = await fetch(`${base}/api/docs`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/chat', '/api/v1/functions', '/api/v1/keys', '/health']));
+  });
+
   it('turns /health into 503 naming a stopped service within 10 s', async () => {
     const runner = services.find((s) => s.name === 'function-runner')!;
     await runner.stop();

@@ -1,14 +1,15 @@
-import { maskUrl } from '@app/config';
+import { loadConfig, maskUrl } from '@app/config';
 import { Migrator } from './migrator';
 
 /**
- * `npm run db:migrate` → apply pending migrations to DATABASE_URL (SQLite file or PostgreSQL).
+ * `npm run db:migrate` → apply pending migrations to the configured database (DATABASE_URL or the
+ * YAML file's database.url: a SQLite file or PostgreSQL).
  * `npm run db:migrate -- create <name>` → write a new migration for both databases (development):
  * SQLite in a scratch file, PostgreSQL in a scratch database on DEV_POSTGRES_URL.
  */
 async function main(): Promise<void> {
   const [command = 'deploy', name] = process.argv.slice(2);
-  const url = process.env.DATABASE_URL ?? 'file:./data/agentchassis.db';
+  const url = loadConfig().database.url;
   if (command === 'deploy') {
     const migrator = await Migrator.open(url);
     const applied = await migrator.deploy();

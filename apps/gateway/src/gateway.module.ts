@@ -11,13 +11,14 @@ import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
 import { RunsModule } from './runs/runs.module';
 import { SessionsModule } from './sessions/sessions.module';
+import { TasksModule } from './tasks/tasks.module';
 
 @Module({})
 export class GatewayModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), AuthModule, HealthModule, FunctionsModule, ChatModule, RunsModule, SessionsModule, AgentsModule],
+      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), AuthModule, HealthModule, FunctionsModule, ChatModule, RunsModule, SessionsModule, AgentsModule, TasksModule],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };
   }

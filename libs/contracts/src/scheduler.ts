@@ -36,7 +36,8 @@ function IsIsoWithOffset(options?: ValidationOptions) {
     {
       name: 'isIsoWithOffset',
       validator: {
-        validate: (value) => typeof value === 'string' && ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)),
+        validate: (value) =>
+          typeof value === 'string' && ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)),
         defaultMessage: () => ISO_RULE,
       },
     },
@@ -50,7 +51,8 @@ function IsTimeZone(options?: ValidationOptions) {
       name: 'isTimeZone',
       validator: {
         validate: (value) => typeof value === 'string' && isTimeZone(value),
-        defaultMessage: (args) => `unknown time zone '${String(args?.value)}'; use an IANA name such as UTC or Asia/Shanghai`,
+        defaultMessage: (args) =>
+          `unknown time zone '${String(args?.value)}'; use an IANA name such as UTC or Asia/Shanghai`,
       },
     },
     options,
@@ -98,7 +100,9 @@ export function parseTaskParams(value: unknown): Record<string, unknown> | undef
 
 /** What a task runs when due: a function (`function` + `params`) or an agent turn (`message`). */
 class TaskTargetFields {
-  @IsOptional() @IsString() @Matches(FUNCTION_NAME_PATTERN, { message: 'must be a function name in snake_case, e.g. send_message' })
+  @IsOptional()
+  @IsString()
+  @Matches(FUNCTION_NAME_PATTERN, { message: 'must be a function name in snake_case, e.g. send_message' })
   function?: string;
 
   @IsOptional() @IsJsonParams() params?: string | Record<string, unknown>;
@@ -115,7 +119,8 @@ class TaskTargetFields {
 export class CreateDelayBody extends TaskTargetFields {
   @IsString() @Matches(TASK_NAME_PATTERN, { message: TASK_NAME_RULE }) name!: string;
   @IsString() @IsIsoWithOffset() run_at!: string;
-  @IsOptional() @IsIn(MISFIRE_POLICIES, { message: `must be one of ${MISFIRE_POLICIES.join(', ')}` })
+  @IsOptional()
+  @IsIn(MISFIRE_POLICIES, { message: `must be one of ${MISFIRE_POLICIES.join(', ')}` })
   misfire_policy?: MisfirePolicy;
 }
 
@@ -130,7 +135,9 @@ export class CreateCronBody extends TaskTargetFields {
 }
 
 export class ListDelaysQuery {
-  @IsOptional() @IsIn(DELAY_STATUSES, { message: `must be one of ${DELAY_STATUSES.join(', ')}` }) status?: DelayStatus;
+  @IsOptional()
+  @IsIn(DELAY_STATUSES, { message: `must be one of ${DELAY_STATUSES.join(', ')}` })
+  status?: DelayStatus;
 }
 
 export class ListCronsQuery {

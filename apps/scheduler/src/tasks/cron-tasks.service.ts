@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type CreateCronRequest,
+  type CronTaskDetail,
+  type CronTaskView,
+  type ListCronsRequest,
+  NotFoundError,
+  UnavailableError,
+} from '@app/contracts';
+import { Logger } from '@app/observability';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { CronTaskRepository } from './cron-task.repository';
+import { TaskFireRepository } from './task-fire.repository';
+import { TaskGuards } from './task-guards.service';
+import { cronInput } from './task-input';
+import { TaskQueue } from './task-queue.service';
+import { TriggerTimers } from './trigger-timers.service';
+import { type CronTaskRow, toCronDetail, toCronView } from './task.views';
+
+export const RECENT_FIRES = 20;
+
+/** Recurring tasks: what the cron_* functions and the /crons routes do. */
+@Injectable()
+export class CronTasksService {
+  constructor(
+    @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
+    @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
+    @Inject(TaskFireRepository) private readonly fires: TaskFireRepository,
+    @Inject(TaskGuards) private readonly guards: TaskGuards,
+    @Inject(TaskQueue) private readonly queue: TaskQueue,
+    @Inject(TriggerTimers) private readonly timers: TriggerTimers,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async create(req: CreateCronRequest): Promise<CronTaskView> {
+    const input = cronInput(req, new Date(), this.settings.minCronIntervalMs);
+    await this.guards.admit(input.owner, input);
+    let row = await this.crons.create(input);
+    try {
+      row = await this.startWatermarkAt(row, await this.queue.armCron(row));
+    } catch (err) {
+      await this.crons.delete(row.id);
+      this.logger.error('cannot arm a cron', { task: row.name, err });
+      throw new UnavailableError('the scheduler cannot reach Redis to arm the task; try again');
+    }
+    if (row.next_run_at) this.timers.cronTickDue(row.id, row.next_run_at);
+    this.logger.info('cron created', { task: row.name, cron_expr: row.cron_expr, timezone: row.timezone });
+    return toCronView(row);
+  }
+
+  async list(req: ListCronsRequest): Promise<CronTaskView[]> {
+    return (await this.crons.list({ name: req.name, owner: req.owner })).map((row) => toCronView(row));
+  }
+
+  /** The task with its most recent fires, newest first. */
+  async get(name: string, owner = ''): Promise<CronTaskDetail> {
+    const row = await this.find(name, owner);
+    return toCronDetail(row, await this.fires.recent('cron', row.id, RECENT_FIRES));
+  }
+
+  async delete(name: string, owner = ''): Promise<CronTaskView> {
+    const row = await this.find(name, owner);
+    await this.crons.delete(row.id);
+    // A trigger left behind finds no task when it fires and removes itself then.
+    await this.queue
+      .disarmCron(row.id)
+      .catch((err: unknown) => this.logger.warn('cannot disarm a deleted cron', { task: name, err }));
+    this.logger.info('cron deleted', { task: name });
+    return toCronView({ ...row, enabled: false });
+  }
+
+  /**
+   * Arming took a moment: when BullMQ's first due time is later than the one computed before,
+   * the ticks in between never were the task's (it did not run yet), not missed ones.
+   */
+  private async startWatermarkAt(row: CronTaskRow, firstDueMs: number | undefined): Promise<CronTaskRow> {
+    if (!firstDueMs || !row.next_run_at || firstDueMs <= row.next_run_at.getTime()) return row;
+    const first = new Date(firstDueMs);
+    await this.crons.advanceWatermark(row.id, first);
+    return { ...row, next_run_at: first };
+  }
+
+  /** Another owner's task is not found, as if it did not exist (an anonymous caller sees all). */
+  private async find(name: string, owner: string): Promise<CronTaskRow> {
+    const row = await this.crons.findByName(name);
+    if (!row || (owner && row.owner !== owner)) throw new NotFoundError('cron', name);
+    return row;
+  }
+}

@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ConflictError,
+  type CreateDelayRequest,
+  type DelayTaskView,
+  type ListDelaysRequest,
+  NotFoundError,
+  UnavailableError,
+} from '@app/contracts';
+import { Logger } from '@app/observability';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { DelayTaskRepository } from './delay-task.repository';
+import { TaskGuards } from './task-guards.service';
+import { delayInput } from './task-input';
+import { TaskQueue } from './task-queue.service';
+import { TriggerTimers } from './trigger-timers.service';
+import { type DelayTaskRow, toDelayView } from './task.views';
+
+/** One-off tasks: what the delay_* functions and the /delays routes do. */
+@Injectable()
+export class DelayTasksService {
+  constructor(
+    @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
+    @Inject(DelayTaskRepository) private readonly delays: DelayTaskRepository,
+    @Inject(TaskGuards) private readonly guards: TaskGuards,
+    @Inject(TaskQueue) private readonly queue: TaskQueue,
+    @Inject(TriggerTimers) private readonly timers: TriggerTimers,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async create(req: CreateDelayRequest): Promise<DelayTaskView> {
+    const input = delayInput(req, new Date());
+    await this.guards.admit(input.owner, input);
+    const row = await this.delays.create(input, this.settings.catchupWindowMs);
+    try {
+      await this.queue.armDelay(row);
+    } catch (err) {
+      await this.delays.remove(row.id);
+      this.logger.error('cannot arm a delay', { task: row.name, err });
+      throw new UnavailableError('the scheduler cannot reach Redis to arm the task; try again');
+    }
+    this.timers.delayDue(row.id, row.run_at);
+    this.logger.info('delay created', {
+      task: row.name,
+      run_at: row.run_at.toISOString(),
+      target: row.function_name || 'agent',
+    });
+    return toDelayView(row);
+  }
+
+  async list(req: ListDelaysRequest): Promise<DelayTaskView[]> {
+    return (await this.delays.list({ status: req.status, owner: req.owner })).map(toDelayView);
+  }
+
+  async get(name: string, owner = ''): Promise<DelayTaskView> {
+    return toDelayView(await this.find(name, owner));
+  }
+
+  /** Only a pending delay can be cancelled; its trigger is removed (a late one would be refused anyway). */
+  async cancel(name: string, owner = ''): Promise<DelayTaskView> {
+    const row = await this.find(name, owner);
+    if (!(await this.delays.cancel(row.id))) {
+      const now = (await this.delays.findByName(name)) ?? row;
+      throw new ConflictError(`delay '${name}' is ${now.status}; only a pending delay can be cancelled`);
+    }
+    await this.queue.disarmDelay(row.id);
+    this.logger.info('delay cancelled', { task: name });
+    return toDelayView({ ...row, status: 'cancelled' });
+  }
+
+  /** Another owner's task is not found, as if it did not exist (an anonymous caller sees all). */
+  private async find(name: string, owner: string): Promise<DelayTaskRow> {
+    const row = await this.delays.findByName(name);
+    if (!row || (owner && row.owner !== owner)) throw new NotFoundError('delay', name);
+    return row;
+  }
+}

@@ -1,0 +1,17 @@
+/** How one fire ended; `failed` carries the error the target reported or why it could not run. */
+export interface FireOutcome {
+  status: 'completed' | 'failed';
+  result?: unknown;
+  error?: string;
+}
+
+export const INTERRUPTED = 'interrupted';
+const MAX_STORED_CHARS = 64_000;
+
+/** A result as stored in a text column: JSON, cut to a bounded size (a preview says so). */
+export function storedResult(result: unknown): string | null {
+  if (result === undefined) return null;
+  const text = JSON.stringify(result) ?? null;
+  if (text === null || text.length <= MAX_STORED_CHARS) return text;
+  return JSON.stringify({ truncated: true, preview: text.slice(0, MAX_STORED_CHARS - 100) });
+}

@@ -1,0 +1,13 @@
+/** Prisma's unique-constraint violation, whichever database: for a fire, "already recorded". */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'P2002';
+}
+
+export const PAGE_SIZE = 500;
+
+const INT_MAX = 2_147_483_647;
+
+/** How late a fire started, in ms, clamped to the 32-bit column. */
+export function latenessMs(now: Date, due: Date): number {
+  return Math.max(-INT_MAX, Math.min(INT_MAX, now.getTime() - due.getTime()));
+}

@@ -1,0 +1,71 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Logger } from '@app/observability';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { FireJob } from './fire.job';
+import { ReconcileService } from './reconcile.service';
+import { TaskQueue } from './task-queue.service';
+import { TIMER_HORIZON_MS, TriggerTimers } from './trigger-timers.service';
+
+/** When the worker has surely taken the overdue cron jobs and BullMQ has scheduled their next ticks. */
+const START_GAP_CHECK_MS = 2_000;
+
+/** Start-up order (reconcile, then fire) and shutdown order (stop firing, let fires finish, close). */
+@Injectable()
+export class SchedulerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private sweepTimer?: NodeJS.Timeout;
+  private startGapTimer?: NodeJS.Timeout;
+  private lookaheadTimer?: NodeJS.Timeout;
+  private sweeping?: Promise<void>;
+
+  constructor(
+    @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
+    @Inject(ReconcileService) private readonly reconcile: ReconcileService,
+    @Inject(FireJob) private readonly fireJob: FireJob,
+    @Inject(TaskQueue) private readonly queue: TaskQueue,
+    @Inject(TriggerTimers) private readonly timers: TriggerTimers,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { peersAlive } = await this.reconcile.atStartup();
+    this.fireJob.start();
+    const workerStartedAt = new Date();
+    this.startGapTimer = setTimeout(
+      () => this.run(() => this.reconcile.afterStart(workerStartedAt, peersAlive)),
+      START_GAP_CHECK_MS,
+    );
+    this.sweepTimer = setInterval(
+      () => this.run(() => this.reconcile.sweep()),
+      this.settings.sweepIntervalMs,
+    );
+    this.lookaheadTimer = setInterval(() => this.lookahead(), TIMER_HORIZON_MS / 2);
+    this.lookahead();
+    for (const timer of [this.startGapTimer, this.sweepTimer, this.lookaheadTimer]) timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    clearTimeout(this.startGapTimer);
+    clearInterval(this.lookaheadTimer);
+    await this.sweeping;
+    await this.fireJob.stop(this.settings.fireTimeoutMs);
+    await this.queue.close();
+  }
+
+  private lookahead(): void {
+    this.timers.lookahead().catch((err: unknown) => this.logger.warn('trigger lookahead failed', { err }));
+  }
+
+  /** One repair at a time; a failed one is logged and the next interval tries again. */
+  private run(work: () => Promise<void>): void {
+    if (this.sweeping) return;
+    this.sweeping = work()
+      .catch((err: unknown) => this.logger.error('sweep failed', { err }))
+      .finally(() => (this.sweeping = undefined));
+  }
+}

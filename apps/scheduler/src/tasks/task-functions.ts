@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CreateCronBody,
+  CreateDelayBody,
+  type CronTaskView,
+  type DelayTaskView,
+  ListCronsQuery,
+  ListDelaysQuery,
+  parseDto,
+} from '@app/contracts';
+import type { AgentFunction, FunctionCaller, FunctionResult } from '@app/functions';
+import { CronTasksService } from './cron-tasks.service';
+import { DelayTasksService } from './delay-tasks.service';
+import {
+  CronCreateParams,
+  CronListParams,
+  DelayCreateParams,
+  DelayListParams,
+  TaskNameParams,
+} from './task-function.params';
+
+/**
+ * The scheduler's built-in functions (seed 000 §2.4): the model schedules, lists and cancels its
+ * own tasks. Each one checks its parameters and makes one service call, as the REST routes do.
+ */
+@Injectable()
+export class TaskFunctions {
+  constructor(
+    @Inject(DelayTasksService) private readonly delays: DelayTasksService,
+    @Inject(CronTasksService) private readonly crons: CronTasksService,
+  ) {}
+
+  all(): AgentFunction[] {
+    return [
+      fn(
+        'delay_create',
+        'Schedule a one-off task: call a function (or run an agent turn) once, at run_at.',
+        DelayCreateParams,
+        (p, caller) => this.delayCreate(p, caller),
+      ),
+      fn(
+        'delay_list',
+        'List one-off tasks, optionally only those in one status.',
+        DelayListParams,
+        (p, caller) => this.delayList(p, caller),
+      ),
+      fn('delay_cancel', 'Cancel a pending one-off task by name.', TaskNameParams, (p, caller) =>
+        this.delayCancel(p, caller),
+      ),
+      fn(
+        'cron_create',
+        'Schedule a recurring task: call a function (or run an agent turn) on a cron schedule.',
+        CronCreateParams,
+        (p, caller) => this.cronCreate(p, caller),
+      ),
+      fn('cron_list', 'List recurring tasks, optionally filtered by name.', CronListParams, (p, caller) =>
+        this.cronList(p, caller),
+      ),
+      fn(
+        'cron_delete',
+        'Delete a recurring task by name; it stops firing at once.',
+        TaskNameParams,
+        (p, caller) => this.cronDelete(p, caller),
+      ),
+    ];
+  }
+
+  private async delayCreate(p: DelayCreateParams, caller: FunctionCaller): Promise<FunctionResult> {
+    const body = parseDto(CreateDelayBody, p, 'params');
+    const task = await this.delays.create({
+      ...body,
+      ...agentTurnDefaults(body, caller),
+      owner: caller.principal ?? '',
+    });
+    return { message: `delay '${task.name}' scheduled for ${task.run_at}`, data: delayRow(task) };
+  }
+
+  private async delayList(p: DelayListParams, caller: FunctionCaller): Promise<FunctionResult> {
+    const query = parseDto(ListDelaysQuery, p, 'params');
+    const tasks = await this.delays.list({ ...query, owner: caller.principal });
+    return { message: `${tasks.length} delay task(s)`, data: tasks.map(delayRow) };
+  }
+
+  private async delayCancel(p: TaskNameParams, caller: FunctionCaller): Promise<FunctionResult> {
+    const task = await this.delays.cancel(p.name, caller.principal);
+    return { message: `delay '${task.name}' cancelled`, data: delayRow(task) };
+  }
+
+  private async cronCreate(p: CronCreateParams, caller: FunctionCaller): Promise<FunctionResult> {
+    const body = parseDto(CreateCronBody, p, 'params');
+    const task = await this.crons.create({
+      ...body,
+      ...agentTurnDefaults(body, caller),
+      owner: caller.principal ?? '',
+    });
+    return { message: `cron '${task.name}' created; next run at ${task.next_run_at}`, data: cronRow(task) };
+  }
+
+  private async cronList(p: CronListParams, caller: FunctionCaller): Promise<FunctionResult> {
+    const query = parseDto(ListCronsQuery, p, 'params');
+    const tasks = await this.crons.list({ ...query, owner: caller.principal });
+    return { message: `${tasks.length} cron task(s)`, data: tasks.map(cronRow) };
+  }
+
+  private async cronDelete(p: TaskNameParams, caller: FunctionCaller): Promise<FunctionResult> {
+    const task = await this.crons.delete(p.name, caller.principal);
+    return { message: `cron '${task.name}' deleted`, data: cronRow(task) };
+  }
+}
+
+function fn<P extends object>(
+  name: string,
+  description: string,
+  params: new () => P,
+  run: (params: P, caller: FunctionCaller) => Promise<FunctionResult>,
+): AgentFunction {
+  const agentFunction: AgentFunction<P> = {
+    name,
+    description,
+    params,
+    execute: (p, ctx) => run(p, ctx.caller),
+  };
+  return agentFunction as AgentFunction;
+}
+
+/** A task that runs an agent turn goes back to the conversation (and agent) that scheduled it. */
+function agentTurnDefaults(
+  body: { message?: string; session_id?: string; agent?: string },
+  caller: FunctionCaller,
+) {
+  if (!body.message) return {};
+  return { session_id: body.session_id ?? caller.session_id, agent: body.agent ?? caller.agent };
+}
+
+/** What the model needs to see of a task: flat rows, cheap in tokens (TOON tables). */
+function delayRow(t: DelayTaskView) {
+  return {
+    name: t.name,
+    run_at: t.run_at,
+    target: t.function ?? 'agent',
+    status: t.status,
+    executed_at: t.executed_at,
+    error: t.error,
+  };
+}
+
+function cronRow(t: CronTaskView) {
+  return {
+    name: t.name,
+    cron_expr: t.cron_expr,
+    timezone: t.timezone,
+    target: t.function ?? 'agent',
+    enabled: t.enabled,
+    run_count: t.run_count,
+    max_runs: t.max_runs,
+    until: t.until,
+    next_run_at: t.next_run_at,
+    last_status: t.last_status,
+  };
+}

@@ -22,26 +22,32 @@ export function buildSystemPrompt({ functions, protocol, instructions }: SystemP
 }
 
 function protocolGuide(protocol: ToolProtocol): string {
-  return protocol === 'xml-toon' ? XML_TOON_GUIDE : JSON_ACTION_GUIDE;
+  if (protocol !== 'xml-toon') return JSON_ACTION_GUIDE;
+  xmlToonGuide ??= xmlToonGuideText();
+  return xmlToonGuide;
 }
 
-const WORKED_EXAMPLE = encodeCalls([
-  {
-    name: 'add_items',
-    params: {
-      list: 'groceries',
-      notify: true,
-      items: [
-        { name: 'Apple', qty: 3 },
-        { name: 'Banana', qty: 6 },
-      ],
-    },
-  },
-]);
+// Built on first use, not at import: encoding the example loads the tokenizer (~70 MB).
+let xmlToonGuide: string | undefined;
 
-const XML_TOON_GUIDE = `## Calling functions
+const workedExample = () =>
+  encodeCalls([
+    {
+      name: 'add_items',
+      params: {
+        list: 'groceries',
+        notify: true,
+        items: [
+          { name: 'Apple', qty: 3 },
+          { name: 'Banana', qty: 6 },
+        ],
+      },
+    },
+  ]);
+
+const xmlToonGuideText = () => `## Calling functions
 Call functions with <call> elements, e.g. (not a real function):
-${WORKED_EXAMPLE}
+${workedExample()}
 One <p>name: value</p> per parameter; lists and objects in <data type="toon"> (header key[count]{fields}:, then one row per line) or <data type="json">.
 Calls in one reply run concurrently; results return as <result> elements.
 To answer the user, reply without <call>.`;

@@ -16,7 +16,13 @@ describe('the platform (four processes, real NATS, Redis and SQLite)', () => {
   let base: string;
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: await migratedSqliteUrl(), PORT: '0', FUNCTIONS_DIR: join(REPO_ROOT, 'examples/functions') };
+    // The committed example configuration, so a broken example fails here.
+    const env = {
+      AC_CONFIG: join(REPO_ROOT, 'config/agentchassis.example.yaml'),
+      DATABASE_URL: await migratedSqliteUrl(),
+      PORT: '0',
+      FUNCTIONS_DIR: join(REPO_ROOT, 'examples/functions'),
+    };
     services.push(...(await Promise.all(SERVICE_NAMES.map((name) => startService(name, env)))));
     base = gatewayUrl(services[0]);
   });

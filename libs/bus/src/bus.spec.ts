@@ -60,6 +60,18 @@ describe('Bus (real NATS)', () => {
     expect(err.code).toBe('timeout');
   });
 
+  it('lets a request in flight finish when draining, then takes no new ones', async () => {
+    const draining = await Bus.connect({ url, name: 'bus-spec-draining' });
+    draining.serve(`${unique}.drain`, () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)), { queue: 'd' });
+    await draining.flush();
+    const inFlight = client.request(`${unique}.drain`, {}, { timeoutMs: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await draining.drain(2_000);
+    expect(await inFlight).toBe('done');
+    const after = (await client.request(`${unique}.drain`, {}, { timeoutMs: 1_000 }).catch((e: unknown) => e)) as AppError;
+    expect(after.code).toBe('unavailable');
+  });
+
   it('balances a queue group and gathers answers from every responder', async () => {
     const other = await Bus.connect({ url, name: 'bus-spec-other' });
     const seen: string[] = [];

@@ -45,6 +45,9 @@ type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
  * handlers, publish/subscribe and scatter-gather. Errors become replies here and only here.
  */
 export class Bus {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly served: Subscription[] = [];
+
   private constructor(readonly connection: NatsConnection) {}
 
   static async connect(options: BusOptions): Promise<Bus> {
@@ -92,13 +95,17 @@ export class Bus {
 
   /** Answers requests on `subject`; with a queue, replicas share the load. */
   serve(subject: string, handler: Handler, options: { queue?: string; traced?: boolean } = {}): Subscription {
-    return this.connection.subscribe(subject, {
+    const subscription = this.connection.subscribe(subject, {
       queue: options.queue,
       callback: (err, msg) => {
         if (err || !msg.reply) return;
-        void this.answer(msg, handler, options.traced !== false);
+        const answering = this.answer(msg, handler, options.traced !== false);
+        this.inFlight.add(answering);
+        void answering.finally(() => this.inFlight.delete(answering));
       },
     });
+    this.served.push(subscription);
+    return subscription;
   }
 
   publish(subject: string, payload: unknown, headers?: BusHeaders): void {
@@ -140,8 +147,20 @@ export class Bus {
     await this.connection.flush();
   }
 
-  async drain(): Promise<void> {
-    if (!this.connection.isClosed()) await this.connection.drain();
+  /**
+   * Graceful stop: take no new requests, let those in flight answer (up to `timeoutMs`), then
+   * drain and close the connection. Replicas in the same queue group pick up the new requests.
+   */
+  async drain(timeoutMs = 0): Promise<void> {
+    if (this.connection.isClosed()) return;
+    if (timeoutMs > 0 && this.inFlight.size > 0) {
+      await Promise.all(this.served.map((s) => s.drain().catch(() => undefined)));
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      await Promise.race([Promise.allSettled([...this.inFlight]), deadline]);
+      clearTimeout(timer);
+    }
+    await this.connection.drain().catch(() => undefined);
   }
 
   private async answer(msg: Msg, handler: Handler, traced: boolean): Promise<void> {

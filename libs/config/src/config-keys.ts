@@ -42,7 +42,7 @@ export const CONFIG_KEYS = [
   key('nats.tls_ca_file', 'NATS_TLS_CA_FILE', 'string'),
   key('nats.tls_cert_file', 'NATS_TLS_CERT_FILE', 'string'),
   key('nats.tls_key_file', 'NATS_TLS_KEY_FILE', 'string'),
-  key('redis.url', 'REDIS_URL', 'url', { default: 'redis://127.0.0.1:6379', oneOf: ['redis', 'rediss'] }),
+  key('redis.url', 'REDIS_URL', 'url', { default: 'redis://127.0.0.1:6379', oneOf: ['redis', 'rediss'], secret: true }),
   key('database.url', 'DATABASE_URL', 'url', {
     default: 'file:./data/agentchassis.db',
     oneOf: ['file', 'postgresql', 'postgres'],
@@ -59,6 +59,7 @@ export const CONFIG_KEYS = [
   key('security.rate_limit_per_minute', 'RATE_LIMIT_PER_MINUTE', 'int', { default: 600, min: 1 }),
   key('security.max_concurrent_runs', 'MAX_CONCURRENT_RUNS_PER_KEY', 'int', { default: 20, min: 1 }),
   key('security.daily_token_quota', 'DAILY_TOKEN_QUOTA_PER_KEY', 'int', { default: 2_000_000, min: 1 }),
+  key('shutdown.timeout', 'SHUTDOWN_TIMEOUT', 'duration', { default: 30_000, min: 0 }),
   key('log.level', 'LOG_LEVEL', 'string', { default: 'info', oneOf: ['debug', 'info', 'warn', 'error'] }),
   key('log.format', 'LOG_FORMAT', 'string', { default: 'text', oneOf: ['json', 'text'] }),
   key('functions.dir', 'FUNCTIONS_DIR', 'string', { default: './functions' }),
@@ -68,7 +69,8 @@ export const CONFIG_KEYS = [
   key('functions.sandbox_workers', 'FUNCTIONS_SANDBOX_WORKERS', 'int', { default: 4, min: 1, max: 256 }),
   key('functions.http.allowed_domains', 'HTTP_ALLOWED_DOMAINS', 'list', { default: [] }),
   key('functions.http.allowed_methods', 'HTTP_ALLOWED_METHODS', 'list', { default: ['GET', 'HEAD'] }),
-  key('functions.http.max_response_bytes', 'HTTP_MAX_RESPONSE_BYTES', 'int', { default: 1_048_576, min: 1 }),
+  // Below NATS's 1 MiB message limit, so a capped body still fits in the reply with its envelope.
+  key('functions.http.max_response_bytes', 'HTTP_MAX_RESPONSE_BYTES', 'int', { default: 524_288, min: 1 }),
   key('functions.channels.webhook_url', 'MESSAGE_WEBHOOK_URL', 'url', { oneOf: ['http', 'https'], secret: true }),
   key('scheduler.max_tasks_per_owner', 'SCHEDULER_MAX_TASKS_PER_OWNER', 'int', { default: 100, min: 1 }),
   key('scheduler.min_cron_interval', 'SCHEDULER_MIN_CRON_INTERVAL', 'duration', { default: 1_000, min: 0 }),

@@ -63,6 +63,8 @@ export interface PlatformConfig {
     max_concurrent_runs: number;
     daily_token_quota: number;
   };
+  /** On SIGTERM, how long in-flight requests may take to finish before the bus closes. */
+  shutdown: { timeout: number };
   /** Sections that belong to one app and are validated there (e.g. `agents`). */
   sections: Record<string, unknown>;
   /** Values of every key marked secret, for central redaction. */

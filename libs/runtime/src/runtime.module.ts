@@ -1,4 +1,11 @@
-import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Global,
+  Inject,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { Server } from 'node:http';
 import { Bus } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
@@ -17,12 +24,13 @@ export interface RuntimeOptions {
 /** What every service shares: its config, logger, bus connection, health checks and ping. */
 @Global()
 @Module({})
-export class RuntimeModule implements OnApplicationShutdown {
+export class RuntimeModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly servers: Server[] = [];
 
   constructor(
     @Inject(Bus) private readonly bus: Bus,
     @Inject(Logger) private readonly logger: Logger,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   static forRoot(options: RuntimeOptions): DynamicModule {
@@ -42,6 +50,11 @@ export class RuntimeModule implements OnApplicationShutdown {
 
   closeOnShutdown(server: Server): void {
     this.servers.push(server);
+  }
+
+  /** Before the modules close their databases: stop taking requests, let those in flight finish. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.bus.drain(this.config.shutdown.timeout);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -48,7 +48,10 @@ export async function startService(
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  await waitForReady(name, () => output, exited, readyTimeoutMs);
+  await waitForReady(name, () => output, exited, readyTimeoutMs).catch((err: unknown) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
   return {
     name,
     child,

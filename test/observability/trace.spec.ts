@@ -51,7 +51,7 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     await migrator.deploy();
     await migrator.close();
     const config = join(mkdtempSync(join(tmpdir(), 'ac-obs-')), 'agentchassis.yaml');
-    writeFileSync(config, stringify({ agents: [{ name: 'default', allowed_tools: ['send_message'] }] }));
+    writeFileSync(config, stringify({ agents: [{ name: 'default', allowed_tools: ['send_message', 'delay_create'] }] }));
     const env = {
       AC_CONFIG: config,
       NATS_URL: nats.url,
@@ -70,6 +70,7 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
       startService('gateway', env),
       startService('agent-executor', env),
       startService('function-runner', { NATS_URL: nats.url, METRICS_PORT: '0', LOG_LEVEL: 'debug', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+      startService('scheduler', { ...env, SCHEDULER_QUEUE_PREFIX: `obs-${Date.now()}` }),
     ]);
     base = gatewayUrl(services[0]);
   });
@@ -108,6 +109,32 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     expect(llmCalls[0].attributes).toMatchObject({ 'gen_ai.request.model': 'scripted-model', 'gen_ai.usage.input_tokens': expect.any(Number) });
     const executed = find('function-runner', /^process fn\.exec\.send_message$/);
     expect(parentOf(executed)).toMatchObject({ service: 'agent-executor', name: 'send fn.exec.send_message' });
+  });
+
+  it("links a scheduled task's fire to the trace of the turn that created it", async () => {
+    const runAt = new Date(Date.now() + 1_000).toISOString();
+    llm.setScript({
+      replies: [
+        `<call name="delay_create"><p>name: traced-reminder</p><p>run_at: ${runAt}</p><p>function: send_message</p>` +
+          '<p>params: {"to":"ops","message":"traced"}</p></call>',
+        'Scheduled.',
+      ],
+    });
+    const res = await chat('remind ops in a second');
+    const traceId = /^00-([0-9a-f]{32})-/.exec(res.headers.get('traceparent') ?? '')?.[1];
+    const fire = await expectEventually(
+      () => {
+        const span = receiver.spans().find((s) => s.service === 'scheduler' && s.name === 'fire traced-reminder');
+        expect(span).toBeDefined();
+        return span!;
+      },
+      { timeoutMs: 15_000 },
+    );
+    expect(fire.traceId).not.toBe(traceId);
+    expect(fire.links.map((l) => l.traceId)).toContain(traceId);
+    await expectEventually(() =>
+      expect(receiver.spans().some((s) => s.traceId === fire.traceId && s.name === 'process fn.exec.send_message')).toBe(true),
+    );
   });
 
   it('moves the counters by exactly the expected amounts', async () => {

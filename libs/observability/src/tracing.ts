@@ -1,4 +1,14 @@
-import { context, propagation, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  type Link,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Tracer,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -36,10 +46,15 @@ export function tracer(): Tracer {
 /** Runs `work` inside a new span, ending it with the outcome. */
 export async function inSpan<T>(
   name: string,
-  options: { kind?: SpanKind; attributes?: Record<string, string | number | boolean> },
+  options: { kind?: SpanKind; attributes?: Record<string, string | number | boolean>; links?: Link[] },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, async (span) => {
+  const spanOptions = {
+    kind: options.kind ?? SpanKind.INTERNAL,
+    attributes: options.attributes,
+    links: options.links,
+  };
+  return tracer().startActiveSpan(name, spanOptions, async (span) => {
     try {
       return await work(span);
     } catch (err) {
@@ -60,6 +75,18 @@ export function traceHeaders(into: Record<string, string> = {}): Record<string, 
 /** Runs `work` in the trace context carried by `headers` (from NATS or HTTP). */
 export function withRemoteContext<T>(headers: Record<string, string | undefined>, work: () => T): T {
   return context.with(propagation.extract(context.active(), headers), work);
+}
+
+/** The active span as a W3C `traceparent`, to store with something that will run later. */
+export function activeTraceparent(): string | undefined {
+  return traceHeaders().traceparent;
+}
+
+/** A link to the span a stored `traceparent` names (e.g. the request that created a task). */
+export function linkTo(traceparent: string | null | undefined): Link[] {
+  if (!traceparent) return [];
+  const spanContext = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }));
+  return spanContext ? [{ context: spanContext }] : [];
 }
 
 /** The active trace and span ids, for log lines. */

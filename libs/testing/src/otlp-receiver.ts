@@ -8,6 +8,7 @@ export interface ReceivedSpan {
   name: string;
   kind: number;
   attributes: Record<string, unknown>;
+  links: { traceId: string; spanId: string }[];
 }
 
 /**
@@ -54,6 +55,10 @@ function flatten(payload: {
         name: String(span.name),
         kind: Number(span.kind),
         attributes: attributes(span.attributes as KeyValue[] | undefined),
+        links: ((span.links as { traceId: string; spanId: string }[] | undefined) ?? []).map((l) => ({
+          traceId: String(l.traceId),
+          spanId: String(l.spanId),
+        })),
       })),
     );
   });

@@ -7,7 +7,7 @@ import {
   NotFoundError,
   UnavailableError,
 } from '@app/contracts';
-import { Logger } from '@app/observability';
+import { Logger, activeTraceparent } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
 import { CronTaskRepository } from './cron-task.repository';
 import { TaskFireRepository } from './task-fire.repository';
@@ -35,7 +35,7 @@ export class CronTasksService {
   async create(req: CreateCronRequest): Promise<CronTaskView> {
     const input = cronInput(req, new Date(), this.settings.minCronIntervalMs);
     await this.guards.admit(input.owner, input);
-    let row = await this.crons.create(input);
+    let row = await this.crons.create({ ...input, traceparent: activeTraceparent() ?? null });
     try {
       row = await this.startWatermarkAt(row, await this.queue.armCron(row));
     } catch (err) {

@@ -7,7 +7,7 @@ import {
   NotFoundError,
   UnavailableError,
 } from '@app/contracts';
-import { Logger } from '@app/observability';
+import { Logger, activeTraceparent } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
 import { DelayTaskRepository } from './delay-task.repository';
 import { TaskGuards } from './task-guards.service';
@@ -31,7 +31,10 @@ export class DelayTasksService {
   async create(req: CreateDelayRequest): Promise<DelayTaskView> {
     const input = delayInput(req, new Date());
     await this.guards.admit(input.owner, input);
-    const row = await this.delays.create(input, this.settings.catchupWindowMs);
+    const row = await this.delays.create(
+      { ...input, traceparent: activeTraceparent() ?? null },
+      this.settings.catchupWindowMs,
+    );
     try {
       await this.queue.armDelay(row);
     } catch (err) {

@@ -17,6 +17,8 @@ export interface TargetInput {
   agent: string | null;
   session_id: string | null;
   message: string | null;
+  /** The trace of the request that created the task: its fires link back to it. */
+  traceparent?: string | null;
 }
 
 export interface DelayInput extends TargetInput {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { inSpan, linkTo } from '@app/observability';
 import { Bus } from '@app/bus';
 import {
   type AgentRunReply,
@@ -15,7 +16,15 @@ import type { DelayTaskRow } from './task.views';
 /** What a fire needs to know about its task, delay or cron. */
 export type RunnableTask = Pick<
   DelayTaskRow,
-  'name' | 'owner' | 'target' | 'function_name' | 'params' | 'agent' | 'session_id' | 'message'
+  | 'name'
+  | 'owner'
+  | 'target'
+  | 'function_name'
+  | 'params'
+  | 'agent'
+  | 'session_id'
+  | 'message'
+  | 'traceparent'
 >;
 
 /** An agent turn that ended this way did what it was asked (a plan may wait for a human). */
@@ -30,12 +39,16 @@ export class TaskRunner {
     @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
   ) {}
 
-  async run(task: RunnableTask, fireId: string): Promise<FireOutcome> {
-    try {
-      return task.target === 'agent' ? await this.runAgent(task) : await this.runFunction(task, fireId);
-    } catch (err) {
-      return { status: 'failed', error: describe(err, task) };
-    }
+  /** One span per fire, in a trace of its own, linked to the request that created the task. */
+  run(task: RunnableTask, fireId: string): Promise<FireOutcome> {
+    const attributes = { 'ac.task': task.name, 'ac.task.target': task.function_name || 'agent' };
+    return inSpan(`fire ${task.name}`, { attributes, links: linkTo(task.traceparent) }, async () => {
+      try {
+        return task.target === 'agent' ? await this.runAgent(task) : await this.runFunction(task, fireId);
+      } catch (err) {
+        return { status: 'failed', error: describe(err, task) };
+      }
+    });
   }
 
   private async runFunction(task: RunnableTask, fireId: string): Promise<FireOutcome> {

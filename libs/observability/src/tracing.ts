@@ -10,10 +10,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 let provider: NodeTracerProvider | undefined;
 
@@ -23,9 +20,18 @@ let provider: NodeTracerProvider | undefined;
  * Only what matters is instrumented (HTTP in, NATS in and out, LLM calls, function runs):
  * full auto-instrumentation costs ~35 MB of RSS per service.
  */
-export function startTracing(service: string, version: string, endpoint?: string): boolean {
+export async function startTracing(service: string, version: string, endpoint?: string): Promise<boolean> {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   if (!endpoint || provider) return Boolean(provider);
+  // The SDK and exporter are loaded only when tracing is on: a service without them saves memory.
+  const [{ BatchSpanProcessor, NodeTracerProvider }, { OTLPTraceExporter }, { resourceFromAttributes }, semconv] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/semantic-conventions'),
+    ]);
+  const { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } = semconv;
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: service, [ATTR_SERVICE_VERSION]: version }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), { scheduledDelayMillis: 500 })],

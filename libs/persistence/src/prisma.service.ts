@@ -1,5 +1,3 @@
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PrismaClient as SqliteClient } from './generated/sqlite/client';
@@ -21,15 +19,21 @@ export class DatabaseNotMigratedError extends Error {
   }
 }
 
-/** Loads only the chosen database's generated client: each one costs tens of MB of memory. */
+/** Loads only the chosen database's generated client and driver: each costs memory. */
 export async function createDb(url: string): Promise<{ db: Db; provider: DatabaseProvider }> {
   const provider = providerOf(url);
   if (provider === 'postgresql') {
-    const { PrismaClient } = await import('./generated/postgresql/client.js');
+    const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+      import('./generated/postgresql/client.js'),
+      import('@prisma/adapter-pg'),
+    ]);
     const adapter = new PrismaPg({ connectionString: url, max: 10 });
     return { db: new PrismaClient({ adapter }) as unknown as Db, provider };
   }
-  const { PrismaClient } = await import('./generated/sqlite/client.js');
+  const [{ PrismaClient }, { PrismaBetterSqlite3 }] = await Promise.all([
+    import('./generated/sqlite/client.js'),
+    import('@prisma/adapter-better-sqlite3'),
+  ]);
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const adapter = new PrismaBetterSqlite3({ url: file, timeout: 5_000 });

@@ -28,7 +28,7 @@ export interface BootOptions {
 export async function bootService(options: BootOptions): Promise<INestApplicationContext> {
   const config = loadOrExit();
   const version = platformVersion();
-  const tracing = startTracing(options.service, version, config.tracing.otlp_traces_endpoint ?? config.tracing.otlp_endpoint);
+  const tracing = await startTracing(options.service, version, config.tracing.otlp_traces_endpoint ?? config.tracing.otlp_endpoint);
   collectProcessMetrics(options.service);
   const redactor = new Redactor(config.secrets);
   const logger = new Logger({

@@ -1,21 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
 import { type DatabaseProvider, pgConnection, sqlitePath } from './database-url';
 
-type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
 
 /**
  * Driver-adapter factories for the WASM schema engine, with three known adapter problems worked
  * around (proven in shared/reference, Prisma 7.10 + schema-engine-wasm 8.1.0-2).
  */
-export function migrationAdapterFactory(provider: DatabaseProvider, url: string) {
+export async function migrationAdapterFactory(provider: DatabaseProvider, url: string) {
   return provider === 'sqlite' ? sqliteFactory(url) : postgresFactory(url);
 }
 
-function sqliteFactory(url: string) {
+async function sqliteFactory(url: string) {
+  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const factory = new PrismaBetterSqlite3({ url: file }, { shadowDatabaseUrl: ':memory:' });
@@ -41,8 +38,9 @@ function sqliteFactory(url: string) {
 
 let charTypePatched = false;
 
-function postgresFactory(url: string) {
-  patchPgCharType();
+async function postgresFactory(url: string) {
+  const [{ PrismaPg }, { default: pg }] = await Promise.all([import('@prisma/adapter-pg'), import('pg')]);
+  patchPgCharType(pg);
   const config = pgConnection(url);
   const factory = new PrismaPg(config);
   // Workaround 3: adapter-pg drops its temporary shadow database before closing its pool
@@ -51,7 +49,7 @@ function postgresFactory(url: string) {
     const main = await factory.connect();
     const name = `prisma_shadow_${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
     await main.executeScript(`CREATE DATABASE "${name}"`);
-    const shadow: Adapter = await new PrismaPg({ ...config, database: name }).connect();
+    const shadow = await new PrismaPg({ ...config, database: name }).connect();
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await dispose();
@@ -64,7 +62,7 @@ function postgresFactory(url: string) {
 }
 
 /** Workaround 2: adapter-pg cannot map PostgreSQL's internal `"char"` (OID 18); read it as text. */
-function patchPgCharType(): void {
+function patchPgCharType(pg: typeof import('pg')): void {
   if (charTypePatched) return;
   charTypePatched = true;
   const query = (pg as unknown as { Query: { prototype: Record<string, (...a: unknown[]) => unknown> } }).Query;

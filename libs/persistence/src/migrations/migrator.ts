@@ -30,7 +30,7 @@ export class Migrator {
     const schemaPath = join(dir, 'schema.prisma');
     const schema = readFileSync(schemaPath, 'utf8');
     const SchemaEngine = await loadSchemaEngine();
-    const factory = migrationAdapterFactory(provider, url);
+    const factory = await migrationAdapterFactory(provider, url);
     const connections: { dispose(): Promise<void> }[] = [];
     const connect = factory.connect.bind(factory);
     factory.connect = async () => {

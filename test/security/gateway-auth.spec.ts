@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply } from '@app/contracts';
+import { randomUUID } from 'node:crypto';
 import { gatewayUrl, type ServiceProcess, startService } from '@app/testing';
 import { type ChatStack, post, startChatStack } from '../chat/chat-stack';
 
 const ADMIN_KEY = 'ac_test_admin_key_0123456789abcdefghij';
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-describe('the authenticated gateway (gateway and executor processes, real NATS, Redis, SQLite)', () => {
+describe('the authenticated gateway (gateway, executor and scheduler processes, real NATS, Redis, SQLite)', () => {
   let stack: ChatStack;
   let base: string;
+  let scheduler: ServiceProcess;
 
   const createKey = async (body: Record<string, unknown>): Promise<{ id: string; key: string; principal: string }> => {
     const res = await post(base, '/api/v1/keys', body, bearer(ADMIN_KEY));
@@ -24,8 +26,12 @@ describe('the authenticated gateway (gateway and executor processes, real NATS, 
       env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, MAX_CONCURRENT_RUNS_PER_KEY: '2' },
     });
     base = stack.base;
+    scheduler = await startService('scheduler', { ...stack.env, SCHEDULER_QUEUE_PREFIX: `auth-${randomUUID().slice(0, 8)}` });
   });
-  afterAll(() => stack?.close());
+  afterAll(async () => {
+    await scheduler?.stop();
+    await stack?.close();
+  });
 
   it('keeps /health open and everything else closed without a key', async () => {
     expect((await get('/health/live')).status).toBe(200);
@@ -75,6 +81,21 @@ describe('the authenticated gateway (gateway and executor processes, real NATS, 
     expect((await get(`/api/v1/runs/${reply.run_id}`, bob.key)).status).toBe(404);
     const hijack = await post(base, '/api/v1/chat', { message: 'me too', session_id: reply.session_id }, bearer(bob.key));
     expect(hijack.status).toBe(404);
+  });
+
+  it("hides one principal's tasks from another: 404 by name, absent from lists", async () => {
+    const carol = await createKey({ name: 'carol', scopes: ['tasks:read', 'tasks:write'], principal: 'carol' });
+    const dave = await createKey({ name: 'dave', scopes: ['tasks:read', 'tasks:write'], principal: 'dave' });
+    const runAt = new Date(Date.now() + 3_600_000).toISOString();
+    const body = { name: 'carols-reminder', run_at: runAt, function: 'delay_list', params: {} };
+    const created = await post(base, '/api/v1/delays', body, bearer(carol.key));
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect((await get('/api/v1/delays/carols-reminder', carol.key)).status).toBe(200);
+    expect((await get('/api/v1/delays/carols-reminder', dave.key)).status).toBe(404);
+    expect(await (await get('/api/v1/delays', dave.key)).text()).not.toContain('carols-reminder');
+    const removed = await fetch(`${base}/api/v1/delays/carols-reminder`, { method: 'DELETE', headers: bearer(dave.key) });
+    expect(removed.status).toBe(404);
+    expect((await get('/api/v1/delays/carols-reminder', carol.key)).status).toBe(200);
   });
 
   it('caps concurrent runs per key with 429 and Retry-After', async () => {

@@ -4,7 +4,16 @@ import tseslint from 'typescript-eslint';
 const APPS = '(gateway|agent-executor|function-runner|scheduler)';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '**/generated/**', 'coverage/**', 'data/**', 'examples/functions/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '**/generated/**',
+      'coverage/**',
+      'data/**',
+      'examples/functions/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -21,7 +30,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: `^(\\.\\./)+(apps/)?${APPS}/`, message: 'apps talk only over NATS (libs/contracts), never by import' },
+            {
+              regex: `^(\\.\\./)+(apps/)?${APPS}/`,
+              message: 'apps talk only over NATS (libs/contracts), never by import',
+            },
             { regex: '(^|/)apps/', message: 'apps talk only over NATS (libs/contracts), never by import' },
           ],
         },
@@ -35,7 +47,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(@nestjs/|node:(fs|net|http|https|child_process|dgram|dns|tls)$|@app/(bus|persistence|runtime))' }] },
+        {
+          patterns: [
+            {
+              regex:
+                '^(@nestjs/|node:(fs|net|http|https|child_process|dgram|dns|tls)$|@app/(bus|persistence|runtime))',
+            },
+          ],
+        },
       ],
     },
   },
@@ -44,7 +63,10 @@ export default tseslint.config(
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: ['libs/config/**', '**/*.spec.ts', 'libs/testing/**', '**/*.cli.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'read configuration through @app/config' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'read configuration through @app/config' },
+      ],
     },
   },
 );

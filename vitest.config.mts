@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 const libs = readdirSync(resolve(import.meta.dirname, 'libs'));
 
 export default defineConfig({
-  plugins: [swc.vite({
+  plugins: [
+    swc.vite({
       tsconfigFile: false,
       swcrc: false,
       module: { type: 'es6' },
@@ -16,9 +17,13 @@ export default defineConfig({
         transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
         keepClassNames: true,
       },
-    })],
+    }),
+  ],
   resolve: {
-    alias: libs.map((lib) => ({ find: `@app/${lib}`, replacement: resolve(import.meta.dirname, `libs/${lib}/src`) })),
+    alias: libs.map((lib) => ({
+      find: `@app/${lib}`,
+      replacement: resolve(import.meta.dirname, `libs/${lib}/src`),
+    })),
   },
   test: {
     include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.spec.ts', 'scripts/**/*.spec.ts'],

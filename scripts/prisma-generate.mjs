@@ -14,7 +14,10 @@ for (const provider of ['sqlite', 'postgresql']) {
   const schema = join(root, 'prisma', provider, 'schema.prisma');
   const out = join(root, 'libs/persistence/src/generated', provider);
   const stamp = join(out, '.schema-hash');
-  const hash = createHash('sha256').update(readFileSync(schema)).update(readFileSync(join(root, 'package-lock.json'))).digest('hex');
+  const hash = createHash('sha256')
+    .update(readFileSync(schema))
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) continue;
   execFileSync(process.execPath, [prismaCli, 'generate', '--schema', schema], {
     cwd: root,

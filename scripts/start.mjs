@@ -39,7 +39,11 @@ function loadConfig() {
 function reachable(url, defaultPort) {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || defaultPort), timeout: 2000 });
+    const socket = connect({
+      host: hostname.replace(/^\[|\]$/g, ''),
+      port: Number(port || defaultPort),
+      timeout: 2000,
+    });
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
     socket.once('timeout', () => (socket.destroy(), resolve(false)));
@@ -49,10 +53,14 @@ function reachable(url, defaultPort) {
 async function checkDependencies(config) {
   const { maskUrl } = require(join(root, 'dist/libs/config/src'));
   if (!(await reachable(config.nats.url, 4222))) {
-    fail(`cannot reach NATS at ${maskUrl(config.nats.url)} (NATS_URL): start it with 'docker compose up -d nats' or 'nats-server -js'`);
+    fail(
+      `cannot reach NATS at ${maskUrl(config.nats.url)} (NATS_URL): start it with 'docker compose up -d nats' or 'nats-server -js'`,
+    );
   }
   if (!(await reachable(config.redis.url, 6379))) {
-    fail(`cannot reach Redis at ${maskUrl(config.redis.url)} (REDIS_URL): start it with 'docker compose up -d redis' or 'redis-server'`);
+    fail(
+      `cannot reach Redis at ${maskUrl(config.redis.url)} (REDIS_URL): start it with 'docker compose up -d redis' or 'redis-server'`,
+    );
   }
 }
 
@@ -84,10 +92,14 @@ function run() {
   const children = SERVICES.map((name, i) => {
     const label = tty ? `\x1b[${COLORS[i]}m${name.padEnd(width)} |\x1b[0m` : `${name.padEnd(width)} |`;
     // The same V8 flag as the images (deploy/Dockerfile): a small young generation, less idle RSS.
-    const child = spawn(process.execPath, ['--max-semi-space-size=2', join(root, 'dist/apps', name, 'src/main.js')], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--max-semi-space-size=2', join(root, 'dist/apps', name, 'src/main.js')],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     prefixLines(child.stdout, label, process.stdout);
     prefixLines(child.stderr, label, process.stderr);
     child.on('exit', (code, signal) => {
@@ -103,8 +115,8 @@ function run() {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r))))).then(() =>
-    process.exit(stopping ? 0 : 1),
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r))))).then(
+    () => process.exit(stopping ? 0 : 1),
   );
 }
 

@@ -33,7 +33,9 @@ for (const tracing of [true, false]) {
 }
 await receiver.close();
 
-console.log(`Measured ${new Date().toISOString().slice(0, 10)} on ${cpus()[0].model.trim()}, ${cpus().length} cores, Node ${process.version}; ${idleSeconds} s idle after "ready".\n`);
+console.log(
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus()[0].model.trim()}, ${cpus().length} cores, Node ${process.version}; ${idleSeconds} s idle after "ready".\n`,
+);
 console.log('| service | RSS, tracing on | RSS, tracing off | budget |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const name of SERVICES) {

@@ -13,12 +13,18 @@ describe('a conversation that schedules a reminder (gateway, executor, scheduler
   const extra: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    stack = await startChatStack({ functions: [], agents: () => [], env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY } });
-    const env = { ...stack.env, SCHEDULER_QUEUE_PREFIX: `reminder-${randomUUID().slice(0, 8)}` };
-    [runner] = await Promise.all([startService('function-runner', env), startService('scheduler', env)]).then((started) => {
-      extra.push(...started);
-      return started;
+    stack = await startChatStack({
+      functions: [],
+      agents: () => [],
+      env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY },
     });
+    const env = { ...stack.env, SCHEDULER_QUEUE_PREFIX: `reminder-${randomUUID().slice(0, 8)}` };
+    [runner] = await Promise.all([startService('function-runner', env), startService('scheduler', env)]).then(
+      (started) => {
+        extra.push(...started);
+        return started;
+      },
+    );
   });
   afterAll(async () => {
     await Promise.all(extra.map((s) => s.stop()));
@@ -34,15 +40,24 @@ describe('a conversation that schedules a reminder (gateway, executor, scheduler
         'Done: ops will be reminded in two seconds.',
       ],
     });
-    const res = await post(stack.base, '/api/v1/chat', { message: 'remind ops in 2 seconds to check the backups' }, auth);
+    const res = await post(
+      stack.base,
+      '/api/v1/chat',
+      { message: 'remind ops in 2 seconds to check the backups' },
+      auth,
+    );
     expect(res.status).toBe(200);
     const reply = (await res.json()) as AgentRunReply;
-    expect(reply.function_calls).toEqual([expect.objectContaining({ name: 'delay_create', status: 'success' })]);
+    expect(reply.function_calls).toEqual([
+      expect.objectContaining({ name: 'delay_create', status: 'success' }),
+    ]);
     expect(reply.finish_reason).toBe('final');
 
     const task = await expectEventually(
       async () => {
-        const view = (await (await fetch(`${stack.base}/api/v1/delays/remind-ops`, { headers: auth })).json()) as Record<string, unknown>;
+        const view = (await (
+          await fetch(`${stack.base}/api/v1/delays/remind-ops`, { headers: auth })
+        ).json()) as Record<string, unknown>;
         expect(view.status).toBe('completed');
         return view;
       },

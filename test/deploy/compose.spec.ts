@@ -26,11 +26,14 @@ const hasDockerCompose = spawnSync('docker-compose', ['version'], { stdio: 'igno
 describe('docker-compose.yml', () => {
   // CI installs Debian's docker-compose (see .ci/run); without it the structural checks below still run.
   it.skipIf(!hasDockerCompose)('passes docker-compose config validation', () => {
-    expect(() => execFileSync('docker-compose', ['config', '-q'], { cwd: REPO_ROOT, stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync('docker-compose', ['config', '-q'], { cwd: REPO_ROOT, stdio: 'pipe' }),
+    ).not.toThrow();
   });
 
   it('runs nats, redis, postgres and the four services, each with a healthcheck', () => {
-    for (const name of ['nats', 'redis', 'postgres']) expect(compose.services[name]?.healthcheck, name).toBeDefined();
+    for (const name of ['nats', 'redis', 'postgres'])
+      expect(compose.services[name]?.healthcheck, name).toBeDefined();
     for (const name of SERVICE_NAMES) {
       const service = compose.services[name];
       expect(service, name).toBeDefined();
@@ -68,18 +71,23 @@ describe('docker-compose.yml', () => {
       expect(env.NATS_PASSWORD, name).toBeTruthy();
       expect(auth).toContain(`user: "${name}"`);
     }
-    expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(/^include \.\/auth\.conf$/m);
+    expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(
+      /^include \.\/auth\.conf$/m,
+    );
   });
 
   it('fsyncs every JetStream write', () => {
-    expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(/^\s*sync_interval:\s*always/m);
+    expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(
+      /^\s*sync_interval:\s*always/m,
+    );
   });
 });
 
 describe('deploy/Dockerfile', () => {
   it('builds on node:24-slim with a target per service and one for migrations', () => {
     expect(dockerfile).toMatch(/^FROM node:24-slim AS deps$/m);
-    for (const target of [...SERVICE_NAMES, 'migrate']) expect(dockerfile).toMatch(new RegExp(`^FROM runtime AS ${target}$`, 'm'));
+    for (const target of [...SERVICE_NAMES, 'migrate'])
+      expect(dockerfile).toMatch(new RegExp(`^FROM runtime AS ${target}$`, 'm'));
   });
 
   it('starts each target from a file the build produces', () => {
@@ -89,7 +97,9 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('copies only paths that exist and runs as a non-root user', () => {
-    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(?:--\S+ )*(.+) \S+$/gm)].flatMap((m) => m[1].split(' '));
+    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(?:--\S+ )*(.+) \S+$/gm)].flatMap((m) =>
+      m[1].split(' '),
+    );
     for (const source of sources) expect(existsSync(join(REPO_ROOT, source)), source).toBe(true);
     expect(dockerfile).toMatch(/^USER node$/m);
   });

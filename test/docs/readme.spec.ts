@@ -11,7 +11,7 @@ describe('README', () => {
     expect(CONFIG_KEYS.map((k) => k.env).filter((env) => !readme.includes(`\`${env}\``))).toEqual([]);
   });
 
-  it("names the two commands, and .ci/run runs the test one", () => {
+  it('names the two commands, and .ci/run runs the test one', () => {
     expect(readme).toMatch(/^npm start\b/m);
     expect(readme).toMatch(/^npm test\b/m);
     expect(readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8')).toMatch(/^npm test$/m);

@@ -5,7 +5,8 @@ import { gatewayUrl, migratedSqliteUrl, type ServiceProcess, startService } from
 /** promtool's complaints about the project's own metrics (prom-client's defaults draw some we don't own). */
 function promtoolProblems(exposition: string): string[] {
   const result = spawnSync('promtool', ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
-  if (result.error) throw new Error(`promtool is required (Debian package 'prometheus'): ${result.error.message}`);
+  if (result.error)
+    throw new Error(`promtool is required (Debian package 'prometheus'): ${result.error.message}`);
   return `${result.stdout}${result.stderr}`
     .split('\n')
     .filter((line) => line.trim() && !/^(nodejs_|process_)/.test(line));
@@ -23,7 +24,10 @@ describe('metrics exposition', () => {
 
   beforeAll(async () => {
     const env = { DATABASE_URL: await migratedSqliteUrl(), PORT: '0', METRICS_PORT: '0' };
-    [gateway, runner] = await Promise.all([startService('gateway', env), startService('function-runner', env)]);
+    [gateway, runner] = await Promise.all([
+      startService('gateway', env),
+      startService('function-runner', env),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([gateway?.stop(), runner?.stop()]);
@@ -34,7 +38,9 @@ describe('metrics exposition', () => {
     const res = await fetch(`${gatewayUrl(gateway)}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toMatch(/^ac_http_requests_total\{method="GET",route="\/health\/live",status="200",service="gateway"\} [1-9]/m);
+    expect(text).toMatch(
+      /^ac_http_requests_total\{method="GET",route="\/health\/live",status="200",service="gateway"\} [1-9]/m,
+    );
     expect(text).toMatch(/^process_resident_memory_bytes/m);
     expect(promtoolProblems(text)).toEqual([]);
   });

@@ -44,14 +44,22 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
   };
 
   beforeAll(async () => {
-    [nats, llm, receiver, database] = await Promise.all([startNatsServer(), startScriptedLlm(), startOtlpReceiver(), freshPostgresDatabase()]);
+    [nats, llm, receiver, database] = await Promise.all([
+      startNatsServer(),
+      startScriptedLlm(),
+      startOtlpReceiver(),
+      freshPostgresDatabase(),
+    ]);
     const url = new URL(database.url);
     url.password = DB_PASSWORD; // the test server trusts local connections: any password works
     const migrator = await Migrator.open(url.toString(), REPO_ROOT);
     await migrator.deploy();
     await migrator.close();
     const config = join(mkdtempSync(join(tmpdir(), 'ac-obs-')), 'agentchassis.yaml');
-    writeFileSync(config, stringify({ agents: [{ name: 'default', allowed_tools: ['send_message', 'delay_create'] }] }));
+    writeFileSync(
+      config,
+      stringify({ agents: [{ name: 'default', allowed_tools: ['send_message', 'delay_create'] }] }),
+    );
     const env = {
       AC_CONFIG: config,
       NATS_URL: nats.url,
@@ -69,7 +77,12 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     services = await Promise.all([
       startService('gateway', env),
       startService('agent-executor', env),
-      startService('function-runner', { NATS_URL: nats.url, METRICS_PORT: '0', LOG_LEVEL: 'debug', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+      startService('function-runner', {
+        NATS_URL: nats.url,
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'debug',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      }),
       startService('scheduler', { ...env, SCHEDULER_QUEUE_PREFIX: `obs-${Date.now()}` }),
     ]);
     base = gatewayUrl(services[0]);
@@ -88,7 +101,9 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     expect(traceId).toBeDefined();
     const spans = await expectEventually(() => {
       const mine = receiver.spans().filter((s) => s.traceId === traceId);
-      expect(new Set(mine.map((s) => s.service))).toEqual(new Set(['gateway', 'agent-executor', 'function-runner']));
+      expect(new Set(mine.map((s) => s.service))).toEqual(
+        new Set(['gateway', 'agent-executor', 'function-runner']),
+      );
       expect(mine.some((s) => s.kind === 2 && s.service === 'gateway')).toBe(true);
       return mine;
     });
@@ -106,9 +121,15 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     expect(parentOf(parentOf(run)!)).toBe(http);
     const llmCalls = spans.filter((s) => s.service === 'agent-executor' && s.name === 'chat scripted-model');
     expect(llmCalls).toHaveLength(2);
-    expect(llmCalls[0].attributes).toMatchObject({ 'gen_ai.request.model': 'scripted-model', 'gen_ai.usage.input_tokens': expect.any(Number) });
+    expect(llmCalls[0].attributes).toMatchObject({
+      'gen_ai.request.model': 'scripted-model',
+      'gen_ai.usage.input_tokens': expect.any(Number),
+    });
     const executed = find('function-runner', /^process fn\.exec\.send_message$/);
-    expect(parentOf(executed)).toMatchObject({ service: 'agent-executor', name: 'send fn.exec.send_message' });
+    expect(parentOf(executed)).toMatchObject({
+      service: 'agent-executor',
+      name: 'send fn.exec.send_message',
+    });
   });
 
   it("links a scheduled task's fire to the trace of the turn that created it", async () => {
@@ -124,7 +145,9 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     const traceId = /^00-([0-9a-f]{32})-/.exec(res.headers.get('traceparent') ?? '')?.[1];
     const fire = await expectEventually(
       () => {
-        const span = receiver.spans().find((s) => s.service === 'scheduler' && s.name === 'fire traced-reminder');
+        const span = receiver
+          .spans()
+          .find((s) => s.service === 'scheduler' && s.name === 'fire traced-reminder');
         expect(span).toBeDefined();
         return span!;
       },
@@ -133,7 +156,9 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     expect(fire.traceId).not.toBe(traceId);
     expect(fire.links.map((l) => l.traceId)).toContain(traceId);
     await expectEventually(() =>
-      expect(receiver.spans().some((s) => s.traceId === fire.traceId && s.name === 'process fn.exec.send_message')).toBe(true),
+      expect(
+        receiver.spans().some((s) => s.traceId === fire.traceId && s.name === 'process fn.exec.send_message'),
+      ).toBe(true),
     );
   });
 
@@ -144,10 +169,21 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
     llm.setScript({ replies: ['Nothing to do.'] });
     expect((await chat('anything?')).status).toBe(200);
     const [executorAfter, runnerAfter] = await Promise.all([metrics(services[1]), metrics(services[2])]);
-    const delta = (before: string, after: string, series: RegExp) => value(after, series) - value(before, series);
-    expect(delta(executorBefore, executorAfter, /^ac_runs_total\{agent="default",finish_reason="final"/m)).toBe(2);
-    expect(delta(executorBefore, executorAfter, /^ac_llm_requests_total\{provider="[^"]+",model="scripted-model",status="ok"/m)).toBe(3);
-    expect(delta(runnerBefore, runnerAfter, /^ac_function_calls_total\{function="send_message",status="success"/m)).toBe(1);
+    const delta = (before: string, after: string, series: RegExp) =>
+      value(after, series) - value(before, series);
+    expect(
+      delta(executorBefore, executorAfter, /^ac_runs_total\{agent="default",finish_reason="final"/m),
+    ).toBe(2);
+    expect(
+      delta(
+        executorBefore,
+        executorAfter,
+        /^ac_llm_requests_total\{provider="[^"]+",model="scripted-model",status="ok"/m,
+      ),
+    ).toBe(3);
+    expect(
+      delta(runnerBefore, runnerAfter, /^ac_function_calls_total\{function="send_message",status="success"/m),
+    ).toBe(1);
   });
 
   it('leaves the LLM key, the database password and the bearer token out of every log line', async () => {

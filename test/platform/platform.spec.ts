@@ -46,9 +46,15 @@ describe('the platform (four processes, real NATS, Redis and SQLite)', () => {
   });
 
   it('answers a bad request with a JSON error, never a 500', async () => {
-    const res = await fetch(`${base}/api/v1/nothing-here`, { method: 'POST', body: '{oops', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${base}/api/v1/nothing-here`, {
+      method: 'POST',
+      body: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { code: 'bad_request', message: 'request body is not valid JSON' } });
+    expect(await res.json()).toEqual({
+      error: { code: 'bad_request', message: 'request body is not valid JSON' },
+    });
   });
 
   it('serves its OpenAPI document at /api/docs, without a key', async () => {
@@ -56,7 +62,9 @@ describe('the platform (four processes, real NATS, Redis and SQLite)', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/chat', '/api/v1/functions', '/api/v1/keys', '/health']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/chat', '/api/v1/functions', '/api/v1/keys', '/health']),
+    );
   });
 
   it('turns /health into 503 naming a stopped service within 10 s', async () => {

@@ -8,7 +8,12 @@ import { Bus } from '@app/bus';
 import { AppError, Subjects } from '@app/contracts';
 import { expectEventually, REPO_ROOT } from '@app/testing';
 
-const PASSWORDS = { gateway: 'pw-gateway', 'agent-executor': 'pw-executor', 'function-runner': 'pw-runner', scheduler: 'pw-scheduler' };
+const PASSWORDS = {
+  gateway: 'pw-gateway',
+  'agent-executor': 'pw-executor',
+  'function-runner': 'pw-runner',
+  scheduler: 'pw-scheduler',
+};
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -36,7 +41,9 @@ async function startAuthenticatedNats(): Promise<{ url: string; stop: () => void
     stdio: 'ignore',
   });
   const url = `nats://127.0.0.1:${port}`;
-  await expectEventually(async () => (await Bus.connect({ url, name: 'probe', user: 'gateway', password: PASSWORDS.gateway })).drain());
+  await expectEventually(async () =>
+    (await Bus.connect({ url, name: 'probe', user: 'gateway', password: PASSWORDS.gateway })).drain(),
+  );
   return { url, stop: () => child.kill('SIGKILL') };
 }
 
@@ -62,7 +69,9 @@ describe('the bus permissions (deploy/nats/auth.conf on a real nats-server)', ()
   });
 
   it('refuses a client with a wrong password', async () => {
-    await expect(Bus.connect({ url: nats.url, name: 'intruder', user: 'agent-executor', password: 'guess' })).rejects.toThrow(/auth/i);
+    await expect(
+      Bus.connect({ url: nats.url, name: 'intruder', user: 'agent-executor', password: 'guess' }),
+    ).rejects.toThrow(/auth/i);
   });
 
   it('lets the executor run a function that a runner serves', async () => {
@@ -70,13 +79,17 @@ describe('the bus permissions (deploy/nats/auth.conf on a real nats-server)', ()
     runner.serve(Subjects.fnExec('echo_perm'), (data) => ({ echoed: data }), { queue: 'fn.builtin' });
     await runner.flush();
     const executor = await as('agent-executor');
-    expect(await executor.request(Subjects.fnExec('echo_perm'), { a: 1 }, { timeoutMs: 2000 })).toEqual({ echoed: { a: 1 } });
+    expect(await executor.request(Subjects.fnExec('echo_perm'), { a: 1 }, { timeoutMs: 2000 })).toEqual({
+      echoed: { a: 1 },
+    });
   });
 
   it.each(['gateway', 'function-runner'] as const)('refuses fn.exec from the %s', async (user) => {
     const runner = await as('function-runner');
     let executed = 0;
-    runner.serve(Subjects.fnExec(`guarded_${user.replace('-', '_')}`), () => ++executed, { queue: 'fn.builtin' });
+    runner.serve(Subjects.fnExec(`guarded_${user.replace('-', '_')}`), () => ++executed, {
+      queue: 'fn.builtin',
+    });
     await runner.flush();
     const caller = await as(user);
     const err = await caller

@@ -43,11 +43,56 @@ const ROUTES: [method: string, path: string][] = [
 ];
 
 const NAMES = [
-  '..%2F..%2Fetc%2Fpasswd', '../../etc/passwd', '%00', 'fn.exec.>', '*', '>', 'a b', '%E2%80%AE', 'x'.repeat(3000),
-  'send_message', 'DROP%20TABLE', '%F0%9F%92%A5', 'ses_unknown', 'run_unknown', '%25', '..', 'a%2Fb', 'null',
+  '..%2F..%2Fetc%2Fpasswd',
+  '../../etc/passwd',
+  '%00',
+  'fn.exec.>',
+  '*',
+  '>',
+  'a b',
+  '%E2%80%AE',
+  'x'.repeat(3000),
+  'send_message',
+  'DROP%20TABLE',
+  '%F0%9F%92%A5',
+  'ses_unknown',
+  'run_unknown',
+  '%25',
+  '..',
+  'a%2Fb',
+  'null',
 ];
-const JUNK = ['', '\u0000', '\uFFFF', '🦄'.repeat(50), 'ǅ\u202E', '\ud800', 'a'.repeat(40_000), '<call name="x"></call>', "'; --"];
-const FIELDS = ['message', 'session_id', 'agent', 'stream', 'params', 'timeout_ms', 'name', 'run_at', 'function', 'cron_expr', 'until', 'max_runs', 'scopes', 'principal', 'system_prompt', 'allowed_tools', '__proto__', 'constructor'];
+const JUNK = [
+  '',
+  '\u0000',
+  '\uFFFF',
+  '🦄'.repeat(50),
+  'ǅ\u202E',
+  '\ud800',
+  'a'.repeat(40_000),
+  '<call name="x"></call>',
+  "'; --",
+];
+const FIELDS = [
+  'message',
+  'session_id',
+  'agent',
+  'stream',
+  'params',
+  'timeout_ms',
+  'name',
+  'run_at',
+  'function',
+  'cron_expr',
+  'until',
+  'max_runs',
+  'scopes',
+  'principal',
+  'system_prompt',
+  'allowed_tools',
+  '__proto__',
+  'constructor',
+];
 
 function junkValue(random: () => number, depth = 0): unknown {
   const pick = Math.floor(random() * 9);
@@ -55,7 +100,8 @@ function junkValue(random: () => number, depth = 0): unknown {
   if (pick === 1) return random() < 0.5;
   if (pick === 2) return null;
   if (pick === 3) return JUNK[Math.floor(random() * JUNK.length)];
-  if (pick === 4 && depth < 3) return Array.from({ length: Math.floor(random() * 4) }, () => junkValue(random, depth + 1));
+  if (pick === 4 && depth < 3)
+    return Array.from({ length: Math.floor(random() * 4) }, () => junkValue(random, depth + 1));
   if (pick === 5 && depth < 3) return junkObject(random, depth + 1);
   if (pick === 6) return new Date(random() * 4e12).toISOString();
   if (pick === 7) return '0 9 * * *';
@@ -64,7 +110,8 @@ function junkValue(random: () => number, depth = 0): unknown {
 
 function junkObject(random: () => number, depth = 0): Record<string, unknown> {
   const object: Record<string, unknown> = {};
-  for (let i = Math.floor(random() * 5); i > 0; i--) object[FIELDS[Math.floor(random() * FIELDS.length)]] = junkValue(random, depth);
+  for (let i = Math.floor(random() * 5); i > 0; i--)
+    object[FIELDS[Math.floor(random() * FIELDS.length)]] = junkValue(random, depth);
   return object;
 }
 
@@ -82,7 +129,11 @@ function junkBody(random: () => number): { body?: string; type: string } {
 function request(random: () => number): { method: string; path: string; body?: string; type: string } {
   const [method, template] = ROUTES[Math.floor(random() * ROUTES.length)];
   const path = template.replace(':id', NAMES[Math.floor(random() * NAMES.length)]);
-  return { method, path, ...(method === 'GET' || method === 'DELETE' ? { type: 'application/json' } : junkBody(random)) };
+  return {
+    method,
+    path,
+    ...(method === 'GET' || method === 'DELETE' ? { type: 'application/json' } : junkBody(random)),
+  };
 }
 
 describe('a fuzz of malformed requests across every route (the whole platform as processes)', () => {
@@ -90,10 +141,16 @@ describe('a fuzz of malformed requests across every route (the whole platform as
   const extra: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    stack = await startChatStack({ functions: [], agents: () => [], env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: '100000' } });
+    stack = await startChatStack({
+      functions: [],
+      agents: () => [],
+      env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: '100000' },
+    });
     stack.llm.setScript({ fallback: 'ok' });
     const env = { ...stack.env, SCHEDULER_QUEUE_PREFIX: `fuzz-${randomUUID().slice(0, 8)}` };
-    extra.push(...(await Promise.all([startService('scheduler', env), startService('function-runner', env)])));
+    extra.push(
+      ...(await Promise.all([startService('scheduler', env), startService('function-runner', env)])),
+    );
   });
   afterAll(async () => {
     await Promise.all(extra.map((s) => s.stop()));
@@ -111,11 +168,18 @@ describe('a fuzz of malformed requests across every route (the whole platform as
       const res = await fetch(`${stack.base}${path}`, { method, headers, body });
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       const text = await res.text();
-      if (res.status >= 500) failures.push(`${method} ${path.slice(0, 80)} → ${res.status} ${text.slice(0, 200)}`);
+      if (res.status >= 500)
+        failures.push(`${method} ${path.slice(0, 80)} → ${res.status} ${text.slice(0, 200)}`);
       else if (res.status >= 400) {
         const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error;
-        if (typeof error?.code !== 'string' || typeof error.message !== 'string' || error.message.length < 5) {
-          failures.push(`${method} ${path.slice(0, 80)} → ${res.status} without a named problem: ${text.slice(0, 200)}`);
+        if (
+          typeof error?.code !== 'string' ||
+          typeof error.message !== 'string' ||
+          error.message.length < 5
+        ) {
+          failures.push(
+            `${method} ${path.slice(0, 80)} → ${res.status} without a named problem: ${text.slice(0, 200)}`,
+          );
         }
       }
     };

@@ -12,7 +12,9 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
   let base: string;
   let scheduler: ServiceProcess;
 
-  const createKey = async (body: Record<string, unknown>): Promise<{ id: string; key: string; principal: string }> => {
+  const createKey = async (
+    body: Record<string, unknown>,
+  ): Promise<{ id: string; key: string; principal: string }> => {
     const res = await post(base, '/api/v1/keys', body, bearer(ADMIN_KEY));
     expect(res.status).toBe(201);
     return (await res.json()) as { id: string; key: string; principal: string };
@@ -26,7 +28,10 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
       env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, MAX_CONCURRENT_RUNS_PER_KEY: '2' },
     });
     base = stack.base;
-    scheduler = await startService('scheduler', { ...stack.env, SCHEDULER_QUEUE_PREFIX: `auth-${randomUUID().slice(0, 8)}` });
+    scheduler = await startService('scheduler', {
+      ...stack.env,
+      SCHEDULER_QUEUE_PREFIX: `auth-${randomUUID().slice(0, 8)}`,
+    });
   });
   afterAll(async () => {
     await scheduler?.stop();
@@ -37,7 +42,9 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
     expect((await get('/health/live')).status).toBe(200);
     const res = await get('/api/v1/functions');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: expect.stringMatching(/missing API key/) } });
+    expect(await res.json()).toEqual({
+      error: { code: 'unauthorized', message: expect.stringMatching(/missing API key/) },
+    });
   });
 
   it('refuses a malformed header, an unknown key and a revoked key with 401', async () => {
@@ -47,7 +54,10 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
     expect((await get('/api/v1/functions', 'ac_not_a_real_key_at_all_123456')).status).toBe(401);
     const { id, key } = await createKey({ name: 'short-lived', scopes: ['functions:read'] });
     expect((await get('/api/v1/functions', key)).status).not.toBe(401);
-    const revoked = await fetch(`${base}/api/v1/keys/${id}`, { method: 'DELETE', headers: bearer(ADMIN_KEY) });
+    const revoked = await fetch(`${base}/api/v1/keys/${id}`, {
+      method: 'DELETE',
+      headers: bearer(ADMIN_KEY),
+    });
     expect(revoked.status).toBe(204);
     expect((await get('/api/v1/functions', key)).status).toBe(401);
   });
@@ -79,12 +89,21 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
     expect((await get(`/api/v1/runs/${reply.run_id}`, alice.key)).status).toBe(200);
     expect((await get(`/api/v1/sessions/${reply.session_id}`, bob.key)).status).toBe(404);
     expect((await get(`/api/v1/runs/${reply.run_id}`, bob.key)).status).toBe(404);
-    const hijack = await post(base, '/api/v1/chat', { message: 'me too', session_id: reply.session_id }, bearer(bob.key));
+    const hijack = await post(
+      base,
+      '/api/v1/chat',
+      { message: 'me too', session_id: reply.session_id },
+      bearer(bob.key),
+    );
     expect(hijack.status).toBe(404);
   });
 
   it("hides one principal's tasks from another: 404 by name, absent from lists", async () => {
-    const carol = await createKey({ name: 'carol', scopes: ['tasks:read', 'tasks:write'], principal: 'carol' });
+    const carol = await createKey({
+      name: 'carol',
+      scopes: ['tasks:read', 'tasks:write'],
+      principal: 'carol',
+    });
     const dave = await createKey({ name: 'dave', scopes: ['tasks:read', 'tasks:write'], principal: 'dave' });
     const runAt = new Date(Date.now() + 3_600_000).toISOString();
     const body = { name: 'carols-reminder', run_at: runAt, function: 'delay_list', params: {} };
@@ -93,7 +112,10 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
     expect((await get('/api/v1/delays/carols-reminder', carol.key)).status).toBe(200);
     expect((await get('/api/v1/delays/carols-reminder', dave.key)).status).toBe(404);
     expect(await (await get('/api/v1/delays', dave.key)).text()).not.toContain('carols-reminder');
-    const removed = await fetch(`${base}/api/v1/delays/carols-reminder`, { method: 'DELETE', headers: bearer(dave.key) });
+    const removed = await fetch(`${base}/api/v1/delays/carols-reminder`, {
+      method: 'DELETE',
+      headers: bearer(dave.key),
+    });
     expect(removed.status).toBe(404);
     expect((await get('/api/v1/delays/carols-reminder', carol.key)).status).toBe(200);
   });
@@ -134,7 +156,8 @@ describe('the rate limit across two gateway processes (Redis-backed counters)', 
     const key = `${ADMIN_KEY}_rl`;
     const bases = [stack.base, gatewayUrl(second)];
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await fetch(`${bases[i % 2]}/api/v1/keys`, { headers: bearer(key) })).status);
+    for (let i = 0; i < 8; i++)
+      statuses.push((await fetch(`${bases[i % 2]}/api/v1/keys`, { headers: bearer(key) })).status);
     expect(statuses.slice(0, 6)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(statuses.slice(6)).toEqual([429, 429]);
     const limited = await fetch(`${bases[1]}/api/v1/keys`, { headers: bearer(key) });

@@ -18,7 +18,19 @@ export class GatewayModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), RedisModule.forRoot(config.redis.url), AuthModule, HealthModule, FunctionsModule, ChatModule, RunsModule, SessionsModule, AgentsModule, TasksModule],
+      imports: [
+        runtime,
+        PersistenceModule.forRoot(config.database.url),
+        RedisModule.forRoot(config.redis.url),
+        AuthModule,
+        HealthModule,
+        FunctionsModule,
+        ChatModule,
+        RunsModule,
+        SessionsModule,
+        AgentsModule,
+        TasksModule,
+      ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };
   }

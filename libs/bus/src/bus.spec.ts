@@ -21,7 +21,11 @@ describe('Bus (real NATS)', () => {
   it('round-trips a JSON request with headers', async () => {
     server.serve(`${unique}.echo`, (data, ctx) => ({ data, trace: ctx.headers.traceparent }));
     await server.flush();
-    const reply = await client.request(`${unique}.echo`, { a: 1 }, { timeoutMs: 1000, headers: { traceparent: 't-1' } });
+    const reply = await client.request(
+      `${unique}.echo`,
+      { a: 1 },
+      { timeoutMs: 1000, headers: { traceparent: 't-1' } },
+    );
     expect(reply).toEqual({ data: { a: 1 }, trace: 't-1' });
   });
 
@@ -41,14 +45,18 @@ describe('Bus (real NATS)', () => {
       throw new Error('db password is hunter2');
     });
     await server.flush();
-    const err = (await client.request(`${unique}.crash`, {}, { timeoutMs: 1000 }).catch((e: unknown) => e)) as AppError;
+    const err = (await client
+      .request(`${unique}.crash`, {}, { timeoutMs: 1000 })
+      .catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('internal');
     expect(err.message).not.toMatch(/hunter2/);
   });
 
   it('reports a subject nobody serves as unavailable, at once', async () => {
     const started = Date.now();
-    const err = (await client.request(`${unique}.nobody`, {}, { timeoutMs: 5000 }).catch((e: unknown) => e)) as AppError;
+    const err = (await client
+      .request(`${unique}.nobody`, {}, { timeoutMs: 5000 })
+      .catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('unavailable');
     expect(Date.now() - started).toBeLessThan(4000);
   });
@@ -56,19 +64,27 @@ describe('Bus (real NATS)', () => {
   it('reports a slow handler as a timeout', async () => {
     server.serve(`${unique}.slow`, () => new Promise((resolve) => setTimeout(resolve, 500)));
     await server.flush();
-    const err = (await client.request(`${unique}.slow`, {}, { timeoutMs: 50 }).catch((e: unknown) => e)) as AppError;
+    const err = (await client
+      .request(`${unique}.slow`, {}, { timeoutMs: 50 })
+      .catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('timeout');
   });
 
   it('lets a request in flight finish when draining, then takes no new ones', async () => {
     const draining = await Bus.connect({ url, name: 'bus-spec-draining' });
-    draining.serve(`${unique}.drain`, () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)), { queue: 'd' });
+    draining.serve(
+      `${unique}.drain`,
+      () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)),
+      { queue: 'd' },
+    );
     await draining.flush();
     const inFlight = client.request(`${unique}.drain`, {}, { timeoutMs: 2_000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await draining.drain(2_000);
     expect(await inFlight).toBe('done');
-    const after = (await client.request(`${unique}.drain`, {}, { timeoutMs: 1_000 }).catch((e: unknown) => e)) as AppError;
+    const after = (await client
+      .request(`${unique}.drain`, {}, { timeoutMs: 1_000 })
+      .catch((e: unknown) => e)) as AppError;
     expect(after.code).toBe('unavailable');
   });
 
@@ -80,7 +96,9 @@ describe('Bus (real NATS)', () => {
     server.serve(`${unique}.all`, () => 'a');
     other.serve(`${unique}.all`, () => 'b');
     await Promise.all([server.flush(), other.flush()]);
-    await Promise.all(Array.from({ length: 40 }, () => client.request(`${unique}.q`, {}, { timeoutMs: 1000 })));
+    await Promise.all(
+      Array.from({ length: 40 }, () => client.request(`${unique}.q`, {}, { timeoutMs: 1000 })),
+    );
     expect(seen).toHaveLength(40);
     expect(new Set(seen)).toEqual(new Set(['a', 'b']));
     expect((await client.gather<string>(`${unique}.all`, {}, 200)).sort()).toEqual(['a', 'b']);

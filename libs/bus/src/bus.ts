@@ -9,7 +9,14 @@ import {
 } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
 import { AppError, type ErrorBody, TimeoutError, toAppError, UnavailableError } from '@app/contracts';
-import { Metrics, SpanKind, inSpan, subjectFamily, traceHeaders, withRemoteContext } from '@app/observability';
+import {
+  Metrics,
+  SpanKind,
+  inSpan,
+  subjectFamily,
+  traceHeaders,
+  withRemoteContext,
+} from '@app/observability';
 import { decodeJson, encodeJson } from './json.codec';
 
 export interface BusOptions {
@@ -67,15 +74,20 @@ export class Bus {
   /** Request/reply with the active trace context in the headers; untraced for probes. */
   async request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
     if (options.traced === false) return this.send<T>(subject, payload, options);
-    return inSpan(`send ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats' } }, () =>
-      this.send<T>(subject, payload, { ...options, headers: traceHeaders({ ...options.headers }) }),
+    return inSpan(
+      `send ${subject}`,
+      { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats' } },
+      () => this.send<T>(subject, payload, { ...options, headers: traceHeaders({ ...options.headers }) }),
     );
   }
 
   private async send<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
     const started = performance.now();
     const observe = (status: string) =>
-      Metrics.busRequestDuration().observe({ subject: subjectFamily(subject), status }, (performance.now() - started) / 1000);
+      Metrics.busRequestDuration().observe(
+        { subject: subjectFamily(subject), status },
+        (performance.now() - started) / 1000,
+      );
     let reply: Msg;
     try {
       reply = await this.connection.request(subject, encodeJson(payload), {
@@ -175,7 +187,11 @@ export class Bus {
     };
     const envelope = traced
       ? await withRemoteContext(headers, () =>
-          inSpan(`process ${msg.subject}`, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats' } }, run),
+          inSpan(
+            `process ${msg.subject}`,
+            { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats' } },
+            run,
+          ),
         )
       : await run();
     try {
@@ -188,9 +204,12 @@ export class Bus {
 
 function mapRequestError(subject: string, err: unknown, timeoutMs: number): AppError {
   const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''} ${String((err as Error)?.cause ?? '')}`;
-  if (/no responders|NoResponders|503/i.test(text)) return new UnavailableError(`no service answers '${subject}'`);
+  if (/no responders|NoResponders|503/i.test(text))
+    return new UnavailableError(`no service answers '${subject}'`);
   if (/timeout/i.test(text)) return new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`);
-  return new UnavailableError(`request on '${subject}' failed: ${(err as Error)?.message ?? 'unknown error'}`);
+  return new UnavailableError(
+    `request on '${subject}' failed: ${(err as Error)?.message ?? 'unknown error'}`,
+  );
 }
 
 function toNatsHeaders(values?: BusHeaders): MsgHdrs | undefined {

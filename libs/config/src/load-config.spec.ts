@@ -21,7 +21,9 @@ describe('loadConfig', () => {
   });
 
   it('reads the YAML file named by AC_CONFIG and substitutes ${ENV} values', () => {
-    const file = yamlFile('llm:\n  api_key: "${MY_KEY}"\n  model: ${MODEL:-gpt-x}\n  timeout: 2m\nagents:\n  - name: ops\n');
+    const file = yamlFile(
+      'llm:\n  api_key: "${MY_KEY}"\n  model: ${MODEL:-gpt-x}\n  timeout: 2m\nagents:\n  - name: ops\n',
+    );
     const config = loadConfig({ AC_CONFIG: file, MY_KEY: 'sk-secret-1234' });
     expect(config.llm.api_key).toBe('sk-secret-1234');
     expect(config.llm.model).toBe('gpt-x');
@@ -45,7 +47,9 @@ describe('loadConfig', () => {
 
   it('refuses a missing or malformed config file, naming AC_CONFIG', () => {
     expect(() => loadConfig({ AC_CONFIG: '/nonexistent/ac.yaml' })).toThrow(/AC_CONFIG: file/);
-    expect(() => loadConfig({ AC_CONFIG: yamlFile('llm: [unclosed') })).toThrow(/AC_CONFIG: .* not valid YAML/);
+    expect(() => loadConfig({ AC_CONFIG: yamlFile('llm: [unclosed') })).toThrow(
+      /AC_CONFIG: .* not valid YAML/,
+    );
   });
 
   it('collects secret values for redaction, but not the non-secret parts of a URL', () => {
@@ -65,6 +69,8 @@ describe('loadConfig', () => {
       expect((err as Error).message).toMatch(/REDIS_URL/);
       expect((err as Error).message).not.toMatch(/hunter2/);
     }
-    expect(() => loadConfig({ DATABASE_URL: 'not a url with :hunter2@ inside' })).toThrow(/^(?!.*hunter2).*DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'not a url with :hunter2@ inside' })).toThrow(
+      /^(?!.*hunter2).*DATABASE_URL/,
+    );
   });
 });

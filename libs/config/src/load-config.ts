@@ -41,7 +41,10 @@ function readFileTree(env: Env): Record<string, unknown> {
   try {
     tree = parseYaml(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new ConfigError('AC_CONFIG', `'${path}' is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigError(
+      'AC_CONFIG',
+      `'${path}' is not valid YAML: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
   if (tree === null || tree === undefined) return {};
   if (typeof tree !== 'object' || Array.isArray(tree)) {
@@ -52,8 +55,9 @@ function readFileTree(env: Env): Record<string, unknown> {
 
 function substituteEnv(node: unknown, env: Env): unknown {
   if (typeof node === 'string') {
-    return node.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) =>
-      env[name] ?? fallback ?? '',
+    return node.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+      (_, name: string, fallback?: string) => env[name] ?? fallback ?? '',
     );
   }
   if (Array.isArray(node)) return node.map((item) => substituteEnv(item, env));

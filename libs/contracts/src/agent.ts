@@ -48,7 +48,8 @@ export interface AgentRunReply {
   usage: Usage;
 }
 
-export type AgentEventType = 'run_start' | 'thought' | 'tool_call' | 'tool_result' | 'plan' | 'step' | 'delta' | 'run_end';
+export type AgentEventType =
+  'run_start' | 'thought' | 'tool_call' | 'tool_result' | 'plan' | 'step' | 'delta' | 'run_end';
 
 export interface AgentEvent {
   type: AgentEventType;

@@ -1,6 +1,22 @@
-import { ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
 
-export const SCOPES = ['chat', 'functions:read', 'functions:invoke', 'tasks:read', 'tasks:write', 'admin'] as const;
+export const SCOPES = [
+  'chat',
+  'functions:read',
+  'functions:invoke',
+  'tasks:read',
+  'tasks:write',
+  'admin',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export class CreateApiKeyRequest {

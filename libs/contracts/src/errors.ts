@@ -57,7 +57,10 @@ export interface FieldError {
 }
 
 export class InvalidParamsError extends AppError {
-  constructor(readonly fields: FieldError[], prefix = 'invalid parameters') {
+  constructor(
+    readonly fields: FieldError[],
+    prefix = 'invalid parameters',
+  ) {
     super('invalid_params', `${prefix}: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, fields);
   }
 }

@@ -64,7 +64,10 @@ export class FnExecRequest {
   @IsOptional() @ValidateNested() @Type(() => CallerDto) caller?: CallerDto;
 
   /** The run's allow-list: a provider refuses any name outside it (defence in depth). */
-  @IsOptional() @IsArray() @IsString({ each: true }) @Matches(FUNCTION_NAME_PATTERN, { each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Matches(FUNCTION_NAME_PATTERN, { each: true })
   allowed_tools?: string[];
 
   /** Names the call for `fn.cancel` and for its FunctionCall record. */

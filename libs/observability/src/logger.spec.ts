@@ -3,7 +3,13 @@ import { Logger, Redactor } from '@app/observability';
 
 function capture(options: Partial<ConstructorParameters<typeof Logger>[0]> = {}) {
   const lines: string[] = [];
-  const logger = new Logger({ service: 'test', level: 'info', format: 'json', write: (l) => lines.push(l), ...options });
+  const logger = new Logger({
+    service: 'test',
+    level: 'info',
+    format: 'json',
+    write: (l) => lines.push(l),
+    ...options,
+  });
   return { logger, lines };
 }
 
@@ -12,7 +18,14 @@ describe('Logger', () => {
     const { logger, lines } = capture();
     logger.child({ run_id: 'r1' }).info('function call', { name: 'noop', ms: 3 });
     const record = JSON.parse(lines[0]);
-    expect(record).toMatchObject({ level: 'info', service: 'test', msg: 'function call', run_id: 'r1', name: 'noop', ms: 3 });
+    expect(record).toMatchObject({
+      level: 'info',
+      service: 'test',
+      msg: 'function call',
+      run_id: 'r1',
+      name: 'noop',
+      ms: 3,
+    });
   });
 
   it('drops records below the configured level', () => {

@@ -86,7 +86,10 @@ function normalise(fields?: LogFields): LogFields {
   if (!fields) return {};
   const out: LogFields = {};
   for (const [key, value] of Object.entries(fields)) {
-    out[key] = value instanceof Error ? { name: value.name, message: value.message, code: (value as { code?: unknown }).code } : value;
+    out[key] =
+      value instanceof Error
+        ? { name: value.name, message: value.message, code: (value as { code?: unknown }).code }
+        : value;
   }
   return out;
 }

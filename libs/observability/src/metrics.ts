@@ -6,35 +6,72 @@ import { collectDefaultMetrics, Counter, Histogram, type Metric, register } from
  * only what it uses. Label values are bounded: no ids, only names from a closed set.
  */
 function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
-  return (register.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames });
+  return (
+    (register.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames })
+  );
 }
 
-function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
-  return (register.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram({ name, help, labelNames, buckets });
+function histogram<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  buckets: number[],
+): Histogram<L> {
+  return (
+    (register.getSingleMetric(name) as Histogram<L> | undefined) ??
+    new Histogram({ name, help, labelNames, buckets })
+  );
 }
 
 const SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const LLM_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
 
 export const Metrics = {
-  llmRequests: () => counter('ac_llm_requests_total', 'LLM requests by provider, model and outcome.', ['provider', 'model', 'status']),
+  llmRequests: () =>
+    counter('ac_llm_requests_total', 'LLM requests by provider, model and outcome.', [
+      'provider',
+      'model',
+      'status',
+    ]),
   llmDuration: () =>
-    histogram('ac_llm_request_duration_seconds', 'LLM request latency in seconds.', ['provider', 'model'], LLM_SECONDS),
-  llmTokens: () => counter('ac_llm_tokens_total', 'LLM tokens by type (prompt, completion).', ['provider', 'model', 'type']),
-  functionCalls: () => counter('ac_function_calls_total', 'Function executions by outcome.', ['function', 'status']),
+    histogram(
+      'ac_llm_request_duration_seconds',
+      'LLM request latency in seconds.',
+      ['provider', 'model'],
+      LLM_SECONDS,
+    ),
+  llmTokens: () =>
+    counter('ac_llm_tokens_total', 'LLM tokens by type (prompt, completion).', ['provider', 'model', 'type']),
+  functionCalls: () =>
+    counter('ac_function_calls_total', 'Function executions by outcome.', ['function', 'status']),
   functionDuration: () =>
     histogram('ac_function_duration_seconds', 'Function execution time in seconds.', ['function'], SECONDS),
   cronExecutions: () => counter('ac_cron_executions_total', 'Scheduled task fires by outcome.', ['status']),
   runs: () => counter('ac_runs_total', 'Agent runs by agent and finish reason.', ['agent', 'finish_reason']),
-  runSteps: () => histogram('ac_run_steps', 'Steps (LLM rounds) per agent run.', [], [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30]),
+  runSteps: () =>
+    histogram('ac_run_steps', 'Steps (LLM rounds) per agent run.', [], [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30]),
   parseFailures: () =>
-    counter('ac_protocol_parse_failures_total', 'Model replies the tool protocol could not parse.', ['protocol']),
-  tokensSaved: () => counter('ac_tokens_saved_total', 'Prompt tokens the TOON encoding saved against compact JSON.', []),
+    counter('ac_protocol_parse_failures_total', 'Model replies the tool protocol could not parse.', [
+      'protocol',
+    ]),
+  tokensSaved: () =>
+    counter('ac_tokens_saved_total', 'Prompt tokens the TOON encoding saved against compact JSON.', []),
   busRequestDuration: () =>
-    histogram('ac_bus_request_duration_seconds', 'NATS request/reply latency in seconds.', ['subject', 'status'], SECONDS),
-  httpRequests: () => counter('ac_http_requests_total', 'Gateway HTTP requests.', ['method', 'route', 'status']),
+    histogram(
+      'ac_bus_request_duration_seconds',
+      'NATS request/reply latency in seconds.',
+      ['subject', 'status'],
+      SECONDS,
+    ),
+  httpRequests: () =>
+    counter('ac_http_requests_total', 'Gateway HTTP requests.', ['method', 'route', 'status']),
   httpDuration: () =>
-    histogram('ac_http_request_duration_seconds', 'Gateway HTTP request latency in seconds.', ['method', 'route'], SECONDS),
+    histogram(
+      'ac_http_request_duration_seconds',
+      'Gateway HTTP request latency in seconds.',
+      ['method', 'route'],
+      SECONDS,
+    ),
 } as const;
 
 let defaultsStarted = false;

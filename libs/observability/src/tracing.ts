@@ -24,13 +24,17 @@ export async function startTracing(service: string, version: string, endpoint?: 
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   if (!endpoint || provider) return Boolean(provider);
   // The SDK and exporter are loaded only when tracing is on: a service without them saves memory.
-  const [{ BatchSpanProcessor, NodeTracerProvider }, { OTLPTraceExporter }, { resourceFromAttributes }, semconv] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/semantic-conventions'),
-    ]);
+  const [
+    { BatchSpanProcessor, NodeTracerProvider },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    semconv,
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/semantic-conventions'),
+  ]);
   const { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } = semconv;
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: service, [ATTR_SERVICE_VERSION]: version }),

@@ -42,9 +42,18 @@ describe.each(databases)('persistence on $name', ({ create }) => {
 
   it('stores and reads back every kind of column, JSON included', async () => {
     await db.session.create({ data: { id: 's1', owner: 'p1' } });
-    await db.message.create({ data: { id: 'm1', session_id: 's1', seq: 1, role: 'user', content: 'héllo <&> 🌍' } });
+    await db.message.create({
+      data: { id: 'm1', session_id: 's1', seq: 1, role: 'user', content: 'héllo <&> 🌍' },
+    });
     await db.run.create({
-      data: { id: 'r1', session_id: 's1', agent: 'default', input: 'hi', trace: [{ step: 1, thought: 'x' }], used_tools: { a: { count: 1 } } },
+      data: {
+        id: 'r1',
+        session_id: 's1',
+        agent: 'default',
+        input: 'hi',
+        trace: [{ step: 1, thought: 'x' }],
+        used_tools: { a: { count: 1 } },
+      },
     });
     const run = await db.run.findUniqueOrThrow({ where: { id: 'r1' } });
     expect(run.trace).toEqual([{ step: 1, thought: 'x' }]);

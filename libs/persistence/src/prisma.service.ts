@@ -41,7 +41,10 @@ export async function createDb(url: string): Promise<{ db: Db; provider: Databas
 }
 
 /** Connects and refuses to go on when a committed migration has not been applied. */
-export async function connectMigrated(url: string, root = process.cwd()): Promise<{ db: Db; provider: DatabaseProvider }> {
+export async function connectMigrated(
+  url: string,
+  root = process.cwd(),
+): Promise<{ db: Db; provider: DatabaseProvider }> {
   const { db, provider } = await createDb(url);
   await db.$connect();
   if (provider === 'sqlite') {
@@ -56,7 +59,11 @@ export async function connectMigrated(url: string, root = process.cwd()): Promis
   return { db, provider };
 }
 
-export async function pendingMigrations(db: Db, provider: DatabaseProvider, root = process.cwd()): Promise<string[]> {
+export async function pendingMigrations(
+  db: Db,
+  provider: DatabaseProvider,
+  root = process.cwd(),
+): Promise<string[]> {
   const committed = migrationNames(prismaDir(provider, root));
   let applied: string[] = [];
   try {

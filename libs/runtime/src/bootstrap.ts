@@ -28,7 +28,11 @@ export interface BootOptions {
 export async function bootService(options: BootOptions): Promise<INestApplicationContext> {
   const config = loadOrExit();
   const version = platformVersion();
-  const tracing = await startTracing(options.service, version, config.tracing.otlp_traces_endpoint ?? config.tracing.otlp_endpoint);
+  const tracing = await startTracing(
+    options.service,
+    version,
+    config.tracing.otlp_traces_endpoint ?? config.tracing.otlp_endpoint,
+  );
   collectProcessMetrics(options.service);
   const redactor = new Redactor(config.secrets);
   const logger = new Logger({
@@ -46,7 +50,12 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
     startedAt: Date.now(),
   };
   try {
-    const app = await createApp(options, RuntimeModule.forRoot({ info, config, logger, bus }), config, logger.child({ nest: true }));
+    const app = await createApp(
+      options,
+      RuntimeModule.forRoot({ info, config, logger, bus }),
+      config,
+      logger.child({ nest: true }),
+    );
     const endpoints = [`nats ${maskUrl(config.nats.url)}`];
     if (options.http) endpoints.unshift(...(await options.http(app as NestExpressApplication, config)));
     else await app.init();
@@ -65,10 +74,19 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
   }
 }
 
-async function createApp(options: BootOptions, runtime: DynamicModule, config: PlatformConfig, logger: Logger) {
+async function createApp(
+  options: BootOptions,
+  runtime: DynamicModule,
+  config: PlatformConfig,
+  logger: Logger,
+) {
   const root = options.module(runtime, config);
   const app = options.http
-    ? await NestFactory.create<NestExpressApplication>(root, { logger, bodyParser: false, abortOnError: false })
+    ? await NestFactory.create<NestExpressApplication>(root, {
+        logger,
+        bodyParser: false,
+        abortOnError: false,
+      })
     : await NestFactory.createApplicationContext(root, { logger, abortOnError: false });
   app.enableShutdownHooks();
   return app;
@@ -94,7 +112,11 @@ async function connectOrExit(service: string, config: PlatformConfig, logger: Lo
       user: config.nats.user,
       password: config.nats.password,
       credsFile: config.nats.creds_file,
-      tls: { caFile: config.nats.tls_ca_file, certFile: config.nats.tls_cert_file, keyFile: config.nats.tls_key_file },
+      tls: {
+        caFile: config.nats.tls_ca_file,
+        certFile: config.nats.tls_cert_file,
+        keyFile: config.nats.tls_key_file,
+      },
     });
   } catch (err) {
     logger.error(

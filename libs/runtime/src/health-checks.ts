@@ -13,7 +13,9 @@ export class HealthChecks {
 
   async run(timeoutMs = 1_000): Promise<Record<string, 'ok' | 'down'>> {
     const entries = await Promise.all(
-      [...this.checks].map(async ([name, check]) => [name, (await withTimeout(check(), timeoutMs)) ? 'ok' : 'down'] as const),
+      [...this.checks].map(
+        async ([name, check]) => [name, (await withTimeout(check(), timeoutMs)) ? 'ok' : 'down'] as const,
+      ),
     );
     return Object.fromEntries(entries);
   }
@@ -25,7 +27,13 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([work.then(() => true, () => false), timeout]);
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -25,7 +25,9 @@ async function answer(url: string, checks: HealthChecks) {
   if (path === '/health') return json(200, { status: 'ok' });
   if (path === '/ready') {
     const results = await checks.run();
-    const down = Object.entries(results).filter(([, s]) => s === 'down').map(([name]) => name);
+    const down = Object.entries(results)
+      .filter(([, s]) => s === 'down')
+      .map(([name]) => name);
     return json(down.length ? 503 : 200, { status: down.length ? 'degraded' : 'ok', checks: results });
   }
   if (path === '/metrics') return { status: 200, type: register.contentType, body: await register.metrics() };

@@ -23,7 +23,8 @@ export class RedisModule implements OnApplicationShutdown {
       providers: [
         {
           provide: REDIS,
-          useFactory: () => new Redis(url, { maxRetriesPerRequest: null, enableOfflineQueue: false, lazyConnect: false }),
+          useFactory: () =>
+            new Redis(url, { maxRetriesPerRequest: null, enableOfflineQueue: false, lazyConnect: false }),
         },
       ],
       exports: [REDIS],

@@ -15,7 +15,11 @@ export interface ReceivedSpan {
  * A minimal OTLP/HTTP (JSON) trace receiver for tests: what the services export is kept in
  * memory as flat spans. Point OTEL_EXPORTER_OTLP_ENDPOINT at `url`.
  */
-export async function startOtlpReceiver(): Promise<{ url: string; spans: () => ReceivedSpan[]; close: () => Promise<void> }> {
+export async function startOtlpReceiver(): Promise<{
+  url: string;
+  spans: () => ReceivedSpan[];
+  close: () => Promise<void>;
+}> {
   const received: ReceivedSpan[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -38,11 +42,19 @@ export async function startOtlpReceiver(): Promise<{ url: string; spans: () => R
   };
 }
 
-type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+};
 type KeyValue = { key: string; value: AnyValue };
 
 function flatten(payload: {
-  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: Record<string, unknown>[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: { spans?: Record<string, unknown>[] }[];
+  }[];
 }): ReceivedSpan[] {
   return (payload.resourceSpans ?? []).flatMap((rs) => {
     const service = String(attributes(rs.resource?.attributes)['service.name'] ?? '');
@@ -66,6 +78,12 @@ function flatten(payload: {
 
 function attributes(list: KeyValue[] = []): Record<string, unknown> {
   return Object.fromEntries(
-    list.map(({ key, value }) => [key, value.stringValue ?? value.boolValue ?? value.doubleValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined)]),
+    list.map(({ key, value }) => [
+      key,
+      value.stringValue ??
+        value.boolValue ??
+        value.doubleValue ??
+        (value.intValue !== undefined ? Number(value.intValue) : undefined),
+    ]),
   );
 }

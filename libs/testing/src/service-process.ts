@@ -68,7 +68,12 @@ export async function startService(
   };
 }
 
-async function waitForReady(name: string, output: () => string, exited: Promise<number | null>, timeoutMs: number) {
+async function waitForReady(
+  name: string,
+  output: () => string,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+) {
   const deadline = Date.now() + timeoutMs;
   let done = false;
   void exited.then(() => (done = true));

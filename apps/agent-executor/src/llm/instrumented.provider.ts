@@ -24,7 +24,11 @@ export class InstrumentedLlmProvider implements LlmProvider {
     const model = request.model ?? this.inner.model;
     const labels = { provider: this.inner.name, model };
     const started = performance.now();
-    const attributes = { 'gen_ai.system': this.inner.name, 'gen_ai.request.model': model, 'gen_ai.operation.name': 'chat' };
+    const attributes = {
+      'gen_ai.system': this.inner.name,
+      'gen_ai.request.model': model,
+      'gen_ai.operation.name': 'chat',
+    };
     return inSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
       try {
         const result = await this.inner.complete(request);

@@ -14,7 +14,8 @@ export function successObservation(
   model?: string,
 ): string {
   const encoded = encodeResult(name, result, { model });
-  if (result.data !== undefined) countSavedTokens(encoded, encodeResult(name, result, { model, format: 'json' }), model);
+  if (result.data !== undefined)
+    countSavedTokens(encoded, encodeResult(name, result, { model, format: 'json' }), model);
   return cut(encoded, maxLen);
 }
 

@@ -34,7 +34,10 @@ export class ApiKeyRepository {
   }
 
   async revoke(id: string): Promise<boolean> {
-    const { count } = await this.db.apiKey.updateMany({ where: { id, revoked_at: null }, data: { revoked_at: new Date() } });
+    const { count } = await this.db.apiKey.updateMany({
+      where: { id, revoked_at: null },
+      data: { revoked_at: new Date() },
+    });
     return count > 0;
   }
 

@@ -1,7 +1,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
-import { type ApiKeyView, type CreatedApiKey, type CreateApiKeyRequest, NotFoundError, SCOPES, type Scope } from '@app/contracts';
+import {
+  type ApiKeyView,
+  type CreatedApiKey,
+  type CreateApiKeyRequest,
+  NotFoundError,
+  SCOPES,
+  type Scope,
+} from '@app/contracts';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { ApiKeyRepository, type ApiKeyRecord } from './api-key.repository';
@@ -29,7 +36,8 @@ export class ApiKeysService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.security.auth) return this.logger.warn('authentication is OFF (AUTH_ENABLED=false): every route is open');
+    if (!this.config.security.auth)
+      return this.logger.warn('authentication is OFF (AUTH_ENABLED=false): every route is open');
     const adminKey = this.config.security.admin_key;
     if (adminKey) return this.ensureAdminKey(adminKey);
     if ((await this.keys.count()) === 0) await this.printFirstAdminKey();
@@ -53,7 +61,8 @@ export class ApiKeysService implements OnApplicationBootstrap {
   }
 
   async revoke(id: string): Promise<void> {
-    if (!(await this.keys.revoke(id)) && !(await this.keys.exists(id))) throw new NotFoundError('API key', id);
+    if (!(await this.keys.revoke(id)) && !(await this.keys.exists(id)))
+      throw new NotFoundError('API key', id);
   }
 
   /** The principal behind a presented key, or null for an unknown or revoked key. */
@@ -74,12 +83,23 @@ export class ApiKeysService implements OnApplicationBootstrap {
   private async ensureAdminKey(key: string): Promise<void> {
     if (await this.keys.findByHash(hashKey(key))) return;
     await this.keys
-      .create({ id: randomUUID(), name: 'admin (AC_ADMIN_KEY)', principal: 'admin', prefix: key.slice(0, 10), hash: hashKey(key), scopes: SCOPES.join(' ') })
+      .create({
+        id: randomUUID(),
+        name: 'admin (AC_ADMIN_KEY)',
+        principal: 'admin',
+        prefix: key.slice(0, 10),
+        hash: hashKey(key),
+        scopes: SCOPES.join(' '),
+      })
       .catch(() => undefined); // another gateway replica stored it first
   }
 
   private async printFirstAdminKey(): Promise<void> {
-    const created = await this.create({ name: 'admin (generated at first start)', scopes: [...SCOPES], principal: 'admin' });
+    const created = await this.create({
+      name: 'admin (generated at first start)',
+      scopes: [...SCOPES],
+      principal: 'admin',
+    });
     // Printed once, on purpose outside the logger: this is the only time the key can be seen.
     process.stdout.write(
       `\n  No API key exists yet: created an admin key. It is shown only this once:\n\n    ${created.key}\n\n` +

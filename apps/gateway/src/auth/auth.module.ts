@@ -13,7 +13,13 @@ import { Global } from '@nestjs/common';
 @Global()
 @Module({
   controllers: [ApiKeysController],
-  providers: [ApiKeyRepository, ApiKeysService, RateLimiter, UsageLimits, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [
+    ApiKeyRepository,
+    ApiKeysService,
+    RateLimiter,
+    UsageLimits,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
   exports: [ApiKeysService, UsageLimits],
 })
 export class AuthModule {}

@@ -17,7 +17,11 @@ async function main(): Promise<void> {
   const [name, ...scopes] = args;
   const request = parseDto(
     CreateApiKeyRequest,
-    { name, scopes: scopes.length ? scopes : SCOPES.filter((s) => s !== 'admin'), ...(principal ? { principal } : {}) },
+    {
+      name,
+      scopes: scopes.length ? scopes : SCOPES.filter((s) => s !== 'admin'),
+      ...(principal ? { principal } : {}),
+    },
     'key',
   );
   const config = loadConfig();
@@ -26,7 +30,9 @@ async function main(): Promise<void> {
   const created = await new ApiKeysService(new ApiKeyRepository(db), config, logger).create(request);
   await db.$disconnect();
   process.stdout.write(`${created.key}\n`);
-  process.stderr.write(`created key ${created.id} (${created.scopes.join(' ')}) for principal '${created.principal}'; it is not shown again\n`);
+  process.stderr.write(
+    `created key ${created.id} (${created.scopes.join(' ')}) for principal '${created.principal}'; it is not shown again\n`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -20,14 +20,17 @@ export class RateLimiter {
   async hit(keyId: string, now = Date.now()): Promise<void> {
     const window = Math.floor(now / WINDOW_MS);
     const counter = `ac:ratelimit:${keyId}:${window}`;
-    const [[, count]] = (await this.redis.multi().incr(counter).pexpire(counter, WINDOW_MS + 1_000).exec()) as [
-      [Error | null, number],
-      [Error | null, number],
-    ];
+    const [[, count]] = (await this.redis
+      .multi()
+      .incr(counter)
+      .pexpire(counter, WINDOW_MS + 1_000)
+      .exec()) as [[Error | null, number], [Error | null, number]];
     const limit = this.config.security.rate_limit_per_minute;
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
-      throw new AppError('rate_limited', `rate limit of ${limit} requests per minute exceeded`, { retry_after_s: retryAfter });
+      throw new AppError('rate_limited', `rate limit of ${limit} requests per minute exceeded`, {
+        retry_after_s: retryAfter,
+      });
     }
   }
 }

@@ -7,7 +7,9 @@ import { UsageLimits } from './usage-limits.service';
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const config = { security: { max_concurrent_runs: 1, daily_token_quota: 100 } } as PlatformConfig;
 const limits = new UsageLimits(redis, config);
-const usage = (prompt_tokens: number, completion_tokens = 0) => ({ usage: { prompt_tokens, completion_tokens } });
+const usage = (prompt_tokens: number, completion_tokens = 0) => ({
+  usage: { prompt_tokens, completion_tokens },
+});
 
 afterAll(() => redis.quit());
 
@@ -27,11 +29,16 @@ describe('UsageLimits (real Redis)', () => {
   it('refuses a second concurrent run and frees the slot when the first ends, even on failure', async () => {
     const key = `slots-${Date.now()}`;
     let release!: () => void;
-    const first = limits.withinLimits(key, () => new Promise<{ usage?: undefined }>((r) => (release = () => r({}))));
+    const first = limits.withinLimits(
+      key,
+      () => new Promise<{ usage?: undefined }>((r) => (release = () => r({}))),
+    );
     await expect(limits.withinLimits(key, async () => ({}))).rejects.toMatchObject({ code: 'rate_limited' });
     release();
     await first;
-    await expect(limits.withinLimits(key, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(limits.withinLimits(key, async () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
   });
 });

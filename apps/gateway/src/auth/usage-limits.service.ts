@@ -20,15 +20,25 @@ export class UsageLimits {
   ) {}
 
   /** Runs `turn` within the key's limits and charges its token usage to today's quota. */
-  async withinLimits<T extends { usage?: Usage }>(keyId: string, turn: () => Promise<T>, now = Date.now()): Promise<T> {
+  async withinLimits<T extends { usage?: Usage }>(
+    keyId: string,
+    turn: () => Promise<T>,
+    now = Date.now(),
+  ): Promise<T> {
     await this.checkQuota(keyId, now);
     const slots = `ac:runs:${keyId}`;
-    const [[, running]] = (await this.redis.multi().incr(slots).expire(slots, RUN_SLOT_TTL_S).exec()) as [[Error | null, number]];
+    const [[, running]] = (await this.redis.multi().incr(slots).expire(slots, RUN_SLOT_TTL_S).exec()) as [
+      [Error | null, number],
+    ];
     try {
       if (running > this.config.security.max_concurrent_runs) {
-        throw new AppError('rate_limited', `at most ${this.config.security.max_concurrent_runs} concurrent runs per API key`, {
-          retry_after_s: 1,
-        });
+        throw new AppError(
+          'rate_limited',
+          `at most ${this.config.security.max_concurrent_runs} concurrent runs per API key`,
+          {
+            retry_after_s: 1,
+          },
+        );
       }
       const result = await turn();
       await this.charge(keyId, result.usage, now);
@@ -43,9 +53,13 @@ export class UsageLimits {
     const quota = this.config.security.daily_token_quota;
     if (used >= quota) {
       const retryAfter = Math.ceil((DAY_MS - (now % DAY_MS)) / 1000);
-      throw new AppError('rate_limited', `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`, {
-        retry_after_s: retryAfter,
-      });
+      throw new AppError(
+        'rate_limited',
+        `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`,
+        {
+          retry_after_s: retryAfter,
+        },
+      );
     }
   }
 
@@ -53,7 +67,11 @@ export class UsageLimits {
     const tokens = (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0);
     if (tokens <= 0) return;
     const key = this.quotaKey(keyId, now);
-    await this.redis.multi().incrby(key, tokens).pexpire(key, 2 * DAY_MS).exec();
+    await this.redis
+      .multi()
+      .incrby(key, tokens)
+      .pexpire(key, 2 * DAY_MS)
+      .exec();
   }
 
   private quotaKey(keyId: string, now: number): string {

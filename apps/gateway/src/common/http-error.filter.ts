@@ -50,7 +50,8 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   toResponse(exception: unknown): { status: number; body: ErrorBody } {
-    if (exception instanceof AppError) return { status: STATUS[exception.code] ?? 500, body: exception.toBody() };
+    if (exception instanceof AppError)
+      return { status: STATUS[exception.code] ?? 500, body: exception.toBody() };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request');
@@ -73,13 +74,19 @@ function httpMessage(exception: HttpException): string {
 export function bodyParserError(err: unknown): { status: number; body: ErrorBody } | undefined {
   const e = err as { type?: string; status?: number; limit?: number };
   if (e?.type === 'entity.too.large') {
-    return { status: 413, body: { code: 'payload_too_large', message: `request body exceeds ${e.limit} bytes` } };
+    return {
+      status: 413,
+      body: { code: 'payload_too_large', message: `request body exceeds ${e.limit} bytes` },
+    };
   }
   if (e?.type === 'entity.parse.failed') {
     return { status: 400, body: { code: 'bad_request', message: 'request body is not valid JSON' } };
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.type) {
-    return { status: e.status, body: { code: 'bad_request', message: `unreadable request body (${e.type})` } };
+    return {
+      status: e.status,
+      body: { code: 'bad_request', message: `unreadable request body (${e.type})` },
+    };
   }
   return undefined;
 }

@@ -9,7 +9,11 @@ import { Metrics, tracer } from '@app/observability';
 export function httpObservability(req: Request, res: Response, next: NextFunction): void {
   const started = performance.now();
   const parent = propagation.extract(context.active(), req.headers);
-  const span = tracer().startSpan(`${req.method} ${req.path}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
+  const span = tracer().startSpan(
+    `${req.method} ${req.path}`,
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } },
+    parent,
+  );
   const active = trace.setSpan(parent, span);
   const carrier: Record<string, string> = {};
   propagation.inject(active, carrier);

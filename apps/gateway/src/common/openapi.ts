@@ -21,9 +21,15 @@ async function build(app: NestExpressApplication, version: string): Promise<unkn
   const { DocumentBuilder, SwaggerModule } = await import('@nestjs/swagger');
   const config = new DocumentBuilder()
     .setTitle('AgentChassis gateway')
-    .setDescription('Chat with agents that call real functions; manage functions, tasks, sessions, runs and API keys.')
+    .setDescription(
+      'Chat with agents that call real functions; manage functions, tasks, sessions, runs and API keys.',
+    )
     .setVersion(version)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: "an API key: 'Authorization: Bearer ac_…'" })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      description: "an API key: 'Authorization: Bearer ac_…'",
+    })
     .addSecurityRequirements('bearer')
     .build();
   return SwaggerModule.createDocument(app, config);

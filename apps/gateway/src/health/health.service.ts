@@ -38,8 +38,12 @@ export class HealthService {
       redis: own.redis ?? 'down',
     };
     const failing = [
-      ...Object.entries(services).filter(([, s]) => s === 'down').map(([n]) => n),
-      ...Object.entries(parts).filter(([, s]) => s === 'down').map(([n]) => n),
+      ...Object.entries(services)
+        .filter(([, s]) => s === 'down')
+        .map(([n]) => n),
+      ...Object.entries(parts)
+        .filter(([, s]) => s === 'down')
+        .map(([n]) => n),
     ];
     return {
       status: failing.length ? 'degraded' : 'ok',
@@ -53,7 +57,11 @@ export class HealthService {
 
   private async ping(service: ServiceName): Promise<[ServiceName, State]> {
     try {
-      await this.bus.request<PingReply>(Subjects.servicePing(service), {}, { timeoutMs: PING_TIMEOUT_MS, traced: false });
+      await this.bus.request<PingReply>(
+        Subjects.servicePing(service),
+        {},
+        { timeoutMs: PING_TIMEOUT_MS, traced: false },
+      );
       return [service, 'ok'];
     } catch {
       return [service, 'down'];

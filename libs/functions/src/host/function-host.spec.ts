@@ -194,7 +194,9 @@ describe('FunctionHost (real NATS)', () => {
     registry.setGroup('custom', []);
     // The unsubscribe reaches the server asynchronously: a call racing it may time out instead.
     await expectEventually(() =>
-      expect(client.call(extra.name, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'not_found' }),
+      expect(client.call(extra.name, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({
+        code: 'not_found',
+      }),
     );
   });
 

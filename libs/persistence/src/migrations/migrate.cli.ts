@@ -14,7 +14,9 @@ async function main(): Promise<void> {
     const migrator = await Migrator.open(url);
     const applied = await migrator.deploy();
     await migrator.close();
-    console.log(applied.length ? `applied ${applied.join(', ')} to ${maskUrl(url)}` : `${maskUrl(url)} is up to date`);
+    console.log(
+      applied.length ? `applied ${applied.join(', ')} to ${maskUrl(url)}` : `${maskUrl(url)} is up to date`,
+    );
     return;
   }
   if (command === 'create' && name && /^[a-z0-9_]+$/.test(name)) {
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
     }
     return;
   }
-  throw new Error("usage: db:migrate [deploy] | db:migrate create <snake_case_name>");
+  throw new Error('usage: db:migrate [deploy] | db:migrate create <snake_case_name>');
 }
 
 function devPostgresUrl(): string {

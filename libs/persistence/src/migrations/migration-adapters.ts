@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type DatabaseProvider, pgConnection, sqlitePath } from './database-url';
 
-
 /**
  * Driver-adapter factories for the WASM schema engine, with three known adapter problems worked
  * around (proven in shared/reference, Prisma 7.10 + schema-engine-wasm 8.1.0-2).
@@ -65,7 +64,8 @@ async function postgresFactory(url: string) {
 function patchPgCharType(pg: typeof import('pg')): void {
   if (charTypePatched) return;
   charTypePatched = true;
-  const query = (pg as unknown as { Query: { prototype: Record<string, (...a: unknown[]) => unknown> } }).Query;
+  const query = (pg as unknown as { Query: { prototype: Record<string, (...a: unknown[]) => unknown> } })
+    .Query;
   const original = query.prototype.handleRowDescription;
   query.prototype.handleRowDescription = function (this: unknown, msg: unknown) {
     for (const field of (msg as { fields: { dataTypeID: number }[] }).fields) {

@@ -35,7 +35,13 @@ export function migrationsList(dir: string) {
   };
 }
 
-export function writeMigration(dir: string, name: string, sql: string, connector: string, now = new Date()): string {
+export function writeMigration(
+  dir: string,
+  name: string,
+  sql: string,
+  connector: string,
+  now = new Date(),
+): string {
   const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
   const folder = join(dir, 'migrations', `${stamp}_${name}`);
   mkdirSync(folder, { recursive: true });

@@ -59,7 +59,8 @@ export class Migrator {
   async create(name: string, now = new Date()): Promise<string | null> {
     await this.deploy();
     const diagnostic = await this.engine.devDiagnostic({ migrationsList: migrationsList(this.dir), filters });
-    if (diagnostic.action.tag === 'reset') throw new Error(`database drifted, reset needed: ${diagnostic.action.reason}`);
+    if (diagnostic.action.tag === 'reset')
+      throw new Error(`database drifted, reset needed: ${diagnostic.action.reason}`);
     const out = await this.engine.createMigration({
       draft: false,
       migrationName: name,
@@ -90,4 +91,3 @@ function loadSchemaEngine(): Promise<SchemaEngine> {
   })();
   return engineClass;
 }
-

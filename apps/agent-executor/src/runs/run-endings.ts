@@ -13,7 +13,7 @@ export function ended(
   finishReason: Exclude<FinishReason, 'final'>,
   error?: string,
 ): RunOutcome {
-  return { finishReason, reply: endingReply(run, finishReason), ...(error ? { error } : {}) };
+  return { finishReason, reply: endingReply(run, finishReason, error), ...(error ? { error } : {}) };
 }
 
 export function answered(reply: string): RunOutcome {
@@ -21,7 +21,7 @@ export function answered(reply: string): RunOutcome {
 }
 
 /** A run without a final answer still replies: one sentence saying why it stopped. */
-function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>): string {
+function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, error?: string): string {
   const { profile } = run;
   switch (reason) {
     case 'max_steps':
@@ -41,7 +41,10 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>): str
     case 'awaiting_approval':
       return 'The plan is waiting for approval.';
     case 'error':
-      return 'The run failed before it could answer.';
+      // The error is the model call's (codes like llm_auth, already redacted), also on GET /runs/:id.
+      return error
+        ? `The run failed before it could answer (${error}).`
+        : 'The run failed before it could answer.';
   }
 }
 

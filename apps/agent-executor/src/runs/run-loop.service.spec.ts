@@ -277,6 +277,7 @@ describe('the ReAct loop', () => {
     world.script({ replies: [{ status: 500, error: 'boom' }] });
     const reply = await ask(world.bus, { message: 'Anyone there?' });
     expect(reply.finish_reason).toBe('error');
+    expect(reply.reply).toMatch(/^The run failed before it could answer \(llm_unavailable: /);
     expect((await runView(reply.run_id)).error).toMatch(/llm_unavailable/);
   });
 });

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMigrated, createDb, type Db, DatabaseNotMigratedError, Migrator } from '@app/persistence';
-import { freshPostgresDatabase, freshSqliteUrl } from '@app/testing';
+import {
+  connectMigrated,
+  createDb,
+  type Db,
+  DatabaseNotMigratedError,
+  Migrator,
+  sqlitePath,
+} from '@app/persistence';
+import { DatabaseSync } from 'node:sqlite';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { freshPostgresDatabase, freshSqliteUrl, REPO_ROOT } from '@app/testing';
+
+const run = promisify(execFile);
 
 const databases = [
   { name: 'SQLite', create: async () => ({ url: freshSqliteUrl(), drop: async () => undefined }) },
@@ -74,6 +86,27 @@ describe.each(databases)('persistence on $name', ({ create }) => {
     const task = { name: 'remind', run_at: new Date(), function_name: 'send_message' };
     await db.delayTask.create({ data: { id: 'd1', ...task } });
     await expect(db.delayTask.create({ data: { id: 'd2', ...task } })).rejects.toThrow();
+  });
+});
+
+describe('SQLite shared by several services', () => {
+  it('lets service processes that start together all connect, in WAL mode', async () => {
+    const url = freshSqliteUrl();
+    const migrator = await Migrator.open(url);
+    await migrator.deploy();
+    await migrator.close();
+    const script = `require('./dist/libs/persistence/src').connectMigrated(process.argv[1])
+      .then(({ db }) => db.$queryRawUnsafe('PRAGMA journal_mode').then((r) => { console.log(r[0].journal_mode); return db.$disconnect(); }))
+      .catch((err) => { console.error(err.message); process.exit(1); });`;
+    // Another service holds a write lock while these start, as the gateway does when it stores a key.
+    const writer = new DatabaseSync(sqlitePath(url));
+    writer.exec('BEGIN IMMEDIATE');
+    setTimeout(() => writer.exec('COMMIT'), 700);
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () => run(process.execPath, ['-e', script, url], { cwd: REPO_ROOT })),
+    );
+    writer.close();
+    expect(runs.map((r) => r.stdout.trim())).toEqual(Array(8).fill('wal'));
   });
 });
 

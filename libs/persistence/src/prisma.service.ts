@@ -47,16 +47,33 @@ export async function connectMigrated(
 ): Promise<{ db: Db; provider: DatabaseProvider }> {
   const { db, provider } = await createDb(url);
   await db.$connect();
-  if (provider === 'sqlite') {
-    await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-    await db.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
-  }
+  if (provider === 'sqlite') await useWal(db);
   const pending = await pendingMigrations(db, provider, root);
   if (pending.length > 0) {
     await db.$disconnect();
     throw new DatabaseNotMigratedError(pending);
   }
   return { db, provider };
+}
+
+/**
+ * WAL lets the services read while one writes. Switching needs a moment alone with the file, and
+ * SQLite answers SQLITE_BUSY at once (no busy wait) when several services start together: retry.
+ */
+async function useWal(db: Db, attempts = 50): Promise<void> {
+  await db.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [row] = await db.$queryRawUnsafe<{ journal_mode: string }[]>('PRAGMA journal_mode');
+      if (row?.journal_mode === 'wal') return;
+      await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (attempt >= attempts || !/SQLITE_BUSY|database is locked/.test(String((err as Error)?.message)))
+        throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+    }
+  }
 }
 
 export async function pendingMigrations(

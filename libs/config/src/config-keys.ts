@@ -55,6 +55,12 @@ export const CONFIG_KEYS = [
     oneOf: ['file', 'postgresql', 'postgres'],
     secret: true,
   }),
+  // Only `npm run db:migrate -- create <name>` uses it: a scratch PostgreSQL to diff migrations against.
+  key('database.dev_postgres_url', 'DEV_POSTGRES_URL', 'url', {
+    default: 'postgresql://postgres@127.0.0.1:5432/agentchassis_dev',
+    oneOf: ['postgresql', 'postgres'],
+    secret: true,
+  }),
   key('gateway.port', 'PORT', 'int', { default: 3000, min: 0, max: 65535 }),
   key('gateway.host', 'HOST', 'string', { default: '0.0.0.0' }),
   key('metrics.port', 'METRICS_PORT', 'int', { min: 0, max: 65535 }),

@@ -24,7 +24,7 @@ export interface PlatformConfig {
     tls_key_file?: string;
   };
   redis: { url: string };
-  database: { url: string };
+  database: { url: string; dev_postgres_url: string };
   gateway: { port: number; host: string };
   /** Probe/metrics server of the non-HTTP services; unset = off, 0 = any free port. */
   metrics: { port?: number };

@@ -9,7 +9,7 @@ import { Migrator } from './migrator';
  */
 async function main(): Promise<void> {
   const [command = 'deploy', name] = process.argv.slice(2);
-  const url = loadConfig().database.url;
+  const { url, dev_postgres_url: devPostgresUrl } = loadConfig().database;
   if (command === 'deploy') {
     const migrator = await Migrator.open(url);
     const applied = await migrator.deploy();
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   }
   if (command === 'create' && name && /^[a-z0-9_]+$/.test(name)) {
     const now = new Date();
-    const targets = [`file:./data/dev-migrate-${now.getTime()}.db`, devPostgresUrl()];
+    const targets = [`file:./data/dev-migrate-${now.getTime()}.db`, devPostgresUrl];
     for (const target of targets) {
       const migrator = await Migrator.open(target);
       const folder = await migrator.create(name, now);
@@ -31,10 +31,6 @@ async function main(): Promise<void> {
     return;
   }
   throw new Error('usage: db:migrate [deploy] | db:migrate create <snake_case_name>');
-}
-
-function devPostgresUrl(): string {
-  return process.env.DEV_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/agentchassis_dev';
 }
 
 main().then(

@@ -4,6 +4,8 @@ export interface Sample {
   ms: number[];
   failures: number;
   wallMs: number;
+  /** The first failure's message, so a failing round says why. */
+  firstError?: string;
 }
 
 export async function sequential(
@@ -14,22 +16,25 @@ export async function sequential(
   for (let i = 0; i < warmup; i++) await turn(-1 - i);
   const ms: number[] = [];
   let failures = 0;
+  let firstError: string | undefined;
   const started = performance.now();
   for (let i = 0; i < turns; i++) {
     const t = performance.now();
     try {
       await turn(i);
       ms.push(performance.now() - t);
-    } catch {
+    } catch (err) {
       failures++;
+      firstError ??= String(err);
     }
   }
-  return { ms, failures, wallMs: performance.now() - started };
+  return { ms, failures, firstError, wallMs: performance.now() - started };
 }
 
 export async function concurrent(conversations: number, turn: (i: number) => Promise<void>): Promise<Sample> {
   const ms: number[] = [];
   let failures = 0;
+  let firstError: string | undefined;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: conversations }, async (_, i) => {
@@ -37,12 +42,13 @@ export async function concurrent(conversations: number, turn: (i: number) => Pro
       try {
         await turn(i);
         ms.push(performance.now() - t);
-      } catch {
+      } catch (err) {
         failures++;
+        firstError ??= String(err);
       }
     }),
   );
-  return { ms, failures, wallMs: performance.now() - started };
+  return { ms, failures, firstError, wallMs: performance.now() - started };
 }
 
 export function percentile(values: number[], p: number): number {
@@ -63,6 +69,7 @@ export async function ramped(
 ): Promise<Sample> {
   const ms: number[] = [];
   let failures = 0;
+  let firstError: string | undefined;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: conversations }, async (_, i) => {
@@ -73,11 +80,12 @@ export async function ramped(
         try {
           await turn(i, state);
           ms.push(performance.now() - begun);
-        } catch {
+        } catch (err) {
           failures++;
+          firstError ??= String(err);
         }
       }
     }),
   );
-  return { ms, failures, wallMs: performance.now() - started };
+  return { ms, failures, firstError, wallMs: performance.now() - started };
 }

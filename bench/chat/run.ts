@@ -6,7 +6,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { concurrent, percentile, ramped, type Sample, sequential } from './measure';
 import { sdkTurn } from './sdk';
-import { ROOT, type Stack, startStack } from './stack';
+import { ADMIN_KEY, ROOT, type Stack, startStack } from './stack';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     const ours = async (i: number, state: { sessionId?: string } = {}) => {
       const res = await fetch(`${stack.gateway}/api/v1/chat`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
         body: JSON.stringify({
           message: `What is 2 + 3? (${i})`,
           ...(state.sessionId ? { session_id: state.sessionId } : {}),
@@ -157,10 +157,10 @@ conversations in flight with 2 s of model time per turn ask for ${Math.round(CON
 - A chat turn with one tool call, zero-latency model, p50 < 10 ms: ${met(p(r.oursSequential, 50) < 10)} (${fmt(p(r.oursSequential, 50))} ms; p99 ${fmt(p(r.oursSequential, 99))} ms).
 - ${CONVERSATIONS} concurrent conversations all complete: ${met(allDone)}; p99 overhead < 100 ms: ${met(o(r.oursConcurrent, 99) < 100)} (${fmt(o(r.oursConcurrent, 99))} ms).
 - Per-turn cost at most 2× the in-process SDK's: ${met(ratio50 <= 2)} (p50 ratio ${ratio50.toFixed(2)}; p99 ratio ${ratio99.toFixed(2)}).
-- Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).
+- Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).${firstErrors(r)}
 
 Where the executor's CPU goes (a \`--cpu-prof\` profile of the executor over 1,000 sequential turns, taken once on
-2026-11-22 with \`PROFILE_EXECUTOR=1\`; startup excluded): Prisma and SQLite 31% (two transactions a turn: session + run
+2026-11-22 with \`PROFILE=executor\`; startup excluded): Prisma and SQLite 31% (two transactions a turn: session + run
 record at the start; run record, the turn's two messages and the session's \`updated_at\` at the end), the OpenAI SDK and
 undici 17%, loopback socket writes 20% (NATS 12%, HTTP 8%: on loopback the kernel's whole send path is charged to the
 sender), garbage collection 4%, the NATS client 3%, the protocol codec 3%, the executor's own code 2%. The in-process SDK
@@ -169,6 +169,19 @@ near the turn rate given above: the concurrency target needs a quarter to a thir
 way: \`createMany\` for messages (several times slower than two \`create\`s on SQLite), an interactive transaction, the
 read of the last sequence number when the history load already knows it, and the history query on a new session.
 `;
+}
+
+function firstErrors(r: Results): string {
+  const samples = [
+    r.oursSequential,
+    r.oursConcurrent,
+    r.oursBurst,
+    r.sdkSequential,
+    r.sdkConcurrent,
+    r.sdkBurst,
+  ];
+  const errors = [...new Set(samples.flatMap((s) => (s.firstError ? [s.firstError.slice(0, 300)] : [])))];
+  return errors.map((e) => `\n  First failure: ${e}`).join('');
 }
 
 function writeSection(section: string): void {

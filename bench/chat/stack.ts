@@ -1,6 +1,7 @@
 // The platform under measurement: a private nats-server, the scripted model as its own process,
 // the built gateway and agent-executor as processes, and the `add` function served by this process.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -15,8 +16,17 @@ const { Bus } = dist(join(ROOT, 'dist/libs/bus/src/index.js')) as { Bus: typeof 
 const { Subjects } = dist(join(ROOT, 'dist/libs/contracts/src/index.js'));
 const { Migrator } = dist(join(ROOT, 'dist/libs/persistence/src/index.js'));
 
+/** The API key every benchmark turn presents. */
+export const ADMIN_KEY = `ac_bench_${randomBytes(24).toString('base64url')}`;
+
 /** As deployed (deploy/Dockerfile, scripts/start.mjs): a small young generation. */
 const SERVICE_FLAGS = ['--max-semi-space-size=2'];
+
+/** `PROFILE=gateway,executor` writes a V8 CPU profile of each named service to /tmp/prof. */
+function profiled(service: string): string[] {
+  const wanted = (process.env.PROFILE ?? '').split(',').includes(service);
+  return [...SERVICE_FLAGS, ...(wanted ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])];
+}
 
 export interface Stack {
   gateway: string;
@@ -62,17 +72,24 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
     LLM_BASE_URL: llm,
     LLM_MODEL: 'scripted-model',
     LLM_MAX_RETRIES: '0',
-    // API keys are another suite's subject; these measure and test the chat path itself.
-    AUTH_ENABLED: 'false',
+    // As deployed: every turn is authenticated and counted against its key's limits (in Redis),
+    // with limits raised so one key can stand for the many callers of the concurrency rounds.
+    AC_ADMIN_KEY: ADMIN_KEY,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    MAX_CONCURRENT_RUNS_PER_KEY: '100000',
+    DAILY_TOKEN_QUOTA_PER_KEY: '1000000000000',
   };
   const [gateway, executor] = await Promise.all([
-    startProcess('gateway', [...SERVICE_FLAGS, 'dist/apps/gateway/src/main.js'], env, / ready\b/, started),
+    startProcess(
+      'gateway',
+      [...profiled('gateway'), 'dist/apps/gateway/src/main.js'],
+      env,
+      / ready\b/,
+      started,
+    ),
     startProcess(
       'agent-executor',
-      [
-        ...(process.env.PROFILE_EXECUTOR ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
-        'dist/apps/agent-executor/src/main.js',
-      ],
+      [...profiled('executor'), 'dist/apps/agent-executor/src/main.js'],
       env,
       / ready\b/,
       started,

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { type DatabaseProvider, providerOf, sqlitePath } from './migrations/database-url';
 import { migrationNames, prismaDir } from './migrations/migrations-dir';
+import { withStatementCache } from './sqlite-statements';
 
 /**
  * The two generated clients share one model, so repositories are written against one type.
@@ -36,7 +37,7 @@ export async function createDb(url: string): Promise<{ db: Db; provider: Databas
   ]);
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const adapter = new PrismaBetterSqlite3({ url: file, timeout: 5_000 });
+  const adapter = withStatementCache(new PrismaBetterSqlite3({ url: file, timeout: 5_000 }));
   return { db: new PrismaClient({ adapter }), provider };
 }
 

@@ -20,6 +20,12 @@ export interface Principal {
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * How long a successful key check is trusted without asking the database again. A key revoked
+ * through this gateway stops at once; through another replica, within this time.
+ */
+export const KEY_CHECK_TTL_MS = 5_000;
+const KEY_CHECK_CACHE_MAX = 10_000;
 
 /**
  * API keys: random 190-bit tokens, stored as SHA-256 hashes (a slow password hash buys nothing for
@@ -28,6 +34,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 @Injectable()
 export class ApiKeysService implements OnApplicationBootstrap {
   private readonly lastTouched = new Map<string, number>();
+  /** Key hash → principal, for keys found valid (unknown keys are never cached). */
+  private readonly checked = new Map<string, { principal: Principal; until: number }>();
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -61,20 +69,36 @@ export class ApiKeysService implements OnApplicationBootstrap {
   }
 
   async revoke(id: string): Promise<void> {
-    if (!(await this.keys.revoke(id)) && !(await this.keys.exists(id)))
-      throw new NotFoundError('API key', id);
+    const revoked = await this.keys.revoke(id);
+    for (const [hash, { principal }] of this.checked) if (principal.keyId === id) this.checked.delete(hash);
+    if (!revoked && !(await this.keys.exists(id))) throw new NotFoundError('API key', id);
   }
 
   /** The principal behind a presented key, or null for an unknown or revoked key. */
-  async authenticate(key: string): Promise<Principal | null> {
-    const record = await this.keys.findByHash(hashKey(key));
-    if (!record || record.revoked_at) return null;
-    this.touch(record.id);
-    return { keyId: record.id, principal: record.principal, scopes: record.scopes.split(' ') as Scope[] };
+  async authenticate(key: string, now = Date.now()): Promise<Principal | null> {
+    const hash = hashKey(key);
+    const cached = this.checked.get(hash);
+    if (cached && cached.until > now) {
+      this.touch(cached.principal.keyId, now);
+      return cached.principal;
+    }
+    const record = await this.keys.findByHash(hash);
+    if (!record || record.revoked_at) {
+      this.checked.delete(hash);
+      return null;
+    }
+    const principal = {
+      keyId: record.id,
+      principal: record.principal,
+      scopes: record.scopes.split(' ') as Scope[],
+    };
+    if (this.checked.size >= KEY_CHECK_CACHE_MAX) this.checked.clear();
+    this.checked.set(hash, { principal, until: now + KEY_CHECK_TTL_MS });
+    this.touch(record.id, now);
+    return principal;
   }
 
-  private touch(id: string): void {
-    const now = Date.now();
+  private touch(id: string, now: number): void {
     if (now - (this.lastTouched.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastTouched.set(id, now);
     void this.keys.touch(id).catch(() => undefined);

@@ -6,25 +6,33 @@ import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
 
 const WINDOW_MS = 60_000;
 
+/** KEYS: the window's counter. ARGV: its TTL (ms). The count so far, in one command. */
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count`;
+
+type Scripted = Redis & { acRateHit(counter: string, ttlMs: number): Promise<number> };
+
 /**
  * Per-key request rate limit with counters in Redis, so the limit holds across gateway replicas:
- * a fixed one-minute window (INCR + PEXPIRE in one round trip).
+ * a fixed one-minute window (one script, one round trip).
  */
 @Injectable()
 export class RateLimiter {
+  private readonly redis: Scripted;
+
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) redis: Redis,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-  ) {}
+  ) {
+    redis.defineCommand('acRateHit', { numberOfKeys: 1, lua: HIT });
+    this.redis = redis as Scripted;
+  }
 
   async hit(keyId: string, now = Date.now()): Promise<void> {
     const window = Math.floor(now / WINDOW_MS);
-    const counter = `ac:ratelimit:${keyId}:${window}`;
-    const [[, count]] = (await this.redis
-      .multi()
-      .incr(counter)
-      .pexpire(counter, WINDOW_MS + 1_000)
-      .exec()) as [[Error | null, number], [Error | null, number]];
+    const count = await this.redis.acRateHit(`ac:ratelimit:${keyId}:${window}`, WINDOW_MS + 1_000);
     const limit = this.config.security.rate_limit_per_minute;
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));

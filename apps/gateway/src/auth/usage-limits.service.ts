@@ -8,16 +8,50 @@ const DAY_MS = 86_400_000;
 /** A crashed gateway must not hold a key's run slots forever. */
 const RUN_SLOT_TTL_S = 3_600;
 
+const QUOTA_USED_UP = -1;
+const TOO_MANY_RUNS = -2;
+
+/** KEYS: quota, slots. ARGV: quota, max runs, slot TTL (s). One round trip to admit a turn. */
+const ADMIT = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return ${QUOTA_USED_UP} end
+local running = redis.call('INCR', KEYS[2])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+if running > tonumber(ARGV[2]) then
+  redis.call('DECR', KEYS[2])
+  return ${TOO_MANY_RUNS}
+end
+return running`;
+
+/** KEYS: slots, quota. ARGV: tokens used, quota TTL (ms). One round trip to end a turn. */
+const RELEASE = `
+redis.call('DECR', KEYS[1])
+if tonumber(ARGV[1]) > 0 then
+  redis.call('INCRBY', KEYS[2], ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return 0`;
+
+type Scripted = Redis & {
+  acAdmitTurn(quota: string, slots: string, limit: number, maxRuns: number, ttlS: number): Promise<number>;
+  acReleaseTurn(slots: string, quota: string, tokens: number, ttlMs: number): Promise<number>;
+};
+
 /**
  * Unbounded consumption guards per API key, in Redis so they hold across gateway replicas:
  * a cap on concurrent runs and a daily token quota (on top of each run's own token budget).
  */
 @Injectable()
 export class UsageLimits {
+  private readonly redis: Scripted;
+
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) redis: Redis,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-  ) {}
+  ) {
+    redis.defineCommand('acAdmitTurn', { numberOfKeys: 2, lua: ADMIT });
+    redis.defineCommand('acReleaseTurn', { numberOfKeys: 2, lua: RELEASE });
+    this.redis = redis as Scripted;
+  }
 
   /** Runs `turn` within the key's limits and charges its token usage to today's quota. */
   async withinLimits<T extends { usage?: Usage }>(
@@ -25,56 +59,31 @@ export class UsageLimits {
     turn: () => Promise<T>,
     now = Date.now(),
   ): Promise<T> {
-    await this.checkQuota(keyId, now);
+    const { max_concurrent_runs: maxRuns, daily_token_quota: quota } = this.config.security;
+    const quotaKey = `ac:tokens:${keyId}:${new Date(now).toISOString().slice(0, 10)}`;
     const slots = `ac:runs:${keyId}`;
-    const [[, running]] = (await this.redis.multi().incr(slots).expire(slots, RUN_SLOT_TTL_S).exec()) as [
-      [Error | null, number],
-    ];
-    try {
-      if (running > this.config.security.max_concurrent_runs) {
-        throw new AppError(
-          'rate_limited',
-          `at most ${this.config.security.max_concurrent_runs} concurrent runs per API key`,
-          {
-            retry_after_s: 1,
-          },
-        );
-      }
-      const result = await turn();
-      await this.charge(keyId, result.usage, now);
-      return result;
-    } finally {
-      await this.redis.decr(slots);
-    }
-  }
-
-  private async checkQuota(keyId: string, now: number): Promise<void> {
-    const used = Number((await this.redis.get(this.quotaKey(keyId, now))) ?? 0);
-    const quota = this.config.security.daily_token_quota;
-    if (used >= quota) {
-      const retryAfter = Math.ceil((DAY_MS - (now % DAY_MS)) / 1000);
+    const admitted = await this.redis.acAdmitTurn(quotaKey, slots, quota, maxRuns, RUN_SLOT_TTL_S);
+    if (admitted === QUOTA_USED_UP) {
       throw new AppError(
         'rate_limited',
         `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`,
         {
-          retry_after_s: retryAfter,
+          retry_after_s: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000),
         },
       );
     }
-  }
-
-  private async charge(keyId: string, usage: Usage | undefined, now: number): Promise<void> {
-    const tokens = (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0);
-    if (tokens <= 0) return;
-    const key = this.quotaKey(keyId, now);
-    await this.redis
-      .multi()
-      .incrby(key, tokens)
-      .pexpire(key, 2 * DAY_MS)
-      .exec();
-  }
-
-  private quotaKey(keyId: string, now: number): string {
-    return `ac:tokens:${keyId}:${new Date(now).toISOString().slice(0, 10)}`;
+    if (admitted === TOO_MANY_RUNS) {
+      throw new AppError('rate_limited', `at most ${maxRuns} concurrent runs per API key`, {
+        retry_after_s: 1,
+      });
+    }
+    let tokens = 0;
+    try {
+      const result = await turn();
+      tokens = (result.usage?.prompt_tokens ?? 0) + (result.usage?.completion_tokens ?? 0);
+      return result;
+    } finally {
+      await this.redis.acReleaseTurn(slots, quotaKey, tokens, 2 * DAY_MS);
+    }
   }
 }

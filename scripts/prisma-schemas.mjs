@@ -19,6 +19,8 @@ generator client {
   runtime                = "nodejs"
   generatedFileExtension = "ts"
   importFileExtension    = ""
+  // Half the query compiler's WASM: 13 MB less memory per service; plans are cached, so no slower.
+  compilerBuild          = "small"
 }
 
 datasource db {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentProfileFields } from '@app/contracts';
-import { DB, type Db } from '@app/persistence';
+import { constraintViolation, DB, type Db } from '@app/persistence';
 
 /** Profiles created over REST. */
 @Injectable()
@@ -23,7 +23,7 @@ export class AgentProfileRepository {
       await this.db.agentProfile.create({ data: { name: spec.name, owner, spec: { ...spec } } });
       return true;
     } catch (err) {
-      if ((err as { code?: string }).code === 'P2002') return false;
+      if (constraintViolation(err) === 'unique') return false;
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FunctionCallEvent } from '@app/contracts';
-import { DB, type Db, type Prisma } from '@app/persistence';
+import { constraintViolation, DB, type Db, type Prisma } from '@app/persistence';
 
 type Row = Prisma.FunctionCallCreateManyInput;
 
@@ -61,5 +61,5 @@ function toRow(call: FunctionCallEvent, knownRuns: Set<string>): Row {
 }
 
 function isDuplicate(err: unknown): boolean {
-  return (err as { code?: string })?.code === 'P2002';
+  return constraintViolation(err) === 'unique';
 }

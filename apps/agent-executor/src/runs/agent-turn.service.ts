@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply, AgentRunRequest } from '@app/contracts';
-import { ConflictError, NotFoundError } from '@app/contracts';
+import { NotFoundError } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { activeTraceId } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -94,23 +94,17 @@ export class AgentTurnService {
           }),
         ]
       : [];
-    try {
-      await this.runs.create(
-        {
-          id: run.runId,
-          session_id: run.id.sessionId,
-          owner: request.principal ?? '',
-          agent: run.profile.name,
-          mode: run.profile.mode,
-          input: request.message,
-          trace_id: activeTraceId(),
-        },
-        openSession,
-      );
-    } catch (err) {
-      if ((err as { code?: string }).code === 'P2002')
-        throw new ConflictError(`run '${run.runId}' already exists`);
-      throw err;
-    }
+    await this.runs.create(
+      {
+        id: run.runId,
+        session_id: run.id.sessionId,
+        owner: request.principal ?? '',
+        agent: run.profile.name,
+        mode: run.profile.mode,
+        input: request.message,
+        trace_id: activeTraceId(),
+      },
+      openSession,
+    );
   }
 }

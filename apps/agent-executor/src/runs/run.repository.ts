@@ -1,6 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FinishReason, Plan, RunStatus, RunView, TraceStep, Usage, UsedTools } from '@app/contracts';
-import { DB, type Db } from '@app/persistence';
+import {
+  ConflictError,
+  type FinishReason,
+  type Plan,
+  type RunStatus,
+  type RunView,
+  type TraceStep,
+  type Usage,
+  type UsedTools,
+} from '@app/contracts';
+import { constraintViolation, DB, type Db } from '@app/persistence';
 import type { DbWrite } from '../common/db-write';
 
 export interface NewRun {
@@ -44,17 +53,26 @@ export interface RunRecord {
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
 
-/** Runs: created when they start, updated when they pause or end. */
+/**
+ * Runs: created when they start, updated when they pause or end. The two writes every turn makes
+ * are raw statements (the same SQL on SQLite and PostgreSQL): half the CPU of the model queries.
+ */
 @Injectable()
 export class RunRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
   /** Records a run as `running`; `before` (e.g. opening its session) lands in the same transaction. */
   async create(run: NewRun, before: DbWrite[] = []): Promise<void> {
-    await this.db.$transaction([
-      ...before.map((write) => write()),
-      this.db.run.create({ data: { ...run, status: 'running' }, select: { id: true } }),
-    ]);
+    const now = new Date();
+    const insert = this.db.$executeRaw`INSERT INTO "Run"
+      ("id", "session_id", "owner", "agent", "mode", "status", "input", "trace_id", "prompt_tokens", "completion_tokens", "created_at", "updated_at")
+      VALUES (${run.id}, ${run.session_id}, ${run.owner}, ${run.agent}, ${run.mode}, 'running', ${run.input}, ${run.trace_id ?? null}, 0, 0, ${now}, ${now})`;
+    try {
+      await (before.length > 0 ? this.db.$transaction([...before.map((write) => write()), insert]) : insert);
+    } catch (err) {
+      if (constraintViolation(err) === 'unique') throw new ConflictError(`run '${run.id}' already exists`);
+      throw err;
+    }
   }
 
   /** Writes a run's progress; a run whose session was deleted meanwhile is simply gone. */
@@ -64,22 +82,18 @@ export class RunRepository {
 
   /** The same write, for a transaction of another repository. */
   saveWrite(id: string, progress: RunProgress): DbWrite {
-    const { usage, plan, error, ...rest } = progress;
-    const done = progress.status !== 'awaiting_approval' && progress.status !== 'running';
-    return () =>
-      this.db.run.updateMany({
-        where: { id },
-        data: {
-          ...rest,
-          error: error ?? null,
-          ...(plan ? { plan: toJson(plan) } : {}),
-          trace: toJson(progress.trace),
-          used_tools: toJson(progress.used_tools),
-          prompt_tokens: usage.prompt_tokens,
-          completion_tokens: usage.completion_tokens,
-          finished_at: done ? new Date() : null,
-        },
-      });
+    const { status, reply, finish_reason, error, plan, trace, used_tools, usage, total_ms } = progress;
+    const done = status !== 'awaiting_approval' && status !== 'running';
+    return () => {
+      const now = new Date();
+      return this.db.$executeRaw`UPDATE "Run" SET
+        "status" = ${status}, "reply" = ${reply}, "finish_reason" = ${finish_reason}, "error" = ${error ?? null},
+        "plan" = COALESCE(${plan ? JSON.stringify(plan) : null}, "plan"),
+        "trace" = ${JSON.stringify(trace)}, "used_tools" = ${JSON.stringify(used_tools)},
+        "prompt_tokens" = ${usage.prompt_tokens}, "completion_tokens" = ${usage.completion_tokens},
+        "total_ms" = ${total_ms}, "finished_at" = ${done ? now : null}, "updated_at" = ${now}
+        WHERE "id" = ${id}`;
+    };
   }
 
   async savePlan(id: string, plan: Plan): Promise<void> {

@@ -1,6 +1,8 @@
-/** Prisma's unique-constraint violation, whichever database: for a fire, "already recorded". */
+import { constraintViolation } from '@app/persistence';
+
+/** A unique-constraint violation, whichever database: for a fire, "already recorded". */
 export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string })?.code === 'P2002';
+  return constraintViolation(err) === 'unique';
 }
 
 export const PAGE_SIZE = 500;

@@ -1,0 +1,191 @@
+// The writes every turn makes (raw SQL, one text for both databases), against both real databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError } from '@app/contracts';
+import { connectMigrated, type Db, Migrator } from '@app/persistence';
+import { freshPostgresDatabase, migratedSqliteUrl, REPO_ROOT } from '@app/testing';
+import { type RunProgress, RunRepository } from '../runs/run.repository';
+import { SessionRepository } from './session.repository';
+
+const databases = [
+  { name: 'SQLite', create: async () => ({ url: await migratedSqliteUrl(), drop: async () => undefined }) },
+  {
+    name: 'PostgreSQL',
+    create: async () => {
+      const database = await freshPostgresDatabase();
+      const migrator = await Migrator.open(database.url, REPO_ROOT);
+      await migrator.deploy();
+      await migrator.close();
+      return database;
+    },
+  },
+];
+
+const progress = (over: Partial<RunProgress> = {}): RunProgress => ({
+  status: 'completed',
+  reply: 'The sum is 5.',
+  finish_reason: 'final',
+  trace: [{ step: 1, type: 'final', ms: 3 } as never],
+  used_tools: { add: { count: 1, total_ms: 1 } },
+  usage: { prompt_tokens: 120, completion_tokens: 8 },
+  total_ms: 7,
+  ...over,
+});
+
+const message = (id: string, role: 'user' | 'assistant', content: string) => ({
+  id,
+  role,
+  content,
+  tokens: 3,
+});
+
+describe.each(databases)('turn writes on $name', ({ create }) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let runs: RunRepository;
+  let sessions: SessionRepository;
+
+  beforeAll(async () => {
+    const database = await create();
+    drop = database.drop;
+    db = (await connectMigrated(database.url, REPO_ROOT)).db;
+    runs = new RunRepository(db);
+    sessions = new SessionRepository(db);
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await drop?.();
+  });
+
+  const open = (id: string) =>
+    runs.create(
+      {
+        id: `run_${id}`,
+        session_id: id,
+        owner: 'alice',
+        agent: 'default',
+        mode: 'react',
+        input: 'hi',
+        trace_id: 'abc',
+      },
+      [sessions.createWrite({ id, agent: 'default', owner: 'alice', title: 'hi' })],
+    );
+
+  it('opens a session with its first run, both readable through the models', async () => {
+    await open('s1');
+    expect(await sessions.find('s1')).toEqual({
+      id: 's1',
+      agent: 'default',
+      owner: 'alice',
+      summary: null,
+      summary_upto: 0,
+    });
+    const stored = await runs.view('run_s1');
+    expect(stored?.owner).toBe('alice');
+    expect(stored?.view).toMatchObject({
+      status: 'running',
+      input: 'hi',
+      session_id: 's1',
+      finished_at: null,
+    });
+    expect(Date.now() - Date.parse(stored!.view.created_at)).toBeLessThan(60_000);
+  });
+
+  it('refuses a run id twice with a conflict, and leaves no half-open session behind', async () => {
+    await open('s2');
+    const again = await runs
+      .create(
+        { id: 'run_s2', session_id: 's2b', owner: 'alice', agent: 'default', mode: 'react', input: 'x' },
+        [sessions.createWrite({ id: 's2b', agent: 'default', owner: 'alice', title: 'x' })],
+      )
+      .catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ConflictError);
+    expect(await sessions.find('s2b')).toBeNull();
+  });
+
+  it("appends a turn's messages with the run's final record, JSON and usage included", async () => {
+    await open('s3');
+    const before = (await sessions.view('s3'))!.view.updated_at;
+    const saved = runs.saveWrite('run_s3', progress());
+    expect(
+      await sessions.appendTurn(
+        's3',
+        'run_s3',
+        [message('m1', 'user', 'hi'), message('m2', 'assistant', 'ok')],
+        [saved],
+        0,
+      ),
+    ).toBe(true);
+    const run = (await runs.view('run_s3'))!.view;
+    expect(run).toMatchObject({
+      status: 'completed',
+      reply: 'The sum is 5.',
+      finish_reason: 'final',
+      error: null,
+      plan: null,
+      trace: [{ step: 1, type: 'final', ms: 3 }],
+      used_tools: { add: { count: 1, total_ms: 1 } },
+      usage: { prompt_tokens: 120, completion_tokens: 8 },
+      total_ms: 7,
+    });
+    expect(run.finished_at).not.toBeNull();
+    const session = (await sessions.view('s3'))!.view;
+    expect(session.messages.map((m) => [m.seq, m.role, m.content, m.run_id])).toEqual([
+      [1, 'user', 'hi', 'run_s3'],
+      [2, 'assistant', 'ok', 'run_s3'],
+    ]);
+    expect(Date.parse(session.updated_at)).toBeGreaterThanOrEqual(Date.parse(before));
+  });
+
+  it('keeps a stored plan when a later save carries none, and a paused run unfinished', async () => {
+    await open('s4');
+    const plan = { steps: [{ id: 1, title: 'add', status: 'pending' }] } as never;
+    await runs.save('run_s4', progress({ status: 'awaiting_approval', finish_reason: 'final', plan }));
+    expect((await runs.view('run_s4'))!.view).toMatchObject({
+      status: 'awaiting_approval',
+      plan,
+      finished_at: null,
+    });
+    await runs.save('run_s4', progress({ error: 'step 1 failed', finish_reason: 'error', status: 'failed' }));
+    expect((await runs.view('run_s4'))!.view).toMatchObject({
+      status: 'failed',
+      plan,
+      error: 'step 1 failed',
+    });
+  });
+
+  it('retries when another turn took the sequence numbers it assumed', async () => {
+    await open('s5');
+    await sessions.appendTurn(
+      's5',
+      'run_s5',
+      [message('a1', 'user', 'one'), message('a2', 'assistant', 'two')],
+      [],
+      0,
+    );
+    // This turn loaded the history before the first one finished: it still believes the last seq is 0.
+    await sessions.appendTurn(
+      's5',
+      'run_s5',
+      [message('b1', 'user', 'three'), message('b2', 'assistant', 'four')],
+      [],
+      0,
+    );
+    const contents = (await sessions.view('s5'))!.view.messages.map((m) => `${m.seq}:${m.content}`);
+    expect(contents).toEqual(['1:one', '2:two', '3:three', '4:four']);
+  });
+
+  it('reports a session deleted while its run was in flight, and writes nothing for it', async () => {
+    await open('s6');
+    await sessions.delete('s6');
+    expect(
+      await sessions.appendTurn(
+        's6',
+        'run_s6',
+        [message('c1', 'user', 'x')],
+        [runs.saveWrite('run_s6', progress())],
+        0,
+      ),
+    ).toBe(false);
+    expect(await runs.view('run_s6')).toBeNull();
+  });
+});

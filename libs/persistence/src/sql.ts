@@ -1,0 +1,3 @@
+// Prisma's SQL template helpers, for the few hot writes done as raw statements. The same text runs
+// on SQLite and PostgreSQL: quoted identifiers, placeholders per provider, JSON as text.
+export { join as sqlJoin, sqltag as sql } from '@prisma/client/runtime/client';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ServiceName } from '@app/contracts';
 import { Migrator } from '@app/persistence';
-import { freshSqliteUrl } from './databases';
+import { freshPostgresDatabase, freshSqliteUrl } from './databases';
 
 /** The repository root, from src (vitest) or dist (benchmarks) alike. */
 export const REPO_ROOT = findRoot(__dirname);
@@ -93,7 +93,23 @@ export function gatewayUrl(gateway: ServiceProcess): string {
 
 /** A migrated SQLite database for a test stack. */
 export async function migratedSqliteUrl(): Promise<string> {
-  const url = freshSqliteUrl();
+  return migrate(freshSqliteUrl());
+}
+
+/** Both databases, each created empty and migrated, for tests that must hold on either. */
+export const MIGRATED_DATABASES = [
+  { name: 'SQLite', create: async () => ({ url: await migratedSqliteUrl(), drop: async () => undefined }) },
+  {
+    name: 'PostgreSQL',
+    create: async () => {
+      const database = await freshPostgresDatabase();
+      await migrate(database.url);
+      return database;
+    },
+  },
+];
+
+async function migrate(url: string): Promise<string> {
   const migrator = await Migrator.open(url, REPO_ROOT);
   await migrator.deploy();
   await migrator.close();

@@ -96,6 +96,18 @@ export class RunRepository {
     };
   }
 
+  /**
+   * Ends, as failed, runs still `running` that nothing has written since `staleBefore`: their
+   * executor stopped mid-run (a live run writes at least every run timeout). Returns how many.
+   */
+  async failStale(staleBefore: Date, error: string): Promise<number> {
+    const { count } = await this.db.run.updateMany({
+      where: { status: 'running', updated_at: { lt: staleBefore } },
+      data: { status: 'failed', finish_reason: 'error', error, finished_at: new Date() },
+    });
+    return count;
+  }
+
   async savePlan(id: string, plan: Plan): Promise<void> {
     await this.db.run.updateMany({ where: { id }, data: { plan: toJson(plan) } });
   }

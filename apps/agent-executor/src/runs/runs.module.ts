@@ -16,6 +16,7 @@ import { RunFinisherService } from './run-finisher.service';
 import { RunLoopService } from './run-loop.service';
 import { RunRepository } from './run.repository';
 import { RunsHandler } from './runs.handler';
+import { StaleRunSweeper } from './stale-run.sweeper';
 
 /** Runs, ReAct and plan mode: everything between `agent.run` and its reply. */
 @Module({
@@ -33,6 +34,7 @@ import { RunsHandler } from './runs.handler';
     PlanRunnerService,
     PlanApprovalService,
     RunsHandler,
+    StaleRunSweeper,
   ],
 })
 export class RunsModule {}

@@ -1,24 +1,10 @@
 // The writes every turn makes (raw SQL, one text for both databases), against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError } from '@app/contracts';
-import { connectMigrated, type Db, Migrator } from '@app/persistence';
-import { freshPostgresDatabase, migratedSqliteUrl, REPO_ROOT } from '@app/testing';
+import { connectMigrated, type Db } from '@app/persistence';
+import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { type RunProgress, RunRepository } from '../runs/run.repository';
 import { SessionRepository } from './session.repository';
-
-const databases = [
-  { name: 'SQLite', create: async () => ({ url: await migratedSqliteUrl(), drop: async () => undefined }) },
-  {
-    name: 'PostgreSQL',
-    create: async () => {
-      const database = await freshPostgresDatabase();
-      const migrator = await Migrator.open(database.url, REPO_ROOT);
-      await migrator.deploy();
-      await migrator.close();
-      return database;
-    },
-  },
-];
 
 const progress = (over: Partial<RunProgress> = {}): RunProgress => ({
   status: 'completed',
@@ -38,7 +24,7 @@ const message = (id: string, role: 'user' | 'assistant', content: string) => ({
   tokens: 3,
 });
 
-describe.each(databases)('turn writes on $name', ({ create }) => {
+describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
   let db: Db;
   let drop: () => Promise<void>;
   let runs: RunRepository;

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlatformConfig } from '@app/config';
+import type { Logger } from '@app/observability';
+import { connectMigrated, type Db } from '@app/persistence';
+import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+import { RunRepository } from './run.repository';
+import { STALE_RUN_ERROR, StaleRunSweeper } from './stale-run.sweeper';
+
+const RUN_TIMEOUT_MS = 300_000;
+const config = { executor: { run_timeout: RUN_TIMEOUT_MS } } as PlatformConfig;
+const warnings: string[] = [];
+const logger = { warn: (message: string) => warnings.push(message) } as unknown as Logger;
+
+describe.each(MIGRATED_DATABASES)('StaleRunSweeper on $name', ({ create }) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let runs: RunRepository;
+
+  beforeAll(async () => {
+    const database = await create();
+    drop = database.drop;
+    db = (await connectMigrated(database.url, REPO_ROOT)).db;
+    runs = new RunRepository(db);
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await drop?.();
+  });
+
+  const run = async (id: string, status: string, writtenMinutesAgo: number) => {
+    await runs.create({
+      id,
+      session_id: null as never,
+      owner: '',
+      agent: 'default',
+      mode: 'react',
+      input: 'hi',
+    });
+    const at = new Date(Date.now() - writtenMinutesAgo * 60_000);
+    await db.$executeRaw`UPDATE "Run" SET "status" = ${status}, "updated_at" = ${at} WHERE "id" = ${id}`;
+  };
+
+  it('fails runs left running past any live run’s deadline, and only those', async () => {
+    await run('orphan', 'running', 10);
+    await run('live', 'running', 4); // within the 5-minute run timeout (+1 minute of clock slack)
+    await run('paused', 'awaiting_approval', 60);
+    await run('done', 'completed', 60);
+    const sweeper = new StaleRunSweeper(runs, config, logger);
+
+    expect(await sweeper.sweep()).toBe(1);
+    expect((await runs.view('orphan'))?.view).toMatchObject({
+      status: 'failed',
+      finish_reason: 'error',
+      error: STALE_RUN_ERROR,
+    });
+    expect((await runs.view('orphan'))?.view.finished_at).not.toBeNull();
+    for (const [id, status] of [
+      ['live', 'running'],
+      ['paused', 'awaiting_approval'],
+      ['done', 'completed'],
+    ])
+      expect((await runs.view(id))?.view.status).toBe(status);
+    expect(warnings).toContain('runs left running by a stopped executor marked failed');
+    expect(await sweeper.sweep()).toBe(0);
+  });
+});

@@ -7,6 +7,7 @@ import {
 } from './anthropic-messages';
 import type { CompletionRequest, CompletionResult, LlmProvider } from './llm-provider';
 import { toLlmError } from './sdk-error.mapper';
+import { createNodeHttpFetch } from './node-http-fetch';
 
 export interface AnthropicProviderOptions {
   /** Without the trailing /v1: the SDK adds it. */
@@ -32,6 +33,7 @@ export class AnthropicProvider implements LlmProvider {
       baseURL: options.baseUrl,
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
+      fetch: createNodeHttpFetch(),
     });
   }
 

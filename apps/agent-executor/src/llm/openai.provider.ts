@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { CompletionRequest, CompletionResult, LlmProvider } from './llm-provider';
 import { LlmError } from './llm.errors';
+import { createNodeHttpFetch } from './node-http-fetch';
 import { toFinishReason, toOpenAiMessages, toOpenAiTools, toOpenAiToolCalls } from './openai-messages';
 import { OpenAiStreamAssembler } from './openai-stream.assembler';
 import { toLlmError } from './sdk-error.mapper';
@@ -35,6 +36,7 @@ export class OpenAiProvider implements LlmProvider {
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       defaultHeaders: options.defaultHeaders,
+      fetch: createNodeHttpFetch(),
     });
   }
 

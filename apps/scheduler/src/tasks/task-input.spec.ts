@@ -76,6 +76,13 @@ describe('delayInput', () => {
     ]);
   });
 
+  it('refuses a run_at more than ten years ahead (a slip of the year), and takes one just inside', () => {
+    expect(fieldsOf(() => delayInput({ ...base, run_at: '2126-11-22T09:00:00Z' }, NOW))).toEqual([
+      'run_at: is more than 10 years ahead; give a nearer time',
+    ]);
+    expect(delayInput({ ...base, run_at: '2036-11-20T09:00:00Z' }, NOW).run_at.getUTCFullYear()).toBe(2036);
+  });
+
   it('wants exactly one of function and message', () => {
     expect(fieldsOf(() => delayInput({ name: 'd', run_at: base.run_at }, NOW))).toEqual([
       expect.stringMatching(/^function: is required \(or message/),

@@ -40,6 +40,12 @@ export interface CronInput extends TargetInput {
 
 type TargetFields = Pick<CreateDelayRequest, 'function' | 'params' | 'message' | 'agent' | 'session_id'>;
 
+/**
+ * A guard against a model's slip of the year (BullMQ's delayed-job scores also lose precision
+ * for times after 2039).
+ */
+const MAX_DELAY_MS = 10 * 365.25 * 86_400_000;
+
 /** The checks a DTO cannot make (they look at several fields or at the clock), all reported at once. */
 export function delayInput(req: CreateDelayRequest, now: Date): DelayInput {
   const problems = targetProblems(req);
@@ -49,6 +55,8 @@ export function delayInput(req: CreateDelayRequest, now: Date): DelayInput {
       field: 'run_at',
       message: `is in the past (it is now ${now.toISOString()}); give a future time`,
     });
+  } else if (runAt.getTime() - now.getTime() > MAX_DELAY_MS) {
+    problems.push({ field: 'run_at', message: 'is more than 10 years ahead; give a nearer time' });
   }
   throwIfAny(problems);
   return {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { gatewayUrl, type ServiceProcess, startService } from '@app/testing';
 import { type ChatStack, post, startChatStack } from '../chat/chat-stack';
 
@@ -23,8 +24,14 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
 
   beforeAll(async () => {
     stack = await startChatStack({
-      functions: [],
-      agents: () => [],
+      functions: [
+        {
+          name: 'add',
+          params: { a: { type: 'number' }, b: { type: 'number' } },
+          run: async () => ({ data: { sum: 8 } }),
+        },
+      ],
+      agents: () => [{ name: 'approver', mode: 'plan', allowed_tools: ['add'], plan_approval: true }],
       env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, MAX_CONCURRENT_RUNS_PER_KEY: '2' },
     });
     base = stack.base;
@@ -118,6 +125,35 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
     });
     expect(removed.status).toBe(404);
     expect((await get('/api/v1/delays/carols-reminder', carol.key)).status).toBe(200);
+  });
+
+  it("charges an approved plan's tokens to the key's daily quota, the planning only once", async () => {
+    const { id, key } = await createKey({ name: 'planner', scopes: ['chat'] });
+    stack.llm.setScript({
+      replies: ['{"steps":[{"description":"add","tool":"add","params":{"a":4,"b":4}}]}', 'Eight.'],
+    });
+    const paused = await post(
+      base,
+      '/api/v1/chat',
+      { message: 'Four plus four', agent: 'approver' },
+      bearer(key),
+    );
+    const { run_id: runId, finish_reason: paused_as } = (await paused.json()) as AgentRunReply;
+    expect(paused_as).toBe('awaiting_approval');
+    const approved = await post(base, `/api/v1/runs/${runId}/approve`, undefined, bearer(key));
+    expect(((await approved.json()) as AgentRunReply).finish_reason).toBe('final');
+    const run = (await (await get(`/api/v1/runs/${runId}`, key)).json()) as {
+      usage: { prompt_tokens: number; completion_tokens: number };
+    };
+    const total = run.usage.prompt_tokens + run.usage.completion_tokens;
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const charged = await redis.get(`ac:tokens:${id}:${new Date().toISOString().slice(0, 10)}`);
+      expect(total).toBeGreaterThan(0);
+      expect(Number(charged)).toBe(total);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('caps concurrent runs per key with 429 and Retry-After', async () => {

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
 import { wantsEventStream } from '../chat/chat.controller';
 import { resourceId } from './resource-id';
 import { RunsService } from './runs.service';
@@ -27,11 +27,13 @@ export class RunsController {
     @Param('id') id: string,
     @Headers('accept') accept: string | undefined,
     @CurrentPrincipal() principal: string,
+    @CurrentKeyId() keyId: string,
     @Res() res: Response,
   ): Promise<void> {
     const runId = resourceId('run', id);
-    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, principal, res);
-    res.status(200).json(await this.runs.approve(runId, principal));
+    const caller = { principal, keyId };
+    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res);
+    res.status(200).json(await this.runs.approve(runId, caller));
   }
 
   @Post(':id/reject')

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type RunRefRequest, type RunView, Subjects } from '@app/contracts';
+import { type AgentRunReply, type RunRefRequest, type RunView, Subjects, type Usage } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { REPLY_GRACE_MS } from '../chat/chat.service';
+import { UsageLimits } from '../auth/usage-limits.service';
+import { type Caller, REPLY_GRACE_MS } from '../chat/chat.service';
 import { relayRun } from '../chat/sse-relay';
 
 const QUERY_TIMEOUT_MS = 5_000;
@@ -17,6 +18,7 @@ export class RunsService {
   constructor(
     @Inject(Bus) private readonly bus: Bus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
   get(runId: string, principal: string): Promise<RunView> {
@@ -31,26 +33,43 @@ export class RunsService {
     return this.ask(Subjects.agentRunReject, runId, principal, QUERY_TIMEOUT_MS);
   }
 
-  approve(runId: string, principal: string): Promise<AgentRunReply> {
-    return this.approveRequest(runId, principal, false);
+  approve(runId: string, caller: Caller): Promise<AgentRunReply> {
+    return this.approveRequest(runId, caller, false);
   }
 
-  approveStreaming(runId: string, principal: string, res: Response): Promise<void> {
-    return relayRun(this.bus, res, runId, () => this.approveRequest(runId, principal, true));
+  approveStreaming(runId: string, caller: Caller, res: Response): Promise<void> {
+    return relayRun(this.bus, res, runId, () => this.approveRequest(runId, caller, true));
   }
 
-  private approveRequest(runId: string, principal: string, stream: boolean): Promise<AgentRunReply> {
+  /**
+   * Running a held plan is a turn like any other: it takes a run slot and its tokens count against
+   * the key's daily quota. The reply's usage covers the whole run, so only what it adds to the
+   * usage at the pause is charged (the planning was charged with the first turn).
+   */
+  private async approveRequest(runId: string, caller: Caller, stream: boolean): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + REPLY_GRACE_MS;
-    return this.bus.request<AgentRunReply>(
-      Subjects.agentRunApprove,
-      { ...ref(runId, principal), stream },
-      { timeoutMs },
-    );
+    const before = (await this.get(runId, caller.principal)).usage;
+    const { reply } = await this.limits.withinLimits(caller.keyId, async () => {
+      const reply = await this.bus.request<AgentRunReply>(
+        Subjects.agentRunApprove,
+        { ...ref(runId, caller.principal), stream },
+        { timeoutMs },
+      );
+      return { reply, usage: added(reply.usage, before) };
+    });
+    return reply;
   }
 
   private ask<T>(subject: string, runId: string, principal: string, timeoutMs: number): Promise<T> {
     return this.bus.request<T>(subject, ref(runId, principal), { timeoutMs });
   }
+}
+
+function added(after: Usage, before: Usage): Usage {
+  return {
+    prompt_tokens: Math.max(0, after.prompt_tokens - before.prompt_tokens),
+    completion_tokens: Math.max(0, after.completion_tokens - before.completion_tokens),
+  };
 }
 
 function ref(runId: string, principal: string): RunRefRequest {

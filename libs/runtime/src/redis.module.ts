@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { HealthChecks } from './health-checks';
 
 export const REDIS = Symbol('REDIS');
@@ -23,8 +23,15 @@ export class RedisModule implements OnApplicationShutdown {
       providers: [
         {
           provide: REDIS,
-          useFactory: () =>
-            new Redis(url, { maxRetriesPerRequest: null, enableOfflineQueue: false, lazyConnect: false }),
+          // Loaded here, not at import: services without Redis (the runner) skip its ~5 MB.
+          useFactory: async () => {
+            const { Redis } = await import('ioredis');
+            return new Redis(url, {
+              maxRetriesPerRequest: null,
+              enableOfflineQueue: false,
+              lazyConnect: false,
+            });
+          },
         },
       ],
       exports: [REDIS],

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import {
   fromAnthropicContent,
   toAnthropicConversation,
@@ -20,27 +20,28 @@ export interface AnthropicProviderOptions {
   maxTokens: number;
 }
 
-/** Claude through the official SDK's Messages API. */
+type Sdk = typeof Anthropic;
+
+/**
+ * Claude through the official SDK's Messages API. The SDK is loaded on the first call: an
+ * executor that only talks to OpenAI-compatible servers never pays its ~4.5 MB.
+ */
 export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic';
   readonly model: string;
-  private readonly client: Anthropic;
+  private loaded?: Promise<{ sdk: Sdk; client: Anthropic }>;
 
   constructor(private readonly options: AnthropicProviderOptions) {
     this.model = options.model;
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-      fetch: createNodeHttpFetch(),
-    });
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
     const started = performance.now();
+    const { sdk, client } = await this.load();
     try {
-      const message = req.onDelta ? await this.stream(req, req.onDelta) : await this.request(req);
+      const message = req.onDelta
+        ? await this.stream(client, req, req.onDelta)
+        : await this.request(client, req);
       return {
         ...fromAnthropicContent(message.content),
         usage: { prompt_tokens: message.usage.input_tokens, completion_tokens: message.usage.output_tokens },
@@ -50,7 +51,7 @@ export class AnthropicProvider implements LlmProvider {
         elapsedMs: Math.round(performance.now() - started),
       };
     } catch (error) {
-      throw toLlmError(error, Anthropic, {
+      throw toLlmError(error, sdk, {
         provider: this.name,
         secrets: [this.options.apiKey],
         timeoutMs: this.options.timeoutMs,
@@ -69,12 +70,32 @@ export class AnthropicProvider implements LlmProvider {
     };
   }
 
-  private request(req: CompletionRequest): Promise<Anthropic.Message> {
-    return this.client.messages.create(this.params(req), { signal: req.signal });
+  private load(): Promise<{ sdk: Sdk; client: Anthropic }> {
+    this.loaded ??= import('@anthropic-ai/sdk').then((module) => {
+      // The dynamic import is typed from the package's ESM face, the type import from its CJS one.
+      const sdk = module.default as unknown as Sdk;
+      const client = new sdk({
+        apiKey: this.options.apiKey,
+        baseURL: this.options.baseUrl,
+        timeout: this.options.timeoutMs,
+        maxRetries: this.options.maxRetries,
+        fetch: createNodeHttpFetch(),
+      });
+      return { sdk, client };
+    });
+    return this.loaded;
   }
 
-  private stream(req: CompletionRequest, onDelta: (text: string) => void): Promise<Anthropic.Message> {
-    const stream = this.client.messages.stream(this.params(req), { signal: req.signal });
+  private request(client: Anthropic, req: CompletionRequest): Promise<Anthropic.Message> {
+    return client.messages.create(this.params(req), { signal: req.signal });
+  }
+
+  private stream(
+    client: Anthropic,
+    req: CompletionRequest,
+    onDelta: (text: string) => void,
+  ): Promise<Anthropic.Message> {
+    const stream = client.messages.stream(this.params(req), { signal: req.signal });
     stream.on('text', (delta) => onDelta(delta));
     return stream.finalMessage();
   }

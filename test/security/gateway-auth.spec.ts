@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { gatewayUrl, type ServiceProcess, startService } from '@app/testing';
+import { expectEventually, gatewayUrl, type ServiceProcess, startService } from '@app/testing';
 import { type ChatStack, post, startChatStack } from '../chat/chat-stack';
 
 const ADMIN_KEY = 'ac_test_admin_key_0123456789abcdefghij';
@@ -148,9 +148,12 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
     const total = run.usage.prompt_tokens + run.usage.completion_tokens;
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     try {
-      const charged = await redis.get(`ac:tokens:${id}:${new Date().toISOString().slice(0, 10)}`);
       expect(total).toBeGreaterThan(0);
-      expect(Number(charged)).toBe(total);
+      // The charge lands just after the answer (the gateway does not hold the reply for it).
+      await expectEventually(async () => {
+        const charged = await redis.get(`ac:tokens:${id}:${new Date().toISOString().slice(0, 10)}`);
+        expect(Number(charged)).toBe(total);
+      });
     } finally {
       redis.disconnect();
     }

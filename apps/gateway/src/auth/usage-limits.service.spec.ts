@@ -2,11 +2,12 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PlatformConfig } from '@app/config';
 import { AppError } from '@app/contracts';
+import type { Logger } from '@app/observability';
 import { UsageLimits } from './usage-limits.service';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const config = { security: { max_concurrent_runs: 1, daily_token_quota: 100 } } as PlatformConfig;
-const limits = new UsageLimits(redis, config);
+const limits = new UsageLimits(redis, config, { warn: () => undefined } as unknown as Logger);
 const usage = (prompt_tokens: number, completion_tokens = 0) => ({
   usage: { prompt_tokens, completion_tokens },
 });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { PlatformConfig } from '@app/config';
 import { AppError, type Usage } from '@app/contracts';
+import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
 
 const DAY_MS = 86_400_000;
@@ -47,6 +48,7 @@ export class UsageLimits {
   constructor(
     @Inject(REDIS) redis: Redis,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(Logger) private readonly logger: Logger,
   ) {
     redis.defineCommand('acAdmitTurn', { numberOfKeys: 2, lua: ADMIT });
     redis.defineCommand('acReleaseTurn', { numberOfKeys: 2, lua: RELEASE });
@@ -83,7 +85,14 @@ export class UsageLimits {
       tokens = (result.usage?.prompt_tokens ?? 0) + (result.usage?.completion_tokens ?? 0);
       return result;
     } finally {
-      await this.redis.acReleaseTurn(slots, quotaKey, tokens, 2 * DAY_MS);
+      // Not awaited: the caller's answer need not wait a Redis round trip. This connection sends
+      // commands in order, so this gateway's next admission already sees the slot free.
+      this.redis.acReleaseTurn(slots, quotaKey, tokens, 2 * DAY_MS).catch((err: unknown) =>
+        this.logger.warn('cannot release a run slot; it expires within the hour', {
+          key_id: keyId,
+          error: (err as Error).message,
+        }),
+      );
     }
   }
 }

@@ -8,47 +8,40 @@ export interface Sample {
   firstError?: string;
 }
 
+/** Times each turn it is given; a failed turn is counted, not timed. */
+function round() {
+  const sample: Sample = { ms: [], failures: 0, wallMs: 0 };
+  const started = performance.now();
+  return {
+    async time(turn: () => Promise<void>): Promise<void> {
+      const begun = performance.now();
+      try {
+        await turn();
+        sample.ms.push(performance.now() - begun);
+      } catch (err) {
+        sample.failures++;
+        sample.firstError ??= String(err);
+      }
+    },
+    done: (): Sample => ({ ...sample, wallMs: performance.now() - started }),
+  };
+}
+
 export async function sequential(
   turns: number,
   turn: (i: number) => Promise<void>,
   warmup = 50,
 ): Promise<Sample> {
   for (let i = 0; i < warmup; i++) await turn(-1 - i);
-  const ms: number[] = [];
-  let failures = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
-  for (let i = 0; i < turns; i++) {
-    const t = performance.now();
-    try {
-      await turn(i);
-      ms.push(performance.now() - t);
-    } catch (err) {
-      failures++;
-      firstError ??= String(err);
-    }
-  }
-  return { ms, failures, firstError, wallMs: performance.now() - started };
+  const timing = round();
+  for (let i = 0; i < turns; i++) await timing.time(() => turn(i));
+  return timing.done();
 }
 
 export async function concurrent(conversations: number, turn: (i: number) => Promise<void>): Promise<Sample> {
-  const ms: number[] = [];
-  let failures = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: conversations }, async (_, i) => {
-      const t = performance.now();
-      try {
-        await turn(i);
-        ms.push(performance.now() - t);
-      } catch (err) {
-        failures++;
-        firstError ??= String(err);
-      }
-    }),
-  );
-  return { ms, failures, firstError, wallMs: performance.now() - started };
+  const timing = round();
+  await Promise.all(Array.from({ length: conversations }, (_, i) => timing.time(() => turn(i))));
+  return timing.done();
 }
 
 export function percentile(values: number[], p: number): number {
@@ -67,25 +60,13 @@ export async function ramped(
   turnsEach: number,
   turn: (conversation: number, state: { sessionId?: string }) => Promise<void>,
 ): Promise<Sample> {
-  const ms: number[] = [];
-  let failures = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
+  const timing = round();
   await Promise.all(
     Array.from({ length: conversations }, async (_, i) => {
       await new Promise((resolve) => setTimeout(resolve, (i * rampMs) / conversations));
       const state: { sessionId?: string } = {};
-      for (let t = 0; t < turnsEach; t++) {
-        const begun = performance.now();
-        try {
-          await turn(i, state);
-          ms.push(performance.now() - begun);
-        } catch (err) {
-          failures++;
-          firstError ??= String(err);
-        }
-      }
+      for (let t = 0; t < turnsEach; t++) await timing.time(() => turn(i, state));
     }),
   );
-  return { ms, failures, firstError, wallMs: performance.now() - started };
+  return timing.done();
 }

@@ -168,6 +168,11 @@ ${
 }
 - Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).${firstErrors(r)}
 
+Where the concurrency budget holds (measured separately on 2026-11-22 with \`--concurrent N\`, same 1 s model latency,
+2 turns each): 50 conversations, p99 overhead 28 ms (SDK 23 ms); 200 conversations (100 turns/s), 101 ms (SDK 25 ms);
+400 conversations, 252 ms (SDK 64 ms). On this 2-core machine the platform keeps the 100 ms budget up to about 200
+conversations in flight, a fifth of the 1,000 asked for.
+
 Where the executor's CPU goes (a \`--cpu-prof\` profile of the executor over 2,000 sequential turns, taken once on
 2026-11-22 with \`PROFILE=executor\`, summarised by \`node bench/profile-summary.mjs <file> --skip-ms 9000\`; startup
 excluded): Prisma and SQLite 28% (of which SQLite itself executing the statements 10%), the two HTTP calls to the model 21%

@@ -33,6 +33,9 @@ export const CONFIG_KEYS = [
   key('llm.model', 'LLM_MODEL', 'string', { default: 'gpt-4o-mini' }),
   key('llm.timeout', 'LLM_TIMEOUT', 'duration', { default: 60_000, min: 1 }),
   key('llm.max_retries', 'LLM_MAX_RETRIES', 'int', { default: 3, min: 0, max: 10 }),
+  // Model calls through an HTTP proxy (CONNECT for https); it may carry credentials, so it is a secret.
+  key('llm.proxy', 'LLM_PROXY', 'url', { oneOf: ['http', 'https'], secret: true }),
+  key('llm.no_proxy', 'LLM_NO_PROXY', 'list', { default: [] }),
   key('executor.run_timeout', 'AGENT_RUN_TIMEOUT', 'duration', { default: 300_000, min: 100 }),
   key('executor.catalog_ttl', 'AGENT_CATALOG_TTL', 'duration', { default: 30_000, min: 0 }),
   key('nats.url', 'NATS_URL', 'url', {

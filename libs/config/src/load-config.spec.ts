@@ -56,8 +56,11 @@ describe('loadConfig', () => {
     const config = loadConfig({
       LLM_API_KEY: 'sk-abcdef',
       DATABASE_URL: 'postgresql://ac:p%40ss@db:5432/ac',
+      LLM_PROXY: 'http://me:pr0xy-pw@proxy:3128',
+      LLM_NO_PROXY: 'localhost,ollama.internal',
     });
-    expect(config.secrets).toEqual(expect.arrayContaining(['sk-abcdef', 'p@ss', 'p%40ss']));
+    expect(config.secrets).toEqual(expect.arrayContaining(['sk-abcdef', 'p@ss', 'p%40ss', 'pr0xy-pw']));
+    expect(config.llm.no_proxy).toEqual(['localhost', 'ollama.internal']);
     expect(config.secrets).not.toContain('postgresql://ac:p%40ss@db:5432/ac');
   });
 

@@ -7,6 +7,9 @@ export interface PlatformConfig {
     model: string;
     timeout: number;
     max_retries: number;
+    /** HTTP(S) proxy for model calls, e.g. `http://proxy:3128`; hosts in `no_proxy` go direct. */
+    proxy?: string;
+    no_proxy: string[];
   };
   executor: {
     /** The overall deadline of one agent run; the gateway waits this long (plus a grace) for a reply. */

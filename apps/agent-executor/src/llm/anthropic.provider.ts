@@ -5,7 +5,7 @@ import {
   toAnthropicTools,
   toFinishReason,
 } from './anthropic-messages';
-import type { CompletionRequest, CompletionResult, LlmProvider } from './llm-provider';
+import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { toLlmError } from './sdk-error.mapper';
 import { createNodeHttpFetch } from './node-http-fetch';
 
@@ -18,6 +18,7 @@ export interface AnthropicProviderOptions {
   maxRetries: number;
   /** Anthropic requires a limit on every request. */
   maxTokens: number;
+  proxy?: HttpProxy;
 }
 
 type Sdk = typeof Anthropic;
@@ -79,7 +80,7 @@ export class AnthropicProvider implements LlmProvider {
         baseURL: this.options.baseUrl,
         timeout: this.options.timeoutMs,
         maxRetries: this.options.maxRetries,
-        fetch: createNodeHttpFetch(),
+        fetch: createNodeHttpFetch(this.options.proxy),
       });
       return { sdk, client };
     });

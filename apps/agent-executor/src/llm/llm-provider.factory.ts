@@ -30,6 +30,7 @@ export function createLlmProvider(config: LlmProviderConfig): LlmProvider {
       timeoutMs: config.timeoutMs,
       maxRetries: config.maxRetries,
       maxTokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      proxy: config.proxy,
     });
   }
   return new OpenAiProvider({
@@ -43,6 +44,7 @@ export function createLlmProvider(config: LlmProviderConfig): LlmProvider {
     maxTokensField: host === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens',
     // Azure's v1 endpoint (https://<resource>.openai.azure.com/openai/v1) reads its key from `api-key`.
     defaultHeaders: config.provider === 'azure' ? { 'api-key': apiKey } : undefined,
+    proxy: config.proxy,
   });
 }
 

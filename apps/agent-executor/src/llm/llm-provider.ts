@@ -74,4 +74,11 @@ export interface LlmProviderConfig {
   /** Retries on 408/409/429/5xx and connection errors, with exponential backoff and jitter. */
   maxRetries: number;
   maxTokens?: number;
+  /** Model calls through this HTTP(S) proxy, except to hosts in `noProxy`. */
+  proxy?: HttpProxy;
+}
+
+export interface HttpProxy {
+  url: string;
+  noProxy: string[];
 }

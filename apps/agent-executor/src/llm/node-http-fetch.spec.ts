@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,32 @@ describe('createNodeHttpFetch (a real HTTP server)', () => {
     expect((dropped as Error & { cause: { code?: string } }).cause.code).toBe('ECONNRESET');
     const refused = await fetchOver('http://127.0.0.1:1/').catch((e: unknown) => e);
     expect((refused as Error & { cause: { code?: string } }).cause.code).toBe('ECONNREFUSED');
+  });
+
+  it('goes through the configured proxy, except to a host in its no-proxy list', async () => {
+    const seen: string[] = [];
+    const proxy = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const upstream = request(req.url!, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const proxied = createNodeHttpFetch({ url: proxyUrl, noProxy: [] });
+      const res = await proxied(`${base}/echo`, { method: 'POST', body: 'via proxy' });
+      expect(await res.json()).toMatchObject({ body: 'via proxy' });
+      expect(seen).toEqual([`POST ${base}/echo`]);
+      const direct = createNodeHttpFetch({ url: proxyUrl, noProxy: ['127.0.0.1'] });
+      expect((await direct(`${base}/empty`)).status).toBe(204);
+      expect(seen).toHaveLength(1);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((r) => proxy.close(() => r()));
+    }
   });
 
   it('refuses a protocol or a body it does not speak', async () => {

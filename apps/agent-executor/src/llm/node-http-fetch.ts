@@ -15,10 +15,14 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 /** Idle keep-alive sockets are closed before a server would close them under us. */
 const IDLE_SOCKET_MS = 4_000;
 
-export function createNodeHttpFetch(): Fetch {
+/** `proxy`: send through this HTTP(S) proxy (CONNECT for https targets), except to `noProxy` hosts. */
+export function createNodeHttpFetch(proxy?: { url: string; noProxy: string[] }): Fetch {
+  const proxyEnv = proxy
+    ? { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: proxy.noProxy.join(',') }
+    : undefined;
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
-    'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+    'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, proxyEnv }),
+    'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, proxyEnv }),
   };
   return (input, init = {}) => {
     const url = new URL(input instanceof Request ? input.url : input);

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { CompletionRequest, CompletionResult, LlmProvider } from './llm-provider';
+import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { LlmError } from './llm.errors';
 import { createNodeHttpFetch } from './node-http-fetch';
 import { toFinishReason, toOpenAiMessages, toOpenAiTools, toOpenAiToolCalls } from './openai-messages';
@@ -17,6 +17,7 @@ export interface OpenAiProviderOptions {
   /** OpenAI's own API wants `max_completion_tokens`; compatible servers know `max_tokens`. */
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   defaultHeaders?: Record<string, string>;
+  proxy?: HttpProxy;
 }
 
 type Reply = Omit<CompletionResult, 'elapsedMs' | 'provider'>;
@@ -36,7 +37,7 @@ export class OpenAiProvider implements LlmProvider {
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       defaultHeaders: options.defaultHeaders,
-      fetch: createNodeHttpFetch(),
+      fetch: createNodeHttpFetch(options.proxy),
     });
   }
 

@@ -56,6 +56,7 @@ export class LlmRegistry implements OnApplicationBootstrap {
       model: llm.model,
       timeoutMs: llm.timeout,
       maxRetries: llm.max_retries,
+      ...(llm.proxy ? { proxy: { url: llm.proxy, noProxy: llm.no_proxy } } : {}),
     };
     if (!choice.provider && !choice.base_url && !choice.api_key) return platform;
     const sameEndpoint =

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { PlatformConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
+import { orUnavailable } from './redis-unavailable';
 
 const WINDOW_MS = 60_000;
 
@@ -32,7 +33,10 @@ export class RateLimiter {
 
   async hit(keyId: string, now = Date.now()): Promise<void> {
     const window = Math.floor(now / WINDOW_MS);
-    const count = await this.redis.acRateHit(`ac:ratelimit:${keyId}:${window}`, WINDOW_MS + 1_000);
+    const count = await orUnavailable(
+      this.redis.acRateHit(`ac:ratelimit:${keyId}:${window}`, WINDOW_MS + 1_000),
+      'the rate limit',
+    );
     const limit = this.config.security.rate_limit_per_minute;
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));

@@ -42,4 +42,23 @@ describe('UsageLimits (real Redis)', () => {
     );
     await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
   });
+
+  it('answers unavailable (503), not an internal error, when Redis cannot be reached', async () => {
+    const down = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+    });
+    try {
+      const offline = new UsageLimits(down, config, { warn: () => undefined } as unknown as Logger);
+      const refused = await offline.withinLimits('k', async () => ({})).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/Redis is unreachable/),
+      });
+    } finally {
+      down.disconnect();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { PlatformConfig } from '@app/config';
 import { AppError, type Usage } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
+import { orUnavailable } from './redis-unavailable';
 
 const DAY_MS = 86_400_000;
 /** A crashed gateway must not hold a key's run slots forever. */
@@ -64,7 +65,10 @@ export class UsageLimits {
     const { max_concurrent_runs: maxRuns, daily_token_quota: quota } = this.config.security;
     const quotaKey = `ac:tokens:${keyId}:${new Date(now).toISOString().slice(0, 10)}`;
     const slots = `ac:runs:${keyId}`;
-    const admitted = await this.redis.acAdmitTurn(quotaKey, slots, quota, maxRuns, RUN_SLOT_TTL_S);
+    const admitted = await orUnavailable(
+      this.redis.acAdmitTurn(quotaKey, slots, quota, maxRuns, RUN_SLOT_TTL_S),
+      'the run limits',
+    );
     if (admitted === QUOTA_USED_UP) {
       throw new AppError(
         'rate_limited',

@@ -186,7 +186,8 @@ What each part costs the executor, by ablation (measured once on 2026-11-22: the
 replaces one part by a no-op, everything else as above; CPU per sequential turn): all parts 5.54 ms; without the
 turn's two database transactions 4.21 ms (so persistence costs 1.3 ms); without the two model calls (a canned reply
 in place of the OpenAI provider's HTTP call) 3.14 ms (so they cost 2.4 ms, 1.2 ms each, of which the OpenAI SDK and its
-HTTP are about 0.5 ms: a raw \`http.request\` of the same call costs 0.2 ms); without both 1.83 ms (NATS, the function
+HTTP cost about 0.5 ms on a small request in isolation, a raw \`http.request\` 0.2 ms; the rest, not yet broken down, is
+building and parsing the larger prompts and the garbage they leave); without both 1.83 ms (NATS, the function
 call, protocol, logs, metrics). The gateway costs 1.6 to 2.0 ms on its own. Reaching 2× the SDK (about 5 ms in all) means
 halving both the gateway and the executor's model-call path, not trimming.
 

@@ -138,3 +138,11 @@ export function post(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+/** `add(a, b)`: the function most chat tests let the model call. */
+export const add = {
+  name: 'add',
+  params: { a: { type: 'number' as const }, b: { type: 'number' as const } },
+  required: ['a', 'b'],
+  run: ({ a, b }: Record<string, unknown>) => ({ data: { sum: (a as number) + (b as number) } }),
+};

@@ -6,14 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply, RunView, SessionView } from '@app/contracts';
 import { migratedSqliteUrl, REPO_ROOT } from '@app/testing';
 import { delay } from '../../apps/agent-executor/src/testing/test-functions';
-import { type ChatStack, post, readEvents, type SseEvent, startChatStack } from './chat-stack';
+import { add, type ChatStack, post, readEvents, type SseEvent, startChatStack } from './chat-stack';
 
-const add = {
-  name: 'add',
-  params: { a: { type: 'number' as const }, b: { type: 'number' as const } },
-  required: ['a', 'b'],
-  run: ({ a, b }: Record<string, unknown>) => ({ data: { sum: (a as number) + (b as number) } }),
-};
 const addCall = (a: number, b: number) => `<call name="add"><p>a: ${a}</p><p>b: ${b}</p></call>`;
 
 describe('the chat API (gateway and executor processes, real NATS, SQLite, the scripted model)', () => {

@@ -2,14 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply, RunView, SessionView } from '@app/contracts';
 import { MIGRATED_DATABASES } from '@app/testing';
-import { type ChatStack, post, startChatStack } from './chat-stack';
+import { add, type ChatStack, post, startChatStack } from './chat-stack';
 
-const add = {
-  name: 'add',
-  params: { a: { type: 'number' as const }, b: { type: 'number' as const } },
-  required: ['a', 'b'],
-  run: ({ a, b }: Record<string, unknown>) => ({ data: { sum: (a as number) + (b as number) } }),
-};
 const postgres = MIGRATED_DATABASES.find((d) => d.name === 'PostgreSQL')!;
 
 describe('chat on PostgreSQL (gateway and executor processes, real NATS and PostgreSQL)', () => {

@@ -9,3 +9,4 @@ export * from './expect-eventually';
 export * from './service-process';
 export * from './otlp-receiver';
 export * from './nats-server';
+export * from './forward-proxy';

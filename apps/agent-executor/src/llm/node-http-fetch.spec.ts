@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForwardProxy } from '@app/testing';
 import { createNodeHttpFetch } from './node-http-fetch';
 
 const fetchOver = createNodeHttpFetch();
@@ -111,28 +112,17 @@ describe('createNodeHttpFetch (a real HTTP server)', () => {
   });
 
   it('goes through the configured proxy, except to a host in its no-proxy list', async () => {
-    const seen: string[] = [];
-    const proxy = createServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      const upstream = request(req.url!, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(upstream);
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startForwardProxy();
     try {
-      const proxied = createNodeHttpFetch({ url: proxyUrl, noProxy: [] });
+      const proxied = createNodeHttpFetch({ url: proxy.url, noProxy: [] });
       const res = await proxied(`${base}/echo`, { method: 'POST', body: 'via proxy' });
       expect(await res.json()).toMatchObject({ body: 'via proxy' });
-      expect(seen).toEqual([`POST ${base}/echo`]);
-      const direct = createNodeHttpFetch({ url: proxyUrl, noProxy: ['127.0.0.1'] });
+      expect(proxy.seen).toEqual([`POST ${base}/echo`]);
+      const direct = createNodeHttpFetch({ url: proxy.url, noProxy: ['127.0.0.1'] });
       expect((await direct(`${base}/empty`)).status).toBe(204);
-      expect(seen).toHaveLength(1);
+      expect(proxy.seen).toHaveLength(1);
     } finally {
-      proxy.closeAllConnections();
-      await new Promise<void>((r) => proxy.close(() => r()));
+      await proxy.close();
     }
   });
 

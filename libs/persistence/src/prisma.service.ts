@@ -3,6 +3,14 @@ import { dirname } from 'node:path';
 import type { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { type DatabaseProvider, providerOf, sqlitePath } from './migrations/database-url';
 import { migrationNames, prismaDir } from './migrations/migrations-dir';
+import {
+  attachWriter,
+  type PgPool,
+  pgWriter,
+  prismaWriter,
+  type SqliteConnection,
+  sqliteWriter,
+} from './sql-writer';
 import { withStatementCache } from './sqlite-statements';
 
 /**
@@ -28,8 +36,16 @@ export async function createDb(url: string): Promise<{ db: Db; provider: Databas
       import('./generated/postgresql/client.js'),
       import('@prisma/adapter-pg'),
     ]);
-    const adapter = new PrismaPg({ connectionString: url, max: 10 });
-    return { db: new PrismaClient({ adapter }) as unknown as Db, provider };
+    let pool: PgPool | undefined;
+    const adapter = afterConnect(new PrismaPg({ connectionString: url, max: 10 }), (connected) => {
+      pool = (connected as { underlyingDriver(): PgPool }).underlyingDriver();
+    });
+    const db = new PrismaClient({ adapter }) as unknown as Db;
+    attachWriter(
+      db,
+      pgWriter(() => pool, prismaWriter(db)),
+    );
+    return { db, provider };
   }
   const [{ PrismaClient }, { PrismaBetterSqlite3 }] = await Promise.all([
     import('./generated/sqlite/client.js'),
@@ -37,8 +53,31 @@ export async function createDb(url: string): Promise<{ db: Db; provider: Databas
   ]);
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const adapter = withStatementCache(new PrismaBetterSqlite3({ url: file, timeout: 5_000 }));
-  return { db: new PrismaClient({ adapter }), provider };
+  let connection: SqliteConnection | undefined;
+  const adapter = afterConnect(
+    withStatementCache(new PrismaBetterSqlite3({ url: file, timeout: 5_000 })),
+    (connected) => (connection = (connected as { client: SqliteConnection }).client),
+  );
+  const db = new PrismaClient({ adapter });
+  attachWriter(
+    db,
+    sqliteWriter(() => connection, prismaWriter(db)),
+  );
+  return { db, provider };
+}
+
+/** Hands each connection the adapter factory opens to `connected` (Prisma connects lazily). */
+function afterConnect<F extends { connect(): Promise<unknown> }>(
+  factory: F,
+  connected: (adapter: unknown) => void,
+): F {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    connected(adapter);
+    return adapter;
+  };
+  return factory;
 }
 
 /** Connects and refuses to go on when a committed migration has not been applied. */

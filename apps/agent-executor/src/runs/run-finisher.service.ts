@@ -8,7 +8,7 @@ import type { DbWrite } from '../common/db-write';
 import { type NewMessage, SessionRepository } from '../sessions/session.repository';
 import { type RunOutcome, statusOf } from './run-endings';
 import type { RunState } from './run-state';
-import { type RunRecord, RunRepository } from './run.repository';
+import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
 /**
  * Ends a run: writes its record (status, reply, trace, usage), appends the turn to the session
@@ -26,7 +26,7 @@ export class RunFinisherService {
   async finish(run: RunState, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
     const status = statusOf(outcome.finishReason);
     const totalMs = run.totalMs();
-    const save = this.runs.saveWrite(run.runId, {
+    const progress: RunProgress = {
       status,
       reply: outcome.reply,
       finish_reason: outcome.finishReason,
@@ -36,9 +36,12 @@ export class RunFinisherService {
       used_tools: run.usedTools,
       usage: run.usage,
       total_ms: totalMs,
-    });
-    if (status === 'awaiting_approval') await save();
-    else await this.appendTurn(run.id.sessionId, run.runId, input, outcome.reply, save, run);
+    };
+    if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
+    else {
+      const save = this.runs.saveWrite(run.runId, progress);
+      await this.appendTurn(run.id.sessionId, run.runId, input, outcome.reply, save, run);
+    }
     const body: AgentRunReply = {
       session_id: run.id.sessionId,
       run_id: run.runId,
@@ -67,7 +70,7 @@ export class RunFinisherService {
 
   /** Ends a run that is not in flight anywhere (paused for approval, or orphaned by a dead executor). */
   async finishStored(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
-    const save = this.runs.saveWrite(record.id, {
+    const progress: RunProgress = {
       status: statusOf(outcome.finishReason),
       reply: outcome.reply,
       finish_reason: outcome.finishReason,
@@ -76,10 +79,11 @@ export class RunFinisherService {
       used_tools: record.used_tools,
       usage: record.usage,
       total_ms: record.total_ms,
-    });
-    if (record.session_id)
+    };
+    if (record.session_id) {
+      const save = this.runs.saveWrite(record.id, progress);
       await this.appendTurn(record.session_id, record.id, record.input, outcome.reply, save);
-    else await save();
+    } else await this.runs.save(record.id, progress);
     this.logger.debug('run ended', {
       run_id: record.id,
       agent: record.agent,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SessionView } from '@app/contracts';
-import { constraintViolation, DB, type Db, sql, sqlJoin } from '@app/persistence';
+import { constraintViolation, DB, type Db, sql, sqlJoin, sqlWriter, type SqlWriter } from '@app/persistence';
 import type { DbWrite } from '../common/db-write';
 
 export interface SessionRecord {
@@ -31,7 +31,11 @@ const VIEW_MESSAGES = 1_000;
 /** Sessions and their messages. */
 @Injectable()
 export class SessionRepository {
-  constructor(@Inject(DB) private readonly db: Db) {}
+  private readonly writer: SqlWriter;
+
+  constructor(@Inject(DB) private readonly db: Db) {
+    this.writer = sqlWriter(db);
+  }
 
   find(id: string): Promise<SessionRecord | null> {
     return this.db.session.findUnique({
@@ -52,12 +56,9 @@ export class SessionRepository {
     owner: string;
     title: string;
   }): DbWrite {
-    return () => {
-      const now = new Date();
-      return this.db
-        .$executeRaw`INSERT INTO "Session" ("id", "owner", "agent", "title", "summary_upto", "created_at", "updated_at")
-        VALUES (${id}, ${owner}, ${agent}, ${title}, 0, ${now}, ${now})`;
-    };
+    const now = new Date();
+    return sql`INSERT INTO "Session" ("id", "owner", "agent", "title", "summary_upto", "created_at", "updated_at")
+      VALUES (${id}, ${owner}, ${agent}, ${title}, 0, ${now}, ${now})`;
   }
 
   /** The newest `limit` messages after `afterSeq`, oldest first. */
@@ -93,13 +94,12 @@ export class SessionRepository {
           sql`(${m.id}, ${sessionId}, ${first + i}, ${m.role}, ${m.content}, ${runId}, ${m.tokens}, ${now})`,
       );
       try {
-        // Raw statements: the model queries cost twice the CPU, and this runs on every turn.
-        await this.db.$transaction([
-          ...alongside.map((write) => write()),
-          this.db
-            .$executeRaw`INSERT INTO "Message" ("id", "session_id", "seq", "role", "content", "run_id", "tokens", "created_at")
+        // Raw statements on the driver: this runs on every turn.
+        await this.writer.transaction([
+          ...alongside,
+          sql`INSERT INTO "Message" ("id", "session_id", "seq", "role", "content", "run_id", "tokens", "created_at")
             VALUES ${sqlJoin(rows)}`,
-          this.db.$executeRaw`UPDATE "Session" SET "updated_at" = ${now} WHERE "id" = ${sessionId}`,
+          sql`UPDATE "Session" SET "updated_at" = ${now} WHERE "id" = ${sessionId}`,
         ]);
         return true;
       } catch (err) {

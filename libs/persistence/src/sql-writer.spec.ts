@@ -1,0 +1,88 @@
+// Raw writes straight on the driver Prisma's adapter holds, against both real databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMigrated, constraintViolation, type Db, sql, sqlWriter } from '@app/persistence';
+import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+
+const insertSession = (id: string, at: Date) =>
+  sql`INSERT INTO "Session" ("id", "owner", "agent", "title", "summary_upto", "created_at", "updated_at")
+    VALUES (${id}, 'alice', 'default', ${`title of ${id}`}, 0, ${at}, ${at})`;
+
+describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await create();
+    drop = database.drop;
+    db = (await connectMigrated(database.url, REPO_ROOT)).db;
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await drop?.();
+  });
+
+  it('runs statements in one transaction and stores dates as Prisma reads them', async () => {
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const changed = await sqlWriter(db).transaction([
+      insertSession('w1', at),
+      insertSession('w2', at),
+      sql`UPDATE "Session" SET "summary_upto" = ${7} WHERE "id" IN (${'w1'}, ${'w2'})`,
+    ]);
+    expect(changed).toEqual([1, 1, 2]);
+    const rows = await db.session.findMany({ where: { id: { in: ['w1', 'w2'] } }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => [r.id, r.title, r.summary_upto, r.created_at.toISOString()])).toEqual([
+      ['w1', 'title of w1', 7, at.toISOString()],
+      ['w2', 'title of w2', 7, at.toISOString()],
+    ]);
+  });
+
+  it('applies none of the statements when one fails, and names the broken constraint', async () => {
+    const error = await sqlWriter(db)
+      .transaction([insertSession('w3', new Date()), insertSession('w1', new Date())])
+      .catch((e: unknown) => e);
+    expect(constraintViolation(error)).toBe('unique');
+    expect(await db.session.findUnique({ where: { id: 'w3' } })).toBeNull();
+    // The connection is usable afterwards: no transaction left open.
+    await sqlWriter(db).transaction([insertSession('w4', new Date())]);
+    expect(await db.session.count({ where: { id: 'w4' } })).toBe(1);
+  });
+
+  it('names a broken foreign key', async () => {
+    const error = await sqlWriter(db)
+      .transaction([
+        sql`INSERT INTO "Message" ("id", "session_id", "seq", "role", "content", "tokens", "created_at")
+          VALUES ('m1', 'no-such-session', 1, 'user', 'hi', 1, ${new Date()})`,
+      ])
+      .catch((e: unknown) => e);
+    expect(constraintViolation(error)).toBe('foreign_key');
+  });
+
+  it('stays out of a Prisma transaction open on the same connection, and waits for it', async () => {
+    let inside!: () => void;
+    const entered = new Promise<void>((resolve) => (inside = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const rolledBack = db
+      .$transaction(async (tx) => {
+        await tx.$executeRaw(insertSession('w5', new Date()));
+        inside();
+        await gate;
+        throw new Error('roll back');
+      })
+      .catch((e: unknown) => e);
+    await entered;
+    const write = sqlWriter(db).transaction([insertSession('w6', new Date())]);
+    release();
+    await write;
+    expect(await rolledBack).toMatchObject({ message: 'roll back' });
+    expect(await db.session.count({ where: { id: { in: ['w5', 'w6'] } } })).toBe(1);
+    expect(await db.session.findUnique({ where: { id: 'w6' } })).not.toBeNull();
+  });
+
+  it(`keeps writing after the client reconnects (${name})`, async () => {
+    await db.$disconnect();
+    await db.$connect();
+    await sqlWriter(db).transaction([insertSession('w7', new Date())]);
+    expect(await db.session.count({ where: { id: 'w7' } })).toBe(1);
+  });
+});

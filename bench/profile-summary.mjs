@@ -1,6 +1,7 @@
 // Where a V8 CPU profile (`node --cpu-prof`) spends its time, grouped by package and by function.
 //   node bench/profile-summary.mjs /tmp/prof/CPU.*.cpuprofile [--skip-ms 5000] [--top 30]
-// Self time only; the first --skip-ms of the profile (startup) is left out.
+// Self time by package and function, then total time (self + callees) of the project's own functions;
+// the first --skip-ms of the profile (startup) is left out.
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -50,6 +51,26 @@ console.log(
 );
 print('By package', byGroup);
 print('By function (self time)', byFunction);
+print("Project functions, total time (self + callees)", totalTimes());
+
+/** Each sample's time, added once to every project function on its stack. */
+function totalTimes() {
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const totals = new Map();
+  for (const [id, us] of selfUs) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const { callFrame } = nodes.get(at);
+      if (!/\/dist\/(apps|libs)\//.test(callFrame.url)) continue;
+      const fn = `${callFrame.functionName || '(anonymous)'} ${shortUrl(callFrame.url)}:${callFrame.lineNumber + 1}`;
+      if (seen.has(fn)) continue;
+      seen.add(fn);
+      totals.set(fn, (totals.get(fn) ?? 0) + us);
+    }
+  }
+  return totals;
+}
 
 function groupOf({ url, functionName }) {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';

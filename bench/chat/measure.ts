@@ -8,16 +8,25 @@ export interface Sample {
   firstError?: string;
 }
 
-/** Times each turn it is given; a failed turn is counted, not timed. */
+/** What a turn that times itself (in another thread) reports; other turns return nothing. */
+export interface SelfTimed {
+  ms: number;
+  cpuMs: number;
+}
+
+export type Turn = (i: number) => Promise<void | SelfTimed>;
+
+/** Times each turn it is given, or takes the time it reports; a failed turn is counted, not timed. */
 function round() {
   const sample: Sample = { ms: [], failures: 0, wallMs: 0 };
   const started = performance.now();
   return {
-    async time(turn: () => Promise<void>): Promise<void> {
+    async time(turn: () => Promise<void | SelfTimed>): Promise<void | SelfTimed> {
       const begun = performance.now();
       try {
-        await turn();
-        sample.ms.push(performance.now() - begun);
+        const reported = await turn();
+        sample.ms.push(reported ? reported.ms : performance.now() - begun);
+        return reported;
       } catch (err) {
         sample.failures++;
         sample.firstError ??= String(err);
@@ -27,18 +36,35 @@ function round() {
   };
 }
 
-export async function sequential(
+/**
+ * Alternates a turn of `a` and a turn of `b`, so both see the same machine (a shared machine's
+ * speed drifts by tens of percent over minutes). Also the CPU each side used in this process per
+ * turn: this thread's for `a`, what `b` reports for its own thread.
+ */
+export async function interleaved(
   turns: number,
-  turn: (i: number) => Promise<void>,
+  a: Turn,
+  b: Turn,
   warmup = 50,
-): Promise<Sample> {
-  for (let i = 0; i < warmup; i++) await turn(-1 - i);
-  const timing = round();
-  for (let i = 0; i < turns; i++) await timing.time(() => turn(i));
-  return timing.done();
+): Promise<{ a: Sample; b: Sample; aLocalCpuMs: number; bLocalCpuMs: number }> {
+  for (let i = 0; i < warmup; i++) {
+    await a(-1 - i);
+    await b(-1 - i);
+  }
+  const [timeA, timeB] = [round(), round()];
+  const cpu = { a: 0, b: 0 };
+  for (let i = 0; i < turns; i++) {
+    const before = process.threadCpuUsage();
+    await timeA.time(() => a(i));
+    const used = process.threadCpuUsage(before);
+    cpu.a += (used.user + used.system) / 1000;
+    const reported = await timeB.time(() => b(i));
+    cpu.b += reported?.cpuMs ?? Number.NaN;
+  }
+  return { a: timeA.done(), b: timeB.done(), aLocalCpuMs: cpu.a / turns, bLocalCpuMs: cpu.b / turns };
 }
 
-export async function concurrent(conversations: number, turn: (i: number) => Promise<void>): Promise<Sample> {
+export async function concurrent(conversations: number, turn: Turn): Promise<Sample> {
   const timing = round();
   await Promise.all(Array.from({ length: conversations }, (_, i) => timing.time(() => turn(i))));
   return timing.done();
@@ -58,7 +84,7 @@ export async function ramped(
   conversations: number,
   rampMs: number,
   turnsEach: number,
-  turn: (conversation: number, state: { sessionId?: string }) => Promise<void>,
+  turn: (conversation: number, state: { sessionId?: string }) => Promise<void | SelfTimed>,
 ): Promise<Sample> {
   const timing = round();
   await Promise.all(

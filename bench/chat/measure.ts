@@ -11,7 +11,6 @@ export interface Sample {
 /** What a turn that times itself (in another thread) reports; other turns return nothing. */
 export interface SelfTimed {
   ms: number;
-  cpuMs: number;
 }
 
 export type Turn = (i: number) => Promise<void | SelfTimed>;
@@ -38,8 +37,9 @@ function round() {
 
 /**
  * Alternates a turn of `a` and a turn of `b`, so both see the same machine (a shared machine's
- * speed drifts by tens of percent over minutes). Also the CPU each side used in this process per
- * turn: this thread's for `a`, what `b` reports for its own thread.
+ * speed drifts by tens of percent over minutes). Also the CPU this process used per turn of each
+ * side, all its threads counted (GC helpers included, as /proc counts them for other processes):
+ * one side runs at a time, so each turn's usage is its own.
  */
 export async function interleaved(
   turns: number,
@@ -53,13 +53,15 @@ export async function interleaved(
   }
   const [timeA, timeB] = [round(), round()];
   const cpu = { a: 0, b: 0 };
+  const measured = async (side: 'a' | 'b', turn: () => Promise<void | SelfTimed>) => {
+    const before = process.cpuUsage();
+    await (side === 'a' ? timeA : timeB).time(turn);
+    const used = process.cpuUsage(before);
+    cpu[side] += (used.user + used.system) / 1000;
+  };
   for (let i = 0; i < turns; i++) {
-    const before = process.threadCpuUsage();
-    await timeA.time(() => a(i));
-    const used = process.threadCpuUsage(before);
-    cpu.a += (used.user + used.system) / 1000;
-    const reported = await timeB.time(() => b(i));
-    cpu.b += reported?.cpuMs ?? Number.NaN;
+    await measured('a', () => a(i));
+    await measured('b', () => b(i));
   }
   return { a: timeA.done(), b: timeB.done(), aLocalCpuMs: cpu.a / turns, bLocalCpuMs: cpu.b / turns };
 }

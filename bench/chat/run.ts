@@ -161,7 +161,7 @@ drifts by tens of percent over minutes when other work shares it). The benchmark
 keep-alive, as load generators use (Node's built-in fetch would add ~0.6 ms of client CPU to every platform turn).
 CPU time per sequential turn: AgentChassis gateway ${fmt(r.cpu.gateway)} ms + executor ${fmt(r.cpu.executor)} ms (from \`/proc/<pid>/stat\`,
 10 ms ticks averaged over ${TURNS + WARMUP} turns; the benchmark's HTTP client and \`add\` ${fmt(r.cpu.client)} ms);
-@openai/agents in-process ${fmt(r.cpu.sdk)} ms (its worker thread's \`process.threadCpuUsage\` around each turn); the scripted model ${fmt(r.cpu.modelBoth)} ms for
+@openai/agents in-process ${fmt(r.cpu.sdk)} ms (the benchmark process's \`process.cpuUsage\` around each turn, all threads); the scripted model ${fmt(r.cpu.modelBoth)} ms for
 the two together. ${availableParallelism()} cores give 2,000 ms of CPU a second, so a platform turn costing about ${fmt(cpuInAll)} ms of CPU in
 all (model and client included) caps this machine near ${Math.round((availableParallelism() * 1000) / cpuInAll)} turns/s: ${CONVERSATIONS}
 conversations in flight with 2 s of model time per turn ask for ${Math.round(CONVERSATIONS / 2)} turns/s.
@@ -181,38 +181,45 @@ ${
 }
 - Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).${firstErrors(r)}
 
+Spread: the three full runs before this one (2026-11-22, within fifteen minutes, the same code) gave latency p50 ratios
+1.90 / 1.91 / 1.85 and CPU ratios 1.61 / 1.63 / 1.58, with platform p50s of 8.54 / 7.35 / 7.92 ms. Measured as before
+(the two sides in separate blocks, the SDK in the main thread, built-in fetch as the caller) the same code gave ratios
+of 1.9 to 2.8 depending on how the machine's speed moved between the blocks.
+
 Where the concurrency budget holds (measured separately on 2026-11-22 with \`--concurrent N\`, same 1 s model latency,
-2 turns each): 50 conversations, p99 overhead 28 ms (SDK 23 ms); 200 conversations (100 turns/s), 101 ms (SDK 25 ms);
-400 conversations, 252 ms (SDK 64 ms). On this 2-core machine the platform keeps the 100 ms budget up to about 200
-conversations in flight, a fifth of the 1,000 asked for.
+2 turns each, after the driver writes): 200 conversations (100 turns/s), p99 overhead 44 ms (SDK 26 ms); 400
+conversations, 84 ms (SDK 150 ms); 600 conversations, 109 ms (SDK 103 ms). On this 2-core machine the platform keeps the
+100 ms budget up to about 500 conversations in flight, where the in-process SDK reaches it too (earlier the same day,
+before the driver writes: 200 conversations 101 ms, 400 conversations 252 ms).
 
 Where the executor's CPU goes (a \`--cpu-prof\` profile of the executor over 2,000 sequential turns, taken once on
-2026-11-22 with \`PROFILE=executor\`, summarised by \`node bench/profile-summary.mjs <file> --skip-ms 9000\`; startup
-excluded): Prisma and SQLite 28% (of which SQLite itself executing the statements 10%), the two HTTP calls to the model 21%
-(OpenAI SDK 5%, HTTP client and streams 16%), garbage collection 10%, loopback socket writes 9% (on loopback the kernel's
-whole send path is charged to the sender), NATS client and bus 5%, the executor's own code 4%, logs, metrics and
-tracing 4%, protocol codec 2%, tokenizer 2%, class-validator 2%. The in-process SDK pays for none of the persistence,
-authentication, rate limiting or bus hops, which is why the ratio stays above 2 and why the 2-core machine saturates near
-the turn rate given above.
+2026-11-22 after the turn's writes moved to the driver, with \`PROFILE=executor\`, summarised by
+\`node bench/profile-summary.mjs <file> --skip-ms 4000\`; startup excluded): the two HTTP calls to the model 22% (OpenAI SDK
+7%, HTTP client, web streams and undici's body parsing 15%), SQLite executing the turn's statements 15% (its WAL
+checkpoints included: replayed alone, the turn's two transactions cost 0.18 ms without checkpoints and 0.32 ms with them,
+and a checkpoint stalls the event loop for up to ~90 ms on this disk about once every hundred turns), loopback socket
+writes 13% (on loopback the kernel's whole send path is charged to the sender), NATS client and bus 8%, garbage
+collection 7%, logs, metrics and tracing 6%, the executor's own code 5%, protocol codec 3%, tokenizer 2%,
+class-validator 2%; Prisma's client 0.2% (it was 14% with the writes going through it). The in-process SDK pays for
+none of the persistence, authentication, rate limiting or bus hops.
 
-What each part costs the executor, by ablation (measured once on 2026-11-22: the executor started with a preload that
-replaces one part by a no-op, everything else as above; CPU per sequential turn): all parts 5.54 ms; without the
-turn's two database transactions 4.21 ms (so persistence costs 1.3 ms); without the two model calls (a canned reply
-in place of the OpenAI provider's HTTP call) 3.14 ms (so they cost 2.4 ms, 1.2 ms each, of which the OpenAI SDK and its
-HTTP cost about 0.5 ms on a small request in isolation, a raw \`http.request\` 0.2 ms; the rest, not yet broken down, is
-building and parsing the larger prompts and the garbage they leave); without both 1.83 ms (NATS, the function
-call, protocol, logs, metrics). The gateway costs 1.6 to 2.0 ms on its own. Reaching 2× the SDK (about 5 ms in all) means
-halving both the gateway and the executor's model-call path, not trimming.
+What was cut on 2026-11-22, in order (CPU per sequential turn, gateway + executor: 3.16 + 7.48 ms at the start of the
+day, with authentication on): API-key checks cached for 5 s instead of a database read per request; the rate limit, the
+concurrent-run slot and the daily quota as one Redis script each (2 round trips a turn instead of 5); SQLite statements
+prepared once instead of per query (the Prisma adapter prepares every query afresh); the turn's two transactions as raw
+SQL instead of Prisma model queries; the model called over node:http keep-alive agents instead of the built-in fetch
+(0.2 ms less CPU per call); no stack trace captured up front for every NATS request (about 2.0 + 5.5 ms after these);
+then the turn's two transactions run straight on the driver connection Prisma's adapter holds (\`SqlWriter\`: better-sqlite3
+or the pg pool) instead of through Prisma's client, which cut the executor by 1.1 to 1.5 ms a turn (alternating A/B runs:
+5.6 to 6.0 ms before, 4.5 ms after; p50 0.8 to 1.4 ms lower). Earlier: \`createMany\` for messages avoided, no interactive
+transaction, no re-read of the last sequence number, no history query on a new session.
 
-What was cut, measured the same day with authentication on (CPU per sequential turn, gateway + executor: 3.16 + 7.48 ms
-before, about 2.0 + 5.5 ms after; the SDK measured 2.2 to 3.1 ms on the same runs, the machine being shared): API-key
-checks cached for 5 s instead of a database read per request; the rate limit, the concurrent-run slot and the daily
-quota as one Redis script each (2 round trips a turn instead of 5); SQLite statements prepared once instead of per query
-(the Prisma adapter prepares every query afresh); the turn's two transactions as raw SQL instead of Prisma model queries
-(0.50 + 0.78 ms of CPU down to 0.35 + 0.32 ms in isolation); the model called over node:http keep-alive agents instead
-of the built-in fetch (0.2 ms less CPU per call); no stack trace captured up front for every NATS request. Earlier:
-\`createMany\` for messages avoided, no interactive transaction, no re-read of the last sequence number, no history
-query on a new session.
+Looked at and left: NestJS on Fastify instead of Express saves 0.07 ms of CPU a request here (a Nest 12 app with the
+gateway's guard, validation pipe and body limit, 5 alternating rounds of 20,000 requests: 0.165 against 0.239 ms), not
+worth the port (different body-error shapes, stricter routing, middleware without parsed bodies). The OpenAI SDK costs
+0.25 to 0.3 ms a call over a raw \`http.request\` (0.45 to 0.5 ms against 0.2 ms), but the issue asks for the SDK. Handing
+the model a buffered body instead of a stream saves nothing measurable. nats.js builds an \`Error\` (with its stack) to
+cancel every request it has already answered, ~0.04 ms a request; a request mux of our own would avoid it.
 `;
 }
 

@@ -8,8 +8,6 @@ import { ROOT } from './stack';
 
 export interface SdkTurnResult {
   ms: number;
-  /** This thread's CPU time during the turn (`process.threadCpuUsage`). */
-  cpuMs: number;
 }
 
 export interface SdkRunner {

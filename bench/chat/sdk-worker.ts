@@ -2,20 +2,14 @@
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { parentPort, workerData } from 'node:worker_threads';
+import { ADD } from './add-function';
 
 const EXPECTED = 'The sum is 5.';
 
 setTracingDisabled(true);
 const client = new OpenAI({ baseURL: workerData.llmUrl, apiKey: 'bench', maxRetries: 0, timeout: 60_000 });
 const add = tool({
-  name: 'add',
-  description: 'Adds two numbers.',
-  parameters: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-    additionalProperties: false,
-  },
+  ...ADD,
   strict: true,
   execute: async (input) => {
     const { a, b } = input as { a: number; b: number };

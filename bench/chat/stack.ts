@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Bus as BusType } from '../../libs/bus/src/bus';
 import { startNatsServer } from '../../libs/testing/src/nats-server';
+import { ADD } from './add-function';
 
 /** Run from the repository root. */
 export const ROOT = resolve(process.cwd());
@@ -121,16 +122,7 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
 }
 
 function serveAdd(bus: BusType): void {
-  const definition = {
-    name: 'add',
-    description: 'Adds two numbers.',
-    parameters: {
-      type: 'object',
-      properties: { a: { type: 'number' }, b: { type: 'number' } },
-      required: ['a', 'b'],
-    },
-  };
-  bus.serve(Subjects.fnCatalog, () => ({ provider: 'bench', instance: 'bench', functions: [definition] }));
+  bus.serve(Subjects.fnCatalog, () => ({ provider: 'bench', instance: 'bench', functions: [ADD] }));
   bus.serve(Subjects.fnExec('add'), (data: unknown) => {
     const { a, b } = (data as { params: { a: number; b: number } }).params;
     return { status: 'success', result: { data: { sum: a + b } }, elapsed_ms: 0 };

@@ -3,8 +3,9 @@ import type { Db } from './prisma.service';
 
 /**
  * Runs raw statements as one transaction straight on the connection Prisma's driver adapter holds
- * (better-sqlite3 or a pg pool), for the writes every chat turn makes: Prisma's client spent
- * ~0.3 ms of CPU on each such transaction around well under 0.1 ms of SQLite work.
+ * (better-sqlite3 or a pg pool), for the writes every chat turn makes: going through Prisma's
+ * client, its two transactions cost the executor 1.1 to 1.5 ms more CPU a turn (chat bench, A/B)
+ * around ~0.2 ms of SQLite work.
  */
 export interface SqlWriter {
   /** Runs the statements in order, all or none; the rows each one changed. */

@@ -1,3 +1,4 @@
+import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PrismaClient as SqliteClient } from './generated/sqlite/client';
@@ -11,7 +12,7 @@ import {
   type SqliteConnection,
   sqliteWriter,
 } from './sql-writer';
-import { withStatementCache } from './sqlite-statements';
+import { cacheStatements } from './sqlite-statements';
 
 /**
  * The two generated clients share one model, so repositories are written against one type.
@@ -54,10 +55,11 @@ export async function createDb(url: string): Promise<{ db: Db; provider: Databas
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   let connection: SqliteConnection | undefined;
-  const adapter = afterConnect(
-    withStatementCache(new PrismaBetterSqlite3({ url: file, timeout: 5_000 })),
-    (connected) => (connection = (connected as { client: SqliteConnection }).client),
-  );
+  const adapter = afterConnect(new PrismaBetterSqlite3({ url: file, timeout: 5_000 }), (connected) => {
+    const { client } = connected as { client: Database };
+    cacheStatements(client);
+    connection = client;
+  });
   const db = new PrismaClient({ adapter });
   attachWriter(
     db,

@@ -18,24 +18,9 @@ interface Connection {
   prepare(sql: string): Statement;
 }
 
-interface AdapterFactory {
-  connect(): Promise<unknown>;
-}
-
 const MAX_STATEMENTS = 200;
 
-/** Makes every connection `factory` opens reuse its prepared statements. */
-export function withStatementCache<F extends AdapterFactory>(factory: F): F {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
-    const client = (adapter as { client?: Connection }).client;
-    if (typeof client?.prepare === 'function') cacheStatements(client);
-    return adapter;
-  };
-  return factory;
-}
-
+/** Makes `connection` reuse its prepared statements (wired in by `createDb`). */
 export function cacheStatements(connection: Connection, max = MAX_STATEMENTS): void {
   const prepare = connection.prepare.bind(connection);
   const cache = new Map<string, Statement>();

@@ -58,4 +58,14 @@ describe('chat on PostgreSQL (gateway and executor processes, real NATS and Post
     expect(lastRequest).toContain('Two plus three?');
     expect(lastRequest).toContain('Five.');
   });
+
+  it('lists sessions and runs from PostgreSQL, the text search ignoring case', async () => {
+    const list = async <T>(path: string): Promise<T[]> =>
+      ((await (await fetch(`${stack.base}${path}`)).json()) as { items: T[] }).items;
+    const found = await list<{ id: string }>('/api/v1/sessions?q=TWO%20PLUS');
+    expect(found.length).toBeGreaterThan(0);
+    const runs = await list<{ session_id: string; status: string }>(`/api/v1/runs?session_id=${found[0].id}`);
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((r) => r.session_id === found[0].id && r.status === 'completed')).toBe(true);
+  });
 });

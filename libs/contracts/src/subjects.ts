@@ -6,12 +6,14 @@ export const Subjects = {
   agentEvents: (runId: string) => `agent.events.${runId}`,
   /** Requests any executor answers (queue group `agent-executor`): runs, sessions, agent profiles. */
   agentRunGet: 'agent.runs.get',
+  agentRunList: 'agent.runs.list',
   agentRunCancel: 'agent.runs.cancel',
   agentRunApprove: 'agent.runs.approve',
   agentRunReject: 'agent.runs.reject',
   /** Answered only by the executor that owns the run while it is in flight (no queue group). */
   agentRunInterrupt: (runId: string) => `agent.interrupt.${runId}`,
   agentSessionGet: 'agent.sessions.get',
+  agentSessionList: 'agent.sessions.list',
   agentSessionDelete: 'agent.sessions.delete',
   agentProfileList: 'agent.profiles.list',
   agentProfileGet: 'agent.profiles.get',

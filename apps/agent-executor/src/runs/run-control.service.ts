@@ -4,12 +4,16 @@ import {
   AppError,
   type AgentRunReply,
   ConflictError,
+  type ListRunsQuery,
   NotFoundError,
+  type Page,
+  type RunSummary,
   type RunView,
   Subjects,
 } from '@app/contracts';
 import { requireOwner } from '../common/ownership';
 import { RunFinisherService } from './run-finisher.service';
+import { RunListRepository } from './run-list.repository';
 import type { RunState } from './run-state';
 import { RunRepository } from './run.repository';
 
@@ -18,7 +22,7 @@ const INTERRUPT_WAIT_MS = 15_000;
 const CANCELLED_REPLY = 'The run was cancelled.';
 
 /**
- * Reading and cancelling a run. The executor that owns a run in flight answers `agent.interrupt.<runId>` (no
+ * Listing, reading and cancelling runs. The executor that owns a run in flight answers `agent.interrupt.<runId>` (no
  * queue group: only it listens) by aborting the run's signal; whichever executor receives the
  * cancel finds the run's state and asks the owner. A run paused for approval is cancelled in the
  * database; a run whose owner died is closed there too.
@@ -29,7 +33,13 @@ export class RunControlService {
     @Inject(Bus) private readonly bus: Bus,
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
+    @Inject(RunListRepository) private readonly listing: RunListRepository,
   ) {}
+
+  /** No principal means authentication is off: every run is listed. */
+  list(query: ListRunsQuery, principal?: string): Promise<Page<RunSummary>> {
+    return this.listing.list(principal || undefined, query);
+  }
 
   async view(runId: string, principal?: string): Promise<RunView> {
     const found = await this.runs.view(runId);

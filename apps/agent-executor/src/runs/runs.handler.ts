@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { Bus } from '@app/bus';
 import {
   AgentRunRequest,
+  ListRunsRequest,
   parseDto,
   QueueGroups,
   RunApproveRequest,
@@ -12,7 +13,7 @@ import { PlanApprovalService } from '../plans/plan-approval.service';
 import { AgentTurnService } from './agent-turn.service';
 import { RunControlService } from './run-control.service';
 
-/** NATS in: a conversation turn, and a run's view, cancel, approve and reject. */
+/** NATS in: a conversation turn; listing runs; a run's view, cancel, approve and reject. */
 @Injectable()
 export class RunsHandler implements OnApplicationBootstrap {
   constructor(
@@ -29,6 +30,14 @@ export class RunsHandler implements OnApplicationBootstrap {
       return verb(request.run_id, request.principal);
     };
     this.bus.serve(Subjects.agentRun, (data) => this.turns.run(parseDto(AgentRunRequest, data)), { queue });
+    this.bus.serve(
+      Subjects.agentRunList,
+      (data) => {
+        const { principal, ...query } = parseDto(ListRunsRequest, data);
+        return this.control.list(query, principal);
+      },
+      { queue },
+    );
     this.bus.serve(
       Subjects.agentRunGet,
       byRef((id, principal) => this.control.view(id, principal)),

@@ -13,6 +13,7 @@ import { AgentTurnService } from './agent-turn.service';
 import { RunControlService } from './run-control.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
+import { RunListRepository } from './run-list.repository';
 import { RunLoopService } from './run-loop.service';
 import { RunRepository } from './run.repository';
 import { RunsHandler } from './runs.handler';
@@ -28,6 +29,7 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     RunFinisherService,
     RunControlService,
     RunRepository,
+    RunListRepository,
     PlannerService,
     PlanStepsService,
     PlanSummaryService,

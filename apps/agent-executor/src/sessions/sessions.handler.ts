@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { parseDto, QueueGroups, SessionRefRequest, Subjects } from '@app/contracts';
+import { ListSessionsRequest, parseDto, QueueGroups, SessionRefRequest, Subjects } from '@app/contracts';
 import { SessionsService } from './sessions.service';
 
-/** NATS in: show and delete a session. */
+/** NATS in: list, show and delete sessions. */
 @Injectable()
 export class SessionsHandler implements OnApplicationBootstrap {
   constructor(
@@ -13,6 +13,14 @@ export class SessionsHandler implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const queue = QueueGroups.executor;
+    this.bus.serve(
+      Subjects.agentSessionList,
+      (data) => {
+        const { principal, ...query } = parseDto(ListSessionsRequest, data);
+        return this.sessions.list(query, principal);
+      },
+      { queue },
+    );
     this.bus.serve(
       Subjects.agentSessionGet,
       (data) => {

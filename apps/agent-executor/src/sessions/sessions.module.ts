@@ -1,13 +1,20 @@
 import { Module } from '@nestjs/common';
 import { ModelModule } from '../model/model.module';
 import { SessionHistoryService } from './session-history.service';
+import { SessionListRepository } from './session-list.repository';
 import { SessionRepository } from './session.repository';
 import { SessionsHandler } from './sessions.handler';
 import { SessionsService } from './sessions.service';
 
 @Module({
   imports: [ModelModule],
-  providers: [SessionRepository, SessionHistoryService, SessionsService, SessionsHandler],
+  providers: [
+    SessionRepository,
+    SessionListRepository,
+    SessionHistoryService,
+    SessionsService,
+    SessionsHandler,
+  ],
   exports: [SessionRepository, SessionHistoryService],
 })
 export class SessionsModule {}

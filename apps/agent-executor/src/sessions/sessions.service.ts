@@ -1,12 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError, type SessionView } from '@app/contracts';
+import {
+  type ListSessionsQuery,
+  NotFoundError,
+  type Page,
+  type SessionSummary,
+  type SessionView,
+} from '@app/contracts';
 import { requireOwner } from '../common/ownership';
+import { SessionListRepository } from './session-list.repository';
 import { SessionRepository } from './session.repository';
 
-/** A session as its owner sees it, and deleting it with its messages and runs. */
+/** A principal's sessions; a session as its owner sees it, and deleting it with its messages and runs. */
 @Injectable()
 export class SessionsService {
-  constructor(@Inject(SessionRepository) private readonly sessions: SessionRepository) {}
+  constructor(
+    @Inject(SessionRepository) private readonly sessions: SessionRepository,
+    @Inject(SessionListRepository) private readonly listing: SessionListRepository,
+  ) {}
+
+  /** No principal means authentication is off: every session is listed. */
+  list(query: ListSessionsQuery, principal?: string): Promise<Page<SessionSummary>> {
+    return this.listing.list(principal || undefined, query);
+  }
 
   async get(id: string, principal?: string): Promise<SessionView> {
     const found = await this.sessions.view(id);

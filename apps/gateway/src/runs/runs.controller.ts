@@ -1,4 +1,5 @@
-import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { ListRunsQuery, parseDto } from '@app/contracts';
 import type { Response } from 'express';
 import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
 import { wantsEventStream } from '../chat/chat.controller';
@@ -8,6 +9,12 @@ import { RunsService } from './runs.service';
 @Controller('api/v1/runs')
 export class RunsController {
   constructor(@Inject(RunsService) private readonly runs: RunsService) {}
+
+  /** The caller's runs, newest first: filters `session_id`, `status`, `agent`; `limit`, `cursor`. */
+  @Get()
+  list(@Query() query: unknown, @CurrentPrincipal() principal: string) {
+    return this.runs.list(parseDto(ListRunsQuery, query ?? {}, 'query'), principal);
+  }
 
   /** The run with its trace, plan, tool statistics and usage. */
   @Get(':id')

@@ -1,7 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type RunRefRequest, type RunView, Subjects, type Usage } from '@app/contracts';
+import {
+  type AgentRunReply,
+  type ListRunsQuery,
+  type Page,
+  type RunRefRequest,
+  type RunSummary,
+  type RunView,
+  Subjects,
+  type Usage,
+} from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
@@ -12,7 +21,7 @@ const QUERY_TIMEOUT_MS = 5_000;
 /** A cancel waits for the owning executor to wind the run down. */
 const CANCEL_TIMEOUT_MS = 20_000;
 
-/** A run's trace, and the verbs on a run: cancel, approve (which runs the plan), reject. */
+/** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (which runs the plan), reject. */
 @Injectable()
 export class RunsService {
   constructor(
@@ -20,6 +29,16 @@ export class RunsService {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
+
+  list(query: ListRunsQuery, principal: string): Promise<Page<RunSummary>> {
+    return this.bus.request<Page<RunSummary>>(
+      Subjects.agentRunList,
+      principal ? { ...query, principal } : query,
+      {
+        timeoutMs: QUERY_TIMEOUT_MS,
+      },
+    );
+  }
 
   get(runId: string, principal: string): Promise<RunView> {
     return this.ask<RunView>(Subjects.agentRunGet, runId, principal, QUERY_TIMEOUT_MS);

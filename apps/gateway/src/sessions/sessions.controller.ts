@@ -1,4 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Query } from '@nestjs/common';
+import { ListSessionsQuery, parseDto } from '@app/contracts';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { resourceId } from '../runs/resource-id';
 import { SessionsService } from './sessions.service';
@@ -6,6 +7,12 @@ import { SessionsService } from './sessions.service';
 @Controller('api/v1/sessions')
 export class SessionsController {
   constructor(@Inject(SessionsService) private readonly sessions: SessionsService) {}
+
+  /** The caller's sessions, most recently active first; `q` searches titles and messages. */
+  @Get()
+  list(@Query() query: unknown, @CurrentPrincipal() principal: string) {
+    return this.sessions.list(parseDto(ListSessionsQuery, query ?? {}, 'query'), principal);
+  }
 
   @Get(':id')
   get(@Param('id') id: string, @CurrentPrincipal() principal: string) {

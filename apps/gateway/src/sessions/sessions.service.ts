@@ -1,13 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { type SessionRefRequest, type SessionView, Subjects } from '@app/contracts';
+import {
+  type ListSessionsQuery,
+  type Page,
+  type SessionRefRequest,
+  type SessionSummary,
+  type SessionView,
+  Subjects,
+} from '@app/contracts';
 
 const TIMEOUT_MS = 5_000;
 
-/** A session's history, and deleting it (its messages and runs go with it). */
+/** The caller's sessions; a session's history, and deleting it (its messages and runs go with it). */
 @Injectable()
 export class SessionsService {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
+
+  list(query: ListSessionsQuery, principal: string): Promise<Page<SessionSummary>> {
+    const request = principal ? { ...query, principal } : query;
+    return this.bus.request<Page<SessionSummary>>(Subjects.agentSessionList, request, {
+      timeoutMs: TIMEOUT_MS,
+    });
+  }
 
   get(sessionId: string, principal: string): Promise<SessionView> {
     return this.bus.request<SessionView>(Subjects.agentSessionGet, ref(sessionId, principal), {

@@ -1,13 +1,17 @@
-// Chat-turn benchmarks (DESIGN §11). Build first, then from the repo root:
-//   npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts [--turns 1000] [--concurrent 1000] [--write]
+// Chat-turn benchmarks: the budgets are in docs/benchmarks.md. Build first, then from the repo root:
+//   npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts [--turns 1000] [--concurrent 1000] [--deployed-turns 500] [--write]
+// `--deployed-only` runs only the deployed profile's round (with PROFILE=executor,gateway,runner for CPU profiles).
 // Prints the `## Chat (bench/chat)` section of docs/benchmarks.md; --write replaces it there.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { measureDeployed } from './deployed';
 import { postJson } from './http-client';
-import { concurrent, interleaved, percentile, ramped, type Sample } from './measure';
+import { concurrent, interleaved, ramped } from './measure';
+import { peakRss } from './memory';
+import { type Cpu, deployedSection, report } from './report';
 import { startSdk } from './sdk';
-import { ADMIN_KEY, ROOT, type Stack, startStack } from './stack';
+import { ADMIN_KEY, ROOT, startStack } from './stack';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -15,6 +19,7 @@ const option = (name: string, fallback: number) => {
   return at >= 0 ? Number(args[at + 1]) : fallback;
 };
 const TURNS = option('turns', 1_000);
+const DEPLOYED_TURNS = option('deployed-turns', 500);
 const CONVERSATIONS = option('concurrent', 1_000);
 const LATENCY_MS = 1_000;
 const MODEL_CALLS_PER_TURN = 2;
@@ -36,8 +41,14 @@ const BOTH_SCRIPT = {
 const LOAD_AT_START = loadavg()[0];
 
 async function main(): Promise<void> {
+  if (args.includes('--deployed-only')) {
+    const deployed = await measureDeployed(DEPLOYED_TURNS, WARMUP, BOTH_SCRIPT, SDK_ASK);
+    process.stdout.write(`${deployedSection(deployed)}\n`);
+    return;
+  }
   const stack = await startStack();
   try {
+    const idle = stack.rssBytes();
     const ours = async (i: number, state: { sessionId?: string } = {}) => {
       const res = await postJson(
         `${stack.gateway}/api/v1/chat`,
@@ -58,182 +69,47 @@ async function main(): Promise<void> {
     const sequential = await interleaved(TURNS, (i) => ours(i), theirs, WARMUP);
     const cpuAfter = stack.cpuMs();
     const perTurn = (key: keyof Cpu) => (cpuAfter[key] - cpuBefore[key]) / (TURNS + WARMUP);
-    const cpu: CpuPerTurn = {
-      gateway: perTurn('gateway'),
-      executor: perTurn('executor'),
-      client: sequential.aLocalCpuMs,
-      sdk: sequential.bLocalCpuMs,
-      modelBoth: perTurn('model'),
-    };
 
     const rampMs = LATENCY_MS * MODEL_CALLS_PER_TURN;
     await stack.setScript({ ...XML_SCRIPT, latencyMs: LATENCY_MS });
-    const oursConcurrent = await ramped(CONVERSATIONS, rampMs, TURNS_EACH, ours);
+    const at100 = await peakRss(stack, ramped(100, rampMs, 1, ours));
+    const atAll = await peakRss(stack, ramped(CONVERSATIONS, rampMs, TURNS_EACH, ours));
     const oursBurst = await concurrent(CONVERSATIONS, (i) => ours(i));
     await stack.setScript({ ...NATIVE_SCRIPT, latencyMs: LATENCY_MS });
     const sdkConcurrent = await ramped(CONVERSATIONS, rampMs, TURNS_EACH, (i) => theirs(i));
     const sdkBurst = await concurrent(CONVERSATIONS, theirs);
     await sdk.close();
+    await stack.close();
+
+    const deployed = await measureDeployed(DEPLOYED_TURNS, WARMUP, BOTH_SCRIPT, SDK_ASK);
 
     const section = report({
+      loadAtStart: LOAD_AT_START,
+      conversations: CONVERSATIONS,
+      turnsEach: TURNS_EACH,
+      latencyMs: LATENCY_MS,
+      modelCallsPerTurn: MODEL_CALLS_PER_TURN,
       oursSequential: sequential.a,
       sdkSequential: sequential.b,
-      oursConcurrent,
+      oursConcurrent: atAll.result,
       sdkConcurrent,
       oursBurst,
       sdkBurst,
-      cpu,
+      cpu: {
+        gateway: perTurn('gateway'),
+        executor: perTurn('executor'),
+        client: sequential.aLocalCpuMs,
+        sdk: sequential.bLocalCpuMs,
+        modelBoth: perTurn('model'),
+      },
+      memory: { idle, at100: at100.peak, atAll: atAll.peak },
+      deployed,
     });
     process.stdout.write(`${section}\n`);
     if (args.includes('--write')) writeSection(section);
   } finally {
-    await stack.close();
+    await stack.close().catch(() => undefined);
   }
-}
-
-interface Results {
-  oursSequential: Sample;
-  sdkSequential: Sample;
-  oursConcurrent: Sample;
-  sdkConcurrent: Sample;
-  oursBurst: Sample;
-  sdkBurst: Sample;
-  cpu: CpuPerTurn;
-}
-
-type Cpu = ReturnType<Stack['cpuMs']>;
-
-/** CPU per sequential turn, in ms. */
-interface CpuPerTurn {
-  gateway: number;
-  executor: number;
-  /** This process's share of a platform turn: its HTTP client and the `add` function. */
-  client: number;
-  /** @openai/agents in this process: the whole in-process turn. */
-  sdk: number;
-  /** The scripted model, for one platform turn and one SDK turn together. */
-  modelBoth: number;
-}
-const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
-const overhead = (sample: Sample) => sample.ms.map((ms) => ms - LATENCY_MS * MODEL_CALLS_PER_TURN);
-const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
-
-function report(r: Results): string {
-  const p = (s: Sample, q: number) => percentile(s.ms, q);
-  const o = (s: Sample, q: number) => percentile(overhead(s), q);
-  const ratio50 = p(r.oursSequential, 50) / p(r.sdkSequential, 50);
-  const ratio99 = p(r.oursSequential, 99) / p(r.sdkSequential, 99);
-  const concurrentRatio = o(r.oursConcurrent, 50) / o(r.sdkConcurrent, 50);
-  const platformCpu = r.cpu.gateway + r.cpu.executor;
-  const cpuRatio = platformCpu / r.cpu.sdk;
-  const cpuInAll = platformCpu + r.cpu.client + r.cpu.modelBoth / 2;
-  const allDone =
-    r.oursConcurrent.failures === 0 && r.oursConcurrent.ms.length === CONVERSATIONS * TURNS_EACH;
-  return `## Chat (bench/chat)
-
-Run from the repo root: \`npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts --write\` (prints this section; \`--write\` replaces it here).
-Measured 2026-11-22 on ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores (\`nproc\`), Node ${process.version}; 1-minute load average
-${LOAD_AT_START.toFixed(1)} when the run began (the machine is shared: other work competes for the same cores).
-
-One chat turn = \`POST /api/v1/chat\` with an API key (checked, rate-limited and counted against the key's run slots and
-daily quota in Redis, as deployed) through the gateway process, NATS, the agent-executor process (SQLite session,
-run record and trace written), the scripted model (its own process) called twice (a \`<call>\` of \`add\`, then the answer)
-and \`add\` executed over \`fn.exec\`, served by the benchmark process. **@openai/agents** runs the same turn in-process
-(\`run(agent, message)\` with an \`add\` function tool, Chat Completions model, tracing off; in a worker thread of the
-benchmark process, with its own heap, timing itself) against the same scripted model process, with native tool calls. Everything shares the machine's ${availableParallelism()} cores.
-**Concurrent conversations** start evenly spread over ${(LATENCY_MS * MODEL_CALLS_PER_TURN) / 1000} s (one turn's model time), so once the ramp is
-done all ${CONVERSATIONS} are in flight at once; each takes ${TURNS_EACH} turns in its session (the second one loads the first from
-the database). **Overhead** is a turn's time minus its 2 × 1 s of model latency. The **burst** row sends ${CONVERSATIONS} turns at
-the same instant: its overhead is mostly the queue of ${CONVERSATIONS} turns' CPU work on ${availableParallelism()} cores.
-
-| Scenario | AgentChassis | @openai/agents | ratio |
-| --- | ---: | ---: | ---: |
-| Zero-latency model, ${r.oursSequential.ms.length} sequential turns: p50 | ${fmt(p(r.oursSequential, 50))} ms | ${fmt(p(r.sdkSequential, 50))} ms | ${ratio50.toFixed(2)} |
-| same, p99 | ${fmt(p(r.oursSequential, 99))} ms | ${fmt(p(r.sdkSequential, 99))} ms | ${ratio99.toFixed(2)} |
-| ${CONVERSATIONS} concurrent conversations, 1 s per model call, ${TURNS_EACH} turns each: turns completed | ${r.oursConcurrent.ms.length} / ${CONVERSATIONS * TURNS_EACH} | ${r.sdkConcurrent.ms.length} / ${CONVERSATIONS * TURNS_EACH} | |
-| same, overhead p50 (turn time − 2 × 1 s) | ${fmt(o(r.oursConcurrent, 50))} ms | ${fmt(o(r.sdkConcurrent, 50))} ms | ${concurrentRatio.toFixed(2)} |
-| same, overhead p99 | ${fmt(o(r.oursConcurrent, 99))} ms | ${fmt(o(r.sdkConcurrent, 99))} ms | |
-| burst: ${CONVERSATIONS} first turns sent in the same millisecond, overhead p50 | ${fmt(o(r.oursBurst, 50))} ms | ${fmt(o(r.sdkBurst, 50))} ms | |
-| burst, overhead p99 | ${fmt(o(r.oursBurst, 99))} ms | ${fmt(o(r.sdkBurst, 99))} ms | |
-
-The sequential rows alternate one AgentChassis turn and one SDK turn, so both sides see the same machine (its speed
-drifts by tens of percent over minutes when other work shares it). The benchmark's HTTP client is node:http with
-keep-alive, as load generators use (Node's built-in fetch would add ~0.6 ms of client CPU to every platform turn).
-CPU time per sequential turn: AgentChassis gateway ${fmt(r.cpu.gateway)} ms + executor ${fmt(r.cpu.executor)} ms (from \`/proc/<pid>/stat\`,
-10 ms ticks averaged over ${TURNS + WARMUP} turns; the benchmark's HTTP client and \`add\` ${fmt(r.cpu.client)} ms);
-@openai/agents in-process ${fmt(r.cpu.sdk)} ms (the benchmark process's \`process.cpuUsage\` around each turn, all threads); the scripted model ${fmt(r.cpu.modelBoth)} ms for
-the two together. ${availableParallelism()} cores give 2,000 ms of CPU a second, so a platform turn costing about ${fmt(cpuInAll)} ms of CPU in
-all (model and client included) caps this machine near ${Math.round((availableParallelism() * 1000) / cpuInAll)} turns/s: ${CONVERSATIONS}
-conversations in flight with 2 s of model time per turn ask for ${Math.round(CONVERSATIONS / 2)} turns/s.
-
-- A chat turn with one tool call, zero-latency model, p50 < 10 ms: ${met(p(r.oursSequential, 50) < 10)} (${fmt(p(r.oursSequential, 50))} ms; p99 ${fmt(p(r.oursSequential, 99))} ms).
-- ${CONVERSATIONS} concurrent conversations all complete: ${met(allDone)}; p99 overhead < 100 ms: ${met(o(r.oursConcurrent, 99) < 100)} (${fmt(o(r.oursConcurrent, 99))} ms).
-- Per-turn overhead at most 2× the in-process SDK's, as CPU (what the platform spends per turn): ${met(cpuRatio <= 2)}
-  (gateway + executor ${fmt(platformCpu)} ms against the SDK's ${fmt(r.cpu.sdk)} ms, ratio ${cpuRatio.toFixed(2)}).
-- The same as latency (the caller's wait, which also holds the HTTP and NATS hops between the processes): ${met(ratio50 <= 2)}
-  (p50 ratio ${ratio50.toFixed(2)}, p99 ratio ${ratio99.toFixed(2)}).
-${
-  o(r.sdkConcurrent, 99) >= 100
-    ? `- The p99 overhead < 100 ms of DESIGN §11 is out of reach on this machine for any client of this load: the in-process
-  SDK itself shows ${fmt(o(r.sdkConcurrent, 99))} ms, because ${CONVERSATIONS} conversations with 2 s of model time per turn ask for ${Math.round(CONVERSATIONS / 2)} turns/s
-  and the scripted model and the load generator share the same ${availableParallelism()} cores.`
-    : ''
-}
-- Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).${firstErrors(r)}
-
-Spread: the three full runs before this one (2026-11-22, within fifteen minutes, the same code) gave latency p50 ratios
-1.90 / 1.91 / 1.85 and CPU ratios 1.61 / 1.63 / 1.58, with platform p50s of 8.54 / 7.35 / 7.92 ms. Measured as before
-(the two sides in separate blocks, the SDK in the main thread, built-in fetch as the caller) the same code gave ratios
-of 1.9 to 2.8 depending on how the machine's speed moved between the blocks.
-
-Where the concurrency budget holds (measured separately on 2026-11-22 with \`--concurrent N\`, same 1 s model latency,
-2 turns each, after the driver writes): 200 conversations (100 turns/s), p99 overhead 44 ms (SDK 26 ms); 400
-conversations, 84 ms (SDK 150 ms); 600 conversations, 109 ms (SDK 103 ms). On this 2-core machine the platform keeps the
-100 ms budget up to about 500 conversations in flight, where the in-process SDK reaches it too (earlier the same day,
-before the driver writes: 200 conversations 101 ms, 400 conversations 252 ms).
-
-Where the executor's CPU goes (a \`--cpu-prof\` profile of the executor over 2,000 sequential turns, taken once on
-2026-11-22 after the turn's writes moved to the driver, with \`PROFILE=executor\`, summarised by
-\`node bench/profile-summary.mjs <file> --skip-ms 4000\`; startup excluded): the two HTTP calls to the model 22% (OpenAI SDK
-7%, HTTP client, web streams and undici's body parsing 15%), SQLite executing the turn's statements 15% (its WAL
-checkpoints included: replayed alone, the turn's two transactions cost 0.18 ms without checkpoints and 0.32 ms with them,
-and a checkpoint stalls the event loop for up to ~90 ms on this disk about once every hundred turns), loopback socket
-writes 13% (on loopback the kernel's whole send path is charged to the sender), NATS client and bus 8%, garbage
-collection 7%, logs, metrics and tracing 6%, the executor's own code 5%, protocol codec 3%, tokenizer 2%,
-class-validator 2%; Prisma's client 0.2% (it was 14% with the writes going through it). The in-process SDK pays for
-none of the persistence, authentication, rate limiting or bus hops.
-
-What was cut on 2026-11-22, in order (CPU per sequential turn, gateway + executor: 3.16 + 7.48 ms at the start of the
-day, with authentication on): API-key checks cached for 5 s instead of a database read per request; the rate limit, the
-concurrent-run slot and the daily quota as one Redis script each (2 round trips a turn instead of 5); SQLite statements
-prepared once instead of per query (the Prisma adapter prepares every query afresh); the turn's two transactions as raw
-SQL instead of Prisma model queries; the model called over node:http keep-alive agents instead of the built-in fetch
-(0.2 ms less CPU per call); no stack trace captured up front for every NATS request (about 2.0 + 5.5 ms after these);
-then the turn's two transactions run straight on the driver connection Prisma's adapter holds (\`SqlWriter\`: better-sqlite3
-or the pg pool) instead of through Prisma's client, which cut the executor by 1.1 to 1.5 ms a turn (alternating A/B runs:
-5.6 to 6.0 ms before, 4.5 ms after; p50 0.8 to 1.4 ms lower). Earlier: \`createMany\` for messages avoided, no interactive
-transaction, no re-read of the last sequence number, no history query on a new session.
-
-Looked at and left: NestJS on Fastify instead of Express saves 0.07 ms of CPU a request here (a Nest 12 app with the
-gateway's guard, validation pipe and body limit, 5 alternating rounds of 20,000 requests: 0.165 against 0.239 ms), not
-worth the port (different body-error shapes, stricter routing, middleware without parsed bodies). The OpenAI SDK costs
-0.25 to 0.3 ms a call over a raw \`http.request\` (0.45 to 0.5 ms against 0.2 ms), but the issue asks for the SDK. Handing
-the model a buffered body instead of a stream saves nothing measurable. nats.js builds an \`Error\` (with its stack) to
-cancel every request it has already answered, ~0.04 ms a request; a request mux of our own would avoid it.
-`;
-}
-
-function firstErrors(r: Results): string {
-  const samples = [
-    r.oursSequential,
-    r.oursConcurrent,
-    r.oursBurst,
-    r.sdkSequential,
-    r.sdkConcurrent,
-    r.sdkBurst,
-  ];
-  const errors = [...new Set(samples.flatMap((s) => (s.firstError ? [s.firstError.slice(0, 300)] : [])))];
-  return errors.map((e) => `\n  First failure: ${e}`).join('');
 }
 
 function writeSection(section: string): void {

@@ -1,8 +1,10 @@
 // The platform under measurement: a private nats-server, the scripted model as its own process,
-// the built gateway and agent-executor as processes, and the `add` function served by this process.
+// the built gateway and agent-executor as processes, and the `add` function, served by this process
+// (the lean profile) or, as deployed, by a function-runner running it as a sandboxed custom function,
+// with tracing exported over OTLP and JSON info logs written to a file.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,23 +34,29 @@ function profiled(service: string): string[] {
 export interface Stack {
   gateway: string;
   llm: string;
-  /** CPU time (user + system) each process has used so far, in ms. */
-  cpuMs(): Record<'gateway' | 'executor' | 'model' | 'bench', number>;
+  /** CPU time (user + system) each process has used so far, in ms; `runner` is 0 in the lean profile. */
+  cpuMs(): Record<'gateway' | 'executor' | 'runner' | 'model' | 'bench', number>;
+  /** Resident memory of each service now, in bytes (/proc/<pid>/status VmRSS). */
+  rssBytes(): Record<'gateway' | 'executor', number>;
   setScript(script: unknown): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+export type Profile = 'lean' | 'deployed';
+
+export async function startStack(profile: Profile = 'lean'): Promise<Stack> {
   const started: { stop(): Promise<void> }[] = [];
   try {
-    return await start(started);
+    return await start(started, profile);
   } catch (err) {
     await Promise.all(started.map((item) => item.stop()));
     throw err;
   }
 }
 
-async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
+async function start(started: { stop(): Promise<void> }[], profile: Profile): Promise<Stack> {
+  const deployed = profile === 'deployed';
+  const work = mkdtempSync(join(tmpdir(), `ac-bench-${profile}-`));
   const nats = await startNatsServer();
   started.push(nats);
   const llmPort = 20_000 + Math.floor(Math.random() * 20_000);
@@ -62,9 +70,10 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
   const llmProcess = await startProcess('scripted-llm', llmArgs, {}, /listening/, started);
   const llm = `http://127.0.0.1:${llmPort}/v1`;
   const bus = await Bus.connect({ url: nats.url, name: 'bench' });
-  serveAdd(bus);
+  if (!deployed) serveAdd(bus);
   await bus.flush();
-  const env = {
+  const otlp = deployed ? await startOtlpSink(started) : undefined;
+  const env: Record<string, string> = {
     NATS_URL: nats.url,
     DATABASE_URL: await migratedSqlite(),
     PORT: '0',
@@ -79,7 +88,26 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
     RATE_LIMIT_PER_MINUTE: '100000000',
     MAX_CONCURRENT_RUNS_PER_KEY: '100000',
     DAILY_TOKEN_QUOTA_PER_KEY: '1000000000000',
+    ...(deployed
+      ? {
+          LOG_FORMAT: 'json',
+          OTEL_EXPORTER_OTLP_ENDPOINT: otlp!.url,
+          FUNCTIONS_DIR: addFunctionDir(work),
+        }
+      : {}),
   };
+  const logTo = deployed ? join(work, 'services.log') : undefined;
+  const runner = deployed
+    ? await startProcess(
+        'function-runner',
+        [...profiled('runner'), 'dist/apps/function-runner/src/main.js'],
+        env,
+        / ready\b/,
+        started,
+        logTo,
+      )
+    : undefined;
+  if (runner) await waitForFunction(bus, 'add');
   const [gateway, executor] = await Promise.all([
     startProcess(
       'gateway',
@@ -87,6 +115,7 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
       env,
       / ready\b/,
       started,
+      logTo,
     ),
     startProcess(
       'agent-executor',
@@ -94,6 +123,7 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
       env,
       / ready\b/,
       started,
+      logTo,
     ),
   ]);
   const port = /http:\/\/[^:\s"]+:(\d+)/.exec(gateway.output())?.[1];
@@ -103,9 +133,11 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
     cpuMs: () => ({
       gateway: processCpuMs(gateway.pid),
       executor: processCpuMs(executor.pid),
+      runner: runner ? processCpuMs(runner.pid) : 0,
       model: processCpuMs(llmProcess.pid),
       bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     }),
+    rssBytes: () => ({ gateway: processRssBytes(gateway.pid), executor: processRssBytes(executor.pid) }),
     setScript: async (script) => {
       const res = await fetch(`http://127.0.0.1:${llmPort}/_script`, {
         method: 'PUT',
@@ -114,11 +146,43 @@ async function start(started: { stop(): Promise<void> }[]): Promise<Stack> {
       if (!res.ok) throw new Error(`the scripted model refused the script: ${await res.text()}`);
     },
     close: async () => {
-      await Promise.all([gateway.stop(), executor.stop(), llmProcess.stop()]);
+      await Promise.all([gateway.stop(), executor.stop(), llmProcess.stop(), runner?.stop()]);
+      await otlp?.sink.stop();
       await bus.drain();
       await nats.stop();
     },
   };
+}
+
+/** `add` as a custom function file: the runner loads it and runs it in its sandbox, as deployed. */
+function addFunctionDir(work: string): string {
+  const dir = join(work, 'functions');
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'add.mjs'),
+    `export default { ...${JSON.stringify(ADD)}, async execute({ a, b }) { return { data: { sum: a + b } }; } };\n`,
+  );
+  return dir;
+}
+
+async function waitForFunction(bus: BusType, name: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const catalogs = (await bus.gather(Subjects.fnCatalog, {}, 500)) as {
+      functions: { name: string }[];
+    }[];
+    if (catalogs.some((c) => c.functions.some((f) => f.name === name))) return;
+    if (Date.now() > deadline) throw new Error(`no runner announced '${name}' within 30 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** An OTLP/HTTP receiver in its own process that reads and drops what it is sent (its CPU is not ours). */
+async function startOtlpSink(started: { stop(): Promise<void> }[]): Promise<{ url: string; sink: Proc }> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const source = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.writeHead(200, { 'content-type': 'application/json' }).end('{}')); }).listen(${port}, '127.0.0.1', () => console.log('listening'));`;
+  const sink = await startProcess('otlp-sink', ['-e', source], {}, /listening/, started);
+  return { url: `http://127.0.0.1:${port}`, sink };
 }
 
 function serveAdd(bus: BusType): void {
@@ -147,7 +211,14 @@ function processCpuMs(pid: number | undefined): number {
 
 const CLOCK_TICKS_PER_S = 100;
 
+function processRssBytes(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
+
 interface Proc {
+  name: string;
   pid: number | undefined;
   output(): string;
   stop(): Promise<void>;
@@ -159,18 +230,31 @@ async function startProcess(
   env: Record<string, string>,
   ready: RegExp,
   started: { stop(): Promise<void> }[],
+  /** Logs go to this file (appended, shared by the services), as a deployment's log collector reads them. */
+  logFile?: string,
 ): Promise<Proc> {
+  const fd = logFile ? openSync(logFile, 'a') : undefined;
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'text', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
+  if (fd !== undefined) closeSync(fd);
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  // With logs in a file, readiness is read from this process's own lines there.
+  const current = () =>
+    logFile
+      ? readFileSync(logFile, 'utf8')
+          .split('\n')
+          .filter((line) => line.includes(`"service":"${name}"`))
+          .join('\n')
+      : output;
   const proc: Proc = {
+    name,
     pid: child.pid,
-    output: () => output,
+    output: current,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();
@@ -180,9 +264,9 @@ async function startProcess(
   };
   started.push(proc);
   const deadline = Date.now() + 30_000;
-  while (!ready.test(output)) {
+  while (!ready.test(current())) {
     if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`${name} did not start:\n${output}`);
+      throw new Error(`${name} did not start:\n${current()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return proc;

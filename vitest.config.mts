@@ -26,10 +26,29 @@ export default defineConfig({
     })),
   },
   test: {
-    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.spec.ts', 'scripts/**/*.spec.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['reflect-metadata'],
+    // Three tiers, all run by `npm test`: `npm run test:unit` is the loop to run on every change.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'scripts/**/*.spec.ts'],
+          exclude: ['**/*.int.spec.ts', '**/node_modules/**'],
+          setupFiles: ['reflect-metadata', './libs/testing/src/no-sockets.setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['apps/**/*.int.spec.ts', 'libs/**/*.int.spec.ts', 'scripts/**/*.int.spec.ts'],
+        },
+      },
+      { extends: true, test: { name: 'system', include: ['test/**/*.spec.ts'] } },
+    ],
   },
 });

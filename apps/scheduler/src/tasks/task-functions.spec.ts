@@ -63,7 +63,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
       name: 'remind',
       run_at: inMs(3_600_000),
       function: fn.name,
-      params: '{"to":"bob"}',
+      params: '{"tag":"bob"}',
     });
     expect(reply).toMatchObject({
       status: 'success',
@@ -73,7 +73,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
     expect(task).toMatchObject({
       owner: 'alice',
       function: fn.name,
-      params: { to: 'bob' },
+      params: { tag: 'bob' },
       status: 'pending',
     });
   });
@@ -124,6 +124,18 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
       params: '{to: bob}',
     });
     expect(errorOf(badParams)).toMatch(/params: must be a JSON object/);
+    const wrongParams = await call('cron_create', {
+      name: 'wrong-params',
+      cron_expr: '0 9 * * *',
+      function: fn.name,
+      params: '{"tag":7,"colour":"red"}',
+    });
+    expect(wrongParams).toMatchObject({ status: 'error', error: { code: 'invalid_params' } });
+    const details = (wrongParams as { error: { details: { field: string }[] } }).error.details;
+    expect(details.sort((x, y) => x.field.localeCompare(y.field))).toEqual([
+      { field: 'params.colour', message: 'should not exist' },
+      { field: 'params.tag', message: 'must be a string' },
+    ]);
     const several = await call('cron_create', {
       name: 'has space',
       cron_expr: '0 9 * *',

@@ -1,4 +1,5 @@
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsScopes, type Scope } from './api-keys';
 import type { ErrorBody } from './errors';
 import { type AgentRunReply, type FinishReason, ID_PATTERN, type Usage } from './agent';
 
@@ -14,6 +15,8 @@ export class RunRefRequest {
 /** Body of `agent.runs.approve`; with `stream`, the rest of the run is published as events. */
 export class RunApproveRequest extends RunRefRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
+  /** The approving caller's scopes, which bound the plan's function calls as a turn's. */
+  @IsOptional() @IsScopes() scopes?: Scope[];
 }
 
 /** Body of `agent.sessions.get` and `.delete`; `principal` as for runs. */

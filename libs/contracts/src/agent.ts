@@ -1,4 +1,5 @@
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsScopes, type Scope } from './api-keys';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -11,6 +12,8 @@ export class AgentRunRequest {
   @IsOptional() @IsString() @Matches(ID_PATTERN) run_id?: string;
   @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
+  /** The caller's scopes: the run's function calls may do no more than they allow. */
+  @IsOptional() @IsScopes() scopes?: Scope[];
   /** Publish step events on `agent.events.<run_id>` while running. */
   @IsOptional() @IsBoolean() stream?: boolean;
 }

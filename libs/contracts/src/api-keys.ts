@@ -1,4 +1,5 @@
 import {
+  ArrayMaxSize,
   ArrayNotEmpty,
   IsArray,
   IsIn,
@@ -7,6 +8,7 @@ import {
   Matches,
   MaxLength,
   MinLength,
+  type ValidationOptions,
 } from 'class-validator';
 
 export const SCOPES = [
@@ -19,11 +21,31 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** Whose resources a key acts for: the owner of its sessions, runs and tasks. */
+export const PRINCIPAL_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+
+/**
+ * The one rule deciding what a caller may do, over REST and for an agent acting for it alike:
+ * `admin` includes every scope; no scopes (a caller that sent none) allow nothing.
+ */
+export function hasScope(scopes: readonly string[] | undefined, needed: Scope): boolean {
+  return scopes !== undefined && (scopes.includes('admin') || scopes.includes(needed));
+}
+
+/** A list of scopes on the bus: the caller's, carried to whatever acts for it. */
+export function IsScopes(options?: ValidationOptions): PropertyDecorator {
+  return (target, property) => {
+    IsArray(options)(target, property);
+    ArrayMaxSize(SCOPES.length * 2, options)(target, property);
+    IsIn(SCOPES, { ...options, each: true })(target, property);
+  };
+}
+
 export class CreateApiKeyRequest {
   @IsString() @MinLength(1) @MaxLength(100) name!: string;
   @IsArray() @ArrayNotEmpty() @IsIn(SCOPES, { each: true }) scopes!: Scope[];
   /** Whose resources the key acts for; defaults to a principal of its own. */
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.:@-]{1,128}$/) principal?: string;
+  @IsOptional() @IsString() @Matches(PRINCIPAL_PATTERN) principal?: string;
 }
 
 export interface ApiKeyView {

@@ -11,6 +11,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsScopes, type Scope } from './api-keys';
 import type { ErrorBody } from './errors';
 
 export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
@@ -51,6 +52,11 @@ export class CallerDto {
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
   /** `agent`, `api`, `scheduler` */
   @IsOptional() @IsString() @MaxLength(32) kind?: string;
+  /**
+   * The scopes of the API key the call is made for: a function that manages the caller's
+   * resources (the scheduler's delay_* and cron_*) allows what they allow, and nothing without them.
+   */
+  @IsOptional() @IsScopes() scopes?: Scope[];
 }
 
 /** Body of `fn.exec.<name>`. The deadline is absolute (epoch ms) so it survives queueing. */
@@ -111,6 +117,7 @@ export class FnInvokeRequest {
   @IsObject() params!: Record<string, unknown>;
   @IsInt() @Min(1) @Max(3_600_000) timeout_ms!: number;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
+  @IsOptional() @IsScopes() scopes?: Scope[];
 }
 
 /** Body of `fn.cancel`. */

@@ -11,6 +11,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { ID_PATTERN, MAX_MESSAGE_CHARS, NAME_PATTERN } from './agent';
+import { PRINCIPAL_PATTERN } from './api-keys';
 import { FUNCTION_NAME_PATTERN } from './functions';
 
 /** Task names appear in URLs (`/delays/:name`) and in the model's replies: short, no spaces. */
@@ -134,13 +135,20 @@ export class CreateCronBody extends TaskTargetFields {
   @IsOptional() @IsInt({ message: 'must be a whole number (0 = no limit)' }) @Min(0) max_runs?: number;
 }
 
-export class ListDelaysQuery {
+const OWNER_RULE = 'must be a principal: 1-128 letters, digits or _ . : @ -';
+
+/** `?owner=` picks one principal's tasks: an admin's filter (anyone else sees only their own). */
+class OwnerFilter {
+  @IsOptional() @IsString() @Matches(PRINCIPAL_PATTERN, { message: OWNER_RULE }) owner?: string;
+}
+
+export class ListDelaysQuery extends OwnerFilter {
   @IsOptional()
   @IsIn(DELAY_STATUSES, { message: `must be one of ${DELAY_STATUSES.join(', ')}` })
   status?: DelayStatus;
 }
 
-export class ListCronsQuery {
+export class ListCronsQuery extends OwnerFilter {
   @IsOptional() @IsString() @MaxLength(64) name?: string;
 }
 
@@ -155,15 +163,12 @@ export class CreateCronRequest extends CreateCronBody {
   @IsOptional() @IsString() @MaxLength(128) owner?: string;
 }
 
-export class ListDelaysRequest extends ListDelaysQuery {
-  @IsOptional() @IsString() @MaxLength(128) owner?: string;
-}
+/** Without an owner (an admin, or authentication off), every owner's tasks are listed. */
+export class ListDelaysRequest extends ListDelaysQuery {}
 
-export class ListCronsRequest extends ListCronsQuery {
-  @IsOptional() @IsString() @MaxLength(128) owner?: string;
-}
+export class ListCronsRequest extends ListCronsQuery {}
 
-/** Body of `scheduler.{delays,crons}.{get,cancel,delete}`. */
+/** Body of `scheduler.{delays,crons}.{get,cancel,delete}`; without an owner, any owner's task is found. */
 export class TaskNameRequest {
   @IsString() @MinLength(1) @MaxLength(64) name!: string;
   @IsOptional() @IsString() @MaxLength(128) owner?: string;

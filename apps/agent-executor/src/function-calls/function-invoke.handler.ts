@@ -21,7 +21,7 @@ export class FunctionInvokeHandler implements OnApplicationBootstrap {
 
   async invoke(data: unknown) {
     const request = parseDto(FnInvokeRequest, data, 'invocation');
-    const caller = { kind: 'api', principal: request.principal || undefined };
+    const caller = { kind: 'api', principal: request.principal || undefined, scopes: request.scopes };
     return this.client.call(request.name, request.params, { timeoutMs: request.timeout_ms, caller });
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AgentRunReply, ConflictError, NotFoundError } from '@app/contracts';
+import { type AgentRunReply, ConflictError, NotFoundError, type Scope } from '@app/contracts';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import type { ChatMessage } from '../llm/llm-provider';
@@ -30,11 +30,11 @@ export class PlanApprovalService {
     @Inject(PlanRunnerService) private readonly planRunner: PlanRunnerService,
   ) {}
 
-  async approve(runId: string, principal?: string, stream = false): Promise<AgentRunReply> {
+  async approve(runId: string, principal?: string, stream = false, scopes?: Scope[]): Promise<AgentRunReply> {
     const record = await this.claim(runId, 'running', principal);
     const profile = await this.profiles.get(record.agent);
     const run = new RunState(
-      { runId, sessionId: record.session_id ?? '', principal: record.owner || undefined, stream },
+      { runId, sessionId: record.session_id ?? '', principal: record.owner || undefined, scopes, stream },
       profile,
       this.turns.timeoutFor(profile),
       { usage: record.usage, trace: record.trace, usedTools: record.used_tools, totalMs: record.total_ms },

@@ -46,6 +46,7 @@ export class AgentTurnService {
       runId: request.run_id ?? newId('run'),
       sessionId: session.id,
       principal: request.principal,
+      scopes: request.scopes,
       stream: request.stream === true,
     };
     const run = new RunState(identity, profile, this.timeoutFor(profile));

@@ -1,4 +1,4 @@
-import type { FunctionCallSummary, Plan, TraceStep, Usage, UsedTools } from '@app/contracts';
+import type { FunctionCallSummary, Plan, Scope, TraceStep, Usage, UsedTools } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
 
 export type AbortReason = 'timeout' | 'cancelled';
@@ -7,6 +7,8 @@ export interface RunIdentity {
   runId: string;
   sessionId: string;
   principal?: string;
+  /** The caller's scopes, sent with every function call: what the run does for it stays within them. */
+  scopes?: Scope[];
   /** Publish step events on `agent.events.<runId>`. */
   stream: boolean;
 }

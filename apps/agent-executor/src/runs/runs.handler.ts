@@ -57,7 +57,7 @@ export class RunsHandler implements OnApplicationBootstrap {
       Subjects.agentRunApprove,
       (data) => {
         const request = parseDto(RunApproveRequest, data);
-        return this.approval.approve(request.run_id, request.principal, request.stream);
+        return this.approval.approve(request.run_id, request.principal, request.stream, request.scopes);
       },
       { queue },
     );

@@ -125,6 +125,7 @@ export class ToolExecutorService {
         run_id: run.runId,
         session_id: run.id.sessionId,
         principal: run.id.principal,
+        scopes: run.id.scopes,
         kind: 'agent',
       },
       ...(allowed ? { allowed_tools: allowed } : {}),

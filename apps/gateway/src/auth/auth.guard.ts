@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { PlatformConfig } from '@app/config';
-import { AppError, SCOPES } from '@app/contracts';
+import { AppError, hasScope, SCOPES } from '@app/contracts';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { ApiKeysService, type Principal } from './api-keys.service';
 import { RateLimiter } from './rate-limiter.service';
@@ -31,7 +31,7 @@ export class AuthGuard implements CanActivate {
     const principal = await this.keys.authenticate(bearerToken(req.headers.authorization));
     if (!principal) throw new AppError('unauthorized', 'invalid or revoked API key');
     const needed = scope === 'metrics' ? 'admin' : scope;
-    if (!principal.scopes.includes('admin') && !principal.scopes.includes(needed)) {
+    if (!hasScope(principal.scopes, needed)) {
       throw new AppError('forbidden', `this API key lacks the '${needed}' scope`);
     }
     await this.limiter.hit(principal.keyId);

@@ -1,4 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Scope } from '@app/contracts';
 import type { AuthenticatedRequest } from './auth.guard';
 
 /** The calling key's principal ('' when authentication is off): the owner of what it creates. */
@@ -10,3 +11,16 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, context: Execu
 export const CurrentKeyId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
   return context.switchToHttp().getRequest<AuthenticatedRequest>().principal?.keyId ?? 'anonymous';
 });
+
+/** The calling key's scopes (every scope when authentication is off): they bound what an agent does for it. */
+export const CurrentScopes = createParamDecorator((_: unknown, context: ExecutionContext): Scope[] => {
+  return context.switchToHttp().getRequest<AuthenticatedRequest>().principal?.scopes ?? [];
+});
+
+/** The calling key's principal and scopes together. */
+export const CurrentCaller = createParamDecorator(
+  (_: unknown, context: ExecutionContext): { principal: string; scopes: Scope[] } => {
+    const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+    return { principal: principal?.principal ?? '', scopes: principal?.scopes ?? [] };
+  },
+);

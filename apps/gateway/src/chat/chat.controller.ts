@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parseDto } from '@app/contracts';
-import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
+import { parseDto, type Scope } from '@app/contracts';
+import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
 import { ChatService } from './chat.service';
 import { ChatRequest } from './dto/chat-request.dto';
 
@@ -16,10 +16,11 @@ export class ChatController {
     @Headers('accept') accept: string | undefined,
     @CurrentPrincipal() principal: string,
     @CurrentKeyId() keyId: string,
+    @CurrentScopes() scopes: Scope[],
     @Res() res: Response,
   ): Promise<void> {
     const request = parseDto(ChatRequest, body, 'chat request');
-    const caller = { principal, keyId };
+    const caller = { principal, keyId, scopes };
     if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res);
     res.status(200).json(await this.chat.chat(request, caller));
   }

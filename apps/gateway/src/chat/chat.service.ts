@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type AgentRunRequest, Subjects } from '@app/contracts';
+import { type AgentRunReply, type AgentRunRequest, type Scope, Subjects } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { ChatRequest } from './dto/chat-request.dto';
@@ -12,6 +12,8 @@ import { relayRun } from './sse-relay';
 export interface Caller {
   principal: string;
   keyId: string;
+  /** The key's scopes: they bound what the run's function calls may do for it. */
+  scopes: Scope[];
 }
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
@@ -27,14 +29,14 @@ export class ChatService {
   ) {}
 
   chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
-    return this.run(caller, { ...this.toRun(request, caller.principal), stream: false });
+    return this.run(caller, { ...this.toRun(request, caller), stream: false });
   }
 
   /** The run id is chosen here so the gateway can listen for the run's events before it starts. */
   stream(request: ChatRequest, caller: Caller, res: Response): Promise<void> {
     const runId = `run_${randomUUID().replaceAll('-', '')}`;
     return relayRun(this.bus, res, runId, () =>
-      this.run(caller, { ...this.toRun(request, caller.principal), run_id: runId, stream: true }),
+      this.run(caller, { ...this.toRun(request, caller), run_id: runId, stream: true }),
     );
   }
 
@@ -47,12 +49,13 @@ export class ChatService {
   }
 
   /** Sessions and runs belong to the calling key's principal ('' with authentication off). */
-  private toRun({ message, session_id, agent }: ChatRequest, principal: string): AgentRunRequest {
+  private toRun({ message, session_id, agent }: ChatRequest, { principal, scopes }: Caller): AgentRunRequest {
     return {
       message,
       ...(session_id ? { session_id } : {}),
       ...(agent ? { agent } : {}),
       ...(principal ? { principal } : {}),
+      scopes,
     };
   }
 }

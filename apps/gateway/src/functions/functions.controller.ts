@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { parseDto } from '@app/contracts';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { parseDto, type Scope } from '@app/contracts';
+import { CurrentCaller } from '../auth/principal.decorator';
 import { InvokeFunctionDto } from './dto/invoke-function.dto';
 import { FunctionsService } from './functions.service';
 
@@ -20,7 +20,11 @@ export class FunctionsController {
 
   @Post(':name/invoke')
   @HttpCode(200)
-  invoke(@Param('name') name: string, @Body() body: unknown, @CurrentPrincipal() principal: string) {
-    return this.functions.invoke(name, parseDto(InvokeFunctionDto, body ?? {}, 'request'), principal);
+  invoke(
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @CurrentCaller() caller: { principal: string; scopes: Scope[] },
+  ) {
+    return this.functions.invoke(name, parseDto(InvokeFunctionDto, body ?? {}, 'request'), caller);
   }
 }

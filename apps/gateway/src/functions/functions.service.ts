@@ -7,6 +7,7 @@ import {
   type FnInvokeRequest,
   type FunctionDefinition,
   NotFoundError,
+  type Scope,
   Subjects,
 } from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
@@ -40,7 +41,11 @@ export class FunctionsService {
     return definition;
   }
 
-  async invoke(name: string, body: InvokeFunctionDto, principal: string): Promise<FnExecReply> {
+  async invoke(
+    name: string,
+    body: InvokeFunctionDto,
+    { principal, scopes }: { principal: string; scopes: Scope[] },
+  ): Promise<FnExecReply> {
     const definition = await this.get(name);
     const timeout_ms = body.timeout_ms ?? definition.timeout_ms ?? this.config.functions.default_timeout;
     const request: FnInvokeRequest = {
@@ -48,6 +53,7 @@ export class FunctionsService {
       params: body.params ?? {},
       timeout_ms,
       principal: principal || undefined,
+      scopes,
     };
     const reply = await this.bus.request<FnExecReply>(Subjects.fnInvoke, request, {
       timeoutMs: timeout_ms + RELAY_GRACE_MS,

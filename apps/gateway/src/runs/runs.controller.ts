@@ -1,7 +1,8 @@
 import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ListRunsQuery, parseDto } from '@app/contracts';
 import type { Response } from 'express';
-import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
+import type { Scope } from '@app/contracts';
+import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
 import { wantsEventStream } from '../chat/chat.controller';
 import { resourceId } from './resource-id';
 import { RunsService } from './runs.service';
@@ -35,10 +36,11 @@ export class RunsController {
     @Headers('accept') accept: string | undefined,
     @CurrentPrincipal() principal: string,
     @CurrentKeyId() keyId: string,
+    @CurrentScopes() scopes: Scope[],
     @Res() res: Response,
   ): Promise<void> {
     const runId = resourceId('run', id);
-    const caller = { principal, keyId };
+    const caller = { principal, keyId, scopes };
     if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res);
     res.status(200).json(await this.runs.approve(runId, caller));
   }

@@ -71,7 +71,7 @@ export class RunsService {
     const { reply } = await this.limits.withinLimits(caller.keyId, async () => {
       const reply = await this.bus.request<AgentRunReply>(
         Subjects.agentRunApprove,
-        { ...ref(runId, caller.principal), stream },
+        { ...ref(runId, caller.principal), stream, scopes: caller.scopes },
         { timeoutMs },
       );
       return { reply, usage: added(reply.usage, before) };

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { CreateDelayBody, ListDelaysQuery, parseDto } from '@app/contracts';
-import { CurrentPrincipal } from '../auth/principal.decorator';
+import { CurrentCaller } from '../auth/principal.decorator';
+import type { TaskCaller } from './task-caller';
 import { TasksService } from './tasks.service';
 
 /** One-off tasks (seed 000 §2.4.4). */
@@ -9,26 +10,26 @@ export class DelaysController {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}
 
   @Get()
-  async list(@Query() query: unknown, @CurrentPrincipal() principal: string) {
+  async list(@Query() query: unknown, @CurrentCaller() caller: TaskCaller) {
     return {
-      delays: await this.tasks.listDelays(parseDto(ListDelaysQuery, query ?? {}, 'query'), principal),
+      delays: await this.tasks.listDelays(parseDto(ListDelaysQuery, query ?? {}, 'query'), caller),
     };
   }
 
   @Post()
   @HttpCode(201)
-  create(@Body() body: unknown, @CurrentPrincipal() principal: string) {
-    return this.tasks.createDelay(parseDto(CreateDelayBody, body, 'request body'), principal);
+  create(@Body() body: unknown, @CurrentCaller() caller: TaskCaller) {
+    return this.tasks.createDelay(parseDto(CreateDelayBody, body, 'request body'), caller);
   }
 
   @Get(':name')
-  get(@Param('name') name: string, @CurrentPrincipal() principal: string) {
-    return this.tasks.getDelay(name, principal);
+  get(@Param('name') name: string, @CurrentCaller() caller: TaskCaller) {
+    return this.tasks.getDelay(name, caller);
   }
 
   /** Cancels a pending delay; its record stays (status `cancelled`). */
   @Delete(':name')
-  cancel(@Param('name') name: string, @CurrentPrincipal() principal: string) {
-    return this.tasks.cancelDelay(name, principal);
+  cancel(@Param('name') name: string, @CurrentCaller() caller: TaskCaller) {
+    return this.tasks.cancelDelay(name, caller);
   }
 }

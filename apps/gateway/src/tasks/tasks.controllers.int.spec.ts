@@ -6,6 +6,7 @@ import { Bus } from '@app/bus';
 import { loadConfig } from '@app/config';
 import { NotFoundError, Subjects } from '@app/contracts';
 import { Logger } from '@app/observability';
+import type { Principal } from '../auth/api-keys.service';
 import type { AuthenticatedRequest } from '../auth/auth.guard';
 import { configureHttp } from '../common/http-app';
 import { HttpErrorFilter } from '../common/http-error.filter';
@@ -24,8 +25,12 @@ class SchedulerOnTheBus {
   }
 }
 
+const ALICE: Principal = { keyId: 'k1', principal: 'alice', scopes: ['tasks:read', 'tasks:write'] };
+const ADMIN: Principal = { keyId: 'k0', principal: 'admin', scopes: ['admin'] };
+
 describe('the task routes (gateway side: parse, relay with the caller as owner)', () => {
   const scheduler = new SchedulerOnTheBus();
+  let caller = ALICE;
   let app: NestExpressApplication;
   let base = '';
 
@@ -63,13 +68,14 @@ describe('the task routes (gateway side: parse, relay with the caller as owner)'
       bodyParser: false,
     });
     app.use((req: AuthenticatedRequest, _res: unknown, next: () => void) => {
-      req.principal = { keyId: 'k1', principal: 'alice', scopes: [] };
+      req.principal = caller;
       next();
     });
     [base] = await configureHttp(app, loadConfig({ PORT: '0', HOST: '127.0.0.1' }));
   });
   afterAll(() => app.close());
   beforeEach(() => {
+    caller = ALICE;
     scheduler.sent = [];
     scheduler.answer = (_s, body) => body;
   });
@@ -126,6 +132,46 @@ describe('the task routes (gateway side: parse, relay with the caller as owner)'
     expect(scheduler.sent.map((m) => m.subject)).toEqual([
       Subjects.schedulerCronGet,
       Subjects.schedulerDelayCancel,
+    ]);
+  });
+
+  it("lets an admin list every owner's tasks, or one owner's with ?owner=", async () => {
+    caller = ADMIN;
+    scheduler.answer = () => [];
+    expect(await http('GET', '/delays')).toMatchObject({ status: 200 });
+    expect(await http('GET', '/delays?owner=alice&status=pending')).toMatchObject({ status: 200 });
+    expect(await http('GET', '/crons?owner=bob')).toMatchObject({ status: 200 });
+    expect(scheduler.sent.map((m) => m.body)).toEqual([
+      {},
+      { owner: 'alice', status: 'pending' },
+      { owner: 'bob' },
+    ]);
+  });
+
+  it("refuses another owner's filter to anyone but an admin (403), and a malformed one (400)", async () => {
+    expect(await http('GET', '/delays?owner=bob')).toMatchObject({
+      status: 403,
+      body: { error: { code: 'forbidden', message: "only an admin key may list another principal's tasks" } },
+    });
+    expect(await http('GET', '/crons?owner=alice')).toMatchObject({ status: 200 });
+    caller = ADMIN;
+    expect(await http('GET', '/crons?owner=a%20b')).toMatchObject({
+      status: 400,
+      body: { error: { details: [{ field: 'owner' }] } },
+    });
+    expect(scheduler.sent.map((m) => m.body)).toEqual([{ owner: 'alice' }]);
+  });
+
+  it("finds and cancels any owner's task by name for an admin, only the caller's own for anyone else", async () => {
+    caller = ADMIN;
+    await http('GET', '/delays/d1');
+    await http('DELETE', '/crons/c1');
+    caller = ALICE;
+    await http('DELETE', '/delays/d1');
+    expect(scheduler.sent.map((m) => m.body)).toEqual([
+      { name: 'd1' },
+      { name: 'c1' },
+      { name: 'd1', owner: 'alice' },
     ]);
   });
 });

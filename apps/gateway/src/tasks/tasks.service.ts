@@ -15,48 +15,69 @@ import {
   Subjects,
   type TaskNameRequest,
 } from '@app/contracts';
+import { listOwner, nameOwner, type TaskCaller } from './task-caller';
 
 /** Creating a task may ask every function provider whether its function exists: a little slack. */
 const SCHEDULER_TIMEOUT_MS = 10_000;
 
-/** The /delays and /crons routes, relayed to the scheduler over NATS; the caller's principal owns what it creates. */
+/**
+ * The /delays and /crons routes, relayed to the scheduler over NATS. The caller's principal owns
+ * what it creates; an admin sees and manages every principal's tasks (see `task-caller.ts`).
+ */
 @Injectable()
 export class TasksService {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
-  createDelay(body: CreateDelayBody, owner: string): Promise<DelayTaskView> {
-    return this.ask<CreateDelayRequest, DelayTaskView>(Subjects.schedulerDelayCreate, { ...body, owner });
+  createDelay(body: CreateDelayBody, caller: TaskCaller): Promise<DelayTaskView> {
+    return this.ask<CreateDelayRequest, DelayTaskView>(Subjects.schedulerDelayCreate, {
+      ...body,
+      owner: caller.principal,
+    });
   }
 
-  listDelays(query: ListDelaysQuery, owner: string): Promise<DelayTaskView[]> {
-    return this.ask<ListDelaysRequest, DelayTaskView[]>(Subjects.schedulerDelayList, { ...query, owner });
+  listDelays(query: ListDelaysQuery, caller: TaskCaller): Promise<DelayTaskView[]> {
+    return this.ask<ListDelaysRequest, DelayTaskView[]>(Subjects.schedulerDelayList, {
+      ...query,
+      owner: listOwner(caller, query.owner),
+    });
   }
 
-  getDelay(name: string, owner: string): Promise<DelayTaskView> {
-    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayGet, { name, owner });
+  getDelay(name: string, caller: TaskCaller): Promise<DelayTaskView> {
+    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayGet, byName(name, caller));
   }
 
-  cancelDelay(name: string, owner: string): Promise<DelayTaskView> {
-    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayCancel, { name, owner });
+  cancelDelay(name: string, caller: TaskCaller): Promise<DelayTaskView> {
+    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayCancel, byName(name, caller));
   }
 
-  createCron(body: CreateCronBody, owner: string): Promise<CronTaskView> {
-    return this.ask<CreateCronRequest, CronTaskView>(Subjects.schedulerCronCreate, { ...body, owner });
+  createCron(body: CreateCronBody, caller: TaskCaller): Promise<CronTaskView> {
+    return this.ask<CreateCronRequest, CronTaskView>(Subjects.schedulerCronCreate, {
+      ...body,
+      owner: caller.principal,
+    });
   }
 
-  listCrons(query: ListCronsQuery, owner: string): Promise<CronTaskView[]> {
-    return this.ask<ListCronsRequest, CronTaskView[]>(Subjects.schedulerCronList, { ...query, owner });
+  listCrons(query: ListCronsQuery, caller: TaskCaller): Promise<CronTaskView[]> {
+    return this.ask<ListCronsRequest, CronTaskView[]>(Subjects.schedulerCronList, {
+      ...query,
+      owner: listOwner(caller, query.owner),
+    });
   }
 
-  getCron(name: string, owner: string): Promise<CronTaskDetail> {
-    return this.ask<TaskNameRequest, CronTaskDetail>(Subjects.schedulerCronGet, { name, owner });
+  getCron(name: string, caller: TaskCaller): Promise<CronTaskDetail> {
+    return this.ask<TaskNameRequest, CronTaskDetail>(Subjects.schedulerCronGet, byName(name, caller));
   }
 
-  deleteCron(name: string, owner: string): Promise<CronTaskView> {
-    return this.ask<TaskNameRequest, CronTaskView>(Subjects.schedulerCronDelete, { name, owner });
+  deleteCron(name: string, caller: TaskCaller): Promise<CronTaskView> {
+    return this.ask<TaskNameRequest, CronTaskView>(Subjects.schedulerCronDelete, byName(name, caller));
   }
 
   private ask<Q, R>(subject: string, request: Q): Promise<R> {
     return this.bus.request<R>(subject, request, { timeoutMs: SCHEDULER_TIMEOUT_MS });
   }
+}
+
+function byName(name: string, caller: TaskCaller): TaskNameRequest {
+  const owner = nameOwner(caller);
+  return owner === undefined ? { name } : { name, owner };
 }

@@ -20,6 +20,9 @@ export interface SchedulerSettings {
 
 export const QUEUE_NAME = 'scheduler-tasks';
 
+/** The provider name under which the scheduler serves delay_* and cron_* in the catalogue. */
+export const FUNCTION_PROVIDER = 'scheduler';
+
 export function schedulerSettings(
   config: PlatformConfig,
   info: Pick<ServiceInfo, 'instance'>,

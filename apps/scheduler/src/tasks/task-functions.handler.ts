@@ -7,10 +7,9 @@ import {
 import { Bus } from '@app/bus';
 import { FunctionHost, FunctionRegistry } from '@app/functions';
 import { Logger } from '@app/observability';
-import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
 import { TaskFunctions } from './task-functions';
 
-export const FUNCTION_PROVIDER = 'scheduler';
 /** Managing a task is quick; this bounds a call stuck on the database. */
 const FUNCTION_TIMEOUT_MS = 10_000;
 

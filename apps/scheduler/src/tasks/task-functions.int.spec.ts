@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FnCatalogReply, type FnExecReply, Subjects } from '@app/contracts';
+import { type FnCatalogReply, type FnExecReply, type Scope, Subjects } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 import {
   type CountingFunction,
@@ -20,10 +20,11 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
   let bus: Bus;
   let client: FunctionClient;
 
-  const call = (name: string, params: Record<string, unknown>, principal = 'alice') =>
+  const TASKS: Scope[] = ['tasks:read', 'tasks:write'];
+  const call = (name: string, params: Record<string, unknown>, principal = 'alice', scopes = TASKS) =>
     client.call(name, params, {
       timeoutMs: 5_000,
-      caller: { kind: 'agent', principal, session_id: 'sess-1', agent: 'ops' },
+      caller: { kind: 'agent', principal, session_id: 'sess-1', agent: 'ops', scopes },
     });
   const errorOf = (reply: FnExecReply) =>
     reply.status === 'error' ? reply.error.message : `succeeded: ${JSON.stringify(reply.result)}`;
@@ -63,7 +64,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
       name: 'remind',
       run_at: inMs(3_600_000),
       function: fn.name,
-      params: '{"to":"bob"}',
+      params: '{"tag":"bob"}',
     });
     expect(reply).toMatchObject({
       status: 'success',
@@ -73,7 +74,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
     expect(task).toMatchObject({
       owner: 'alice',
       function: fn.name,
-      params: { to: 'bob' },
+      params: { tag: 'bob' },
       status: 'pending',
     });
   });
@@ -124,6 +125,18 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
       params: '{to: bob}',
     });
     expect(errorOf(badParams)).toMatch(/params: must be a JSON object/);
+    const wrongParams = await call('cron_create', {
+      name: 'wrong-params',
+      cron_expr: '0 9 * * *',
+      function: fn.name,
+      params: '{"tag":7,"colour":"red"}',
+    });
+    expect(wrongParams).toMatchObject({ status: 'error', error: { code: 'invalid_params' } });
+    const details = (wrongParams as { error: { details: { field: string }[] } }).error.details;
+    expect(details.sort((x, y) => x.field.localeCompare(y.field))).toEqual([
+      { field: 'params.colour', message: 'should not exist' },
+      { field: 'params.tag', message: 'must be a string' },
+    ]);
     const several = await call('cron_create', {
       name: 'has space',
       cron_expr: '0 9 * *',
@@ -204,5 +217,41 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
       await call('delay_create', { name, run_at: inMs(3_600_000), function: fn.name });
     const over = await call('delay_create', { name: 'q4', run_at: inMs(3_600_000), function: fn.name });
     expect(errorOf(over)).toMatch(/'alice' already has 4 active tasks, the most allowed \(4\)/);
+  });
+
+  it("does for a caller only what its key's scopes allow, and nothing without scopes", async () => {
+    const readOnly = await call(
+      'delay_create',
+      { name: 'not-mine-to-make', run_at: inMs(60_000), function: fn.name },
+      'erin',
+      ['chat', 'tasks:read'],
+    );
+    expect(readOnly).toMatchObject({
+      status: 'error',
+      error: {
+        code: 'forbidden',
+        message: expect.stringMatching(/^delay_create needs the 'tasks:write' scope/),
+      },
+    });
+    expect(await call('delay_list', {}, 'erin', ['chat', 'tasks:read'])).toMatchObject({ status: 'success' });
+    expect(errorOf(await call('cron_list', {}, 'erin', ['chat']))).toMatch(
+      /cron_list needs the 'tasks:read' scope/,
+    );
+    expect(errorOf(await call('delay_cancel', { name: 'remind' }, 'alice', ['tasks:read']))).toMatch(
+      /delay_cancel needs the 'tasks:write' scope/,
+    );
+    const unscoped = await client.call(
+      'cron_create',
+      { name: 'unscoped', cron_expr: '0 9 * * *', function: fn.name },
+      { timeoutMs: 5_000, caller: { kind: 'agent', principal: 'erin' } },
+    );
+    expect(errorOf(unscoped)).toMatch(/cron_create needs the 'tasks:write' scope/);
+    expect(
+      await call('delay_create', { name: 'admins', run_at: inMs(60_000), function: fn.name }, 'erin', [
+        'admin',
+      ]),
+    ).toMatchObject({ status: 'success' });
+    const erins = await scheduler.get(DelayTasksService).list({ owner: 'erin' });
+    expect(erins.map((t) => t.name)).toEqual(['admins']);
   });
 });

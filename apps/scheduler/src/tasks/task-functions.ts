@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AppError,
   CreateCronBody,
   CreateDelayBody,
   type CronTaskView,
   type DelayTaskView,
+  hasScope,
   ListCronsQuery,
   ListDelaysQuery,
   parseDto,
+  type Scope,
 } from '@app/contracts';
 import type { AgentFunction, FunctionCaller, FunctionResult } from '@app/functions';
 import { CronTasksService } from './cron-tasks.service';
@@ -20,8 +23,11 @@ import {
 } from './task-function.params';
 
 /**
- * The scheduler's built-in functions (seed 000 §2.4): the model schedules, lists and cancels its
- * own tasks. Each one checks its parameters and makes one service call, as the REST routes do.
+ * The scheduler's built-in functions: the model schedules, lists and cancels its caller's tasks.
+ * Each one needs the scope its REST route needs (`tasks:write` to create, cancel or delete,
+ * `tasks:read` to list), checked here against the scopes the call carries, so that whoever calls
+ * (an agent run, a direct invocation, a fire) can do no more than the caller's key; then it checks
+ * its parameters and makes one service call, as the REST routes do.
  */
 @Injectable()
 export class TaskFunctions {
@@ -36,30 +42,42 @@ export class TaskFunctions {
         'delay_create',
         'Schedule a one-off task: call a function (or run an agent turn) once, at run_at.',
         DelayCreateParams,
+        'tasks:write',
         (p, caller) => this.delayCreate(p, caller),
       ),
       fn(
         'delay_list',
         'List one-off tasks, optionally only those in one status.',
         DelayListParams,
+        'tasks:read',
         (p, caller) => this.delayList(p, caller),
       ),
-      fn('delay_cancel', 'Cancel a pending one-off task by name.', TaskNameParams, (p, caller) =>
-        this.delayCancel(p, caller),
+      fn(
+        'delay_cancel',
+        'Cancel a pending one-off task by name.',
+        TaskNameParams,
+        'tasks:write',
+        (p, caller) => this.delayCancel(p, caller),
       ),
       fn(
         'cron_create',
         'Schedule a recurring task: call a function (or run an agent turn) on a cron schedule.',
         CronCreateParams,
+        'tasks:write',
         (p, caller) => this.cronCreate(p, caller),
       ),
-      fn('cron_list', 'List recurring tasks, optionally filtered by name.', CronListParams, (p, caller) =>
-        this.cronList(p, caller),
+      fn(
+        'cron_list',
+        'List recurring tasks, optionally filtered by name.',
+        CronListParams,
+        'tasks:read',
+        (p, caller) => this.cronList(p, caller),
       ),
       fn(
         'cron_delete',
         'Delete a recurring task by name; it stops firing at once.',
         TaskNameParams,
+        'tasks:write',
         (p, caller) => this.cronDelete(p, caller),
       ),
     ];
@@ -112,15 +130,29 @@ function fn<P extends object>(
   name: string,
   description: string,
   params: new () => P,
+  scope: Scope,
   run: (params: P, caller: FunctionCaller) => Promise<FunctionResult>,
 ): AgentFunction {
   const agentFunction: AgentFunction<P> = {
     name,
     description,
     params,
-    execute: (p, ctx) => run(p, ctx.caller),
+    execute: (p, ctx) => {
+      requireScope(name, scope, ctx.caller);
+      return run(p, ctx.caller);
+    },
   };
   return agentFunction as AgentFunction;
+}
+
+/** A caller that sent no scopes may do nothing here: a path that forgot them cannot widen what it may do. */
+function requireScope(name: string, scope: Scope, caller: FunctionCaller): void {
+  if (hasScope(caller.scopes, scope)) return;
+  throw new AppError(
+    'forbidden',
+    `${name} needs the '${scope}' scope, which the caller's API key lacks; nothing was done`,
+    { missing_scope: scope },
+  );
 }
 
 /** A task that runs an agent turn goes back to the conversation (and agent) that scheduled it. */

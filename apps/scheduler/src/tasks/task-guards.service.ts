@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, InvalidParamsError } from '@app/contracts';
-import { FunctionCatalog } from '@app/functions';
-import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { AppError, type FunctionDefinition, InvalidParamsError, UnavailableError } from '@app/contracts';
+import { FunctionCatalog, paramsClassFromSchema, validateParams } from '@app/functions';
+import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
 import { CronTaskRepository } from './cron-task.repository';
 import { DelayTaskRepository } from './delay-task.repository';
 import type { TargetInput } from './task-input';
 
-/** The rules a new task must pass beyond its own fields: the owner's quota, a function that exists. */
+/**
+ * The rules a new task must pass beyond its own fields: the owner's quota, and a function that
+ * exists and accepts the task's params — checked now, not days later when the task fires.
+ */
 @Injectable()
 export class TaskGuards {
   constructor(
@@ -18,7 +21,10 @@ export class TaskGuards {
 
   async admit(owner: string, target: TargetInput): Promise<void> {
     await this.checkQuota(owner);
-    if (target.target === 'function') await this.checkFunction(target.function_name);
+    if (target.target === 'function') {
+      const definition = await this.findFunction(target.function_name);
+      checkParams(definition, JSON.parse(target.params) as Record<string, unknown>);
+    }
   }
 
   private async checkQuota(owner: string): Promise<void> {
@@ -33,12 +39,48 @@ export class TaskGuards {
     }
   }
 
-  private async checkFunction(name: string): Promise<void> {
-    if (await this.catalog.get(name)) return;
-    const names = (await this.catalog.list()).map((f) => f.name);
-    const available = names.length
-      ? `; available: ${names.join(', ')}`
-      : '; no function provider answers right now';
-    throw new InvalidParamsError([{ field: 'function', message: `unknown function '${name}'${available}` }]);
+  /**
+   * The function's definition from the catalogue. A name no provider knows is the caller's mistake
+   * (400), unless no provider but this scheduler answers at all: then nothing can be checked and
+   * the task is refused for now (503) rather than accepted unchecked.
+   */
+  private async findFunction(name: string): Promise<FunctionDefinition> {
+    const found = await this.catalog.get(name);
+    if (found) return found;
+    const all = await this.catalog.list();
+    if (all.every((f) => f.provider === FUNCTION_PROVIDER)) {
+      throw new UnavailableError(
+        `no function provider answers right now, so function '${name}' cannot be checked; try again shortly`,
+      );
+    }
+    throw new InvalidParamsError([
+      {
+        field: 'function',
+        message: `unknown function '${name}'; available: ${all.map((f) => f.name).join(', ')}`,
+      },
+    ]);
+  }
+}
+
+/**
+ * The params as the function itself will check them when the task fires: the same validator as
+ * every call and `POST /functions/:name/invoke` (the definition's schema through `@Param`), with
+ * the same messages, each field named inside `params`.
+ */
+function checkParams(definition: FunctionDefinition, params: Record<string, unknown>): void {
+  let paramsClass: new () => object;
+  try {
+    paramsClass = paramsClassFromSchema(definition.parameters);
+  } catch (err) {
+    throw new UnavailableError(
+      `function '${definition.name}' publishes a parameter schema that cannot be checked (${(err as Error).message})`,
+    );
+  }
+  try {
+    validateParams(paramsClass, params);
+  } catch (err) {
+    if (!(err instanceof InvalidParamsError)) throw err;
+    const fields = err.fields.map((f) => ({ field: `params.${f.field}`, message: f.message }));
+    throw new InvalidParamsError(fields, `invalid params for ${definition.name}`);
   }
 }

@@ -180,7 +180,15 @@ export async function serveCountingFunction(
     provider: 'test',
     instance: name,
     functions: [
-      { name, description: 'counts its calls', parameters: { type: 'object', properties: {}, required: [] } },
+      {
+        name,
+        description: 'counts its calls',
+        parameters: {
+          type: 'object',
+          properties: { tag: { type: 'string', description: 'names the call for the test' } },
+          required: [],
+        },
+      },
     ],
   }));
   await bus.flush();

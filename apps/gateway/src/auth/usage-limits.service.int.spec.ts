@@ -3,6 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { PlatformConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import type { Logger } from '@app/observability';
+import { expectEventually } from '@app/testing';
+import { RunSlots, TOO_MANY_RUNS } from './run-slots';
 import { UsageLimits } from './usage-limits.service';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -41,6 +43,40 @@ describe('UsageLimits (real Redis)', () => {
       'boom',
     );
     await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
+  });
+
+  it("frees a dead gateway's slot once its lease lapses, however often the key is refused meanwhile", async () => {
+    const slots = `lease-${Date.now()}`;
+    const crashed = new RunSlots(redis, () => undefined, 400, 100);
+    const other = new RunSlots(redis, () => undefined, 400, 100);
+    const held = await crashed.admit('ac:tokens:none', slots, 100, 1);
+    expect(held).toMatchObject({ slots });
+    crashed.stopRenewing();
+    const started = Date.now();
+    let refusals = 0;
+    await expectEventually(async () => {
+      const attempt = await other.admit('ac:tokens:none', slots, 100, 1);
+      if (attempt === TOO_MANY_RUNS) refusals++;
+      expect(attempt).not.toBe(TOO_MANY_RUNS);
+    }, 5_000);
+    expect(refusals).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    other.stopRenewing();
+  });
+
+  it("keeps a live run's slot past its lease by renewing it", async () => {
+    const slots = `renewed-${Date.now()}`;
+    const live = new RunSlots(redis, () => undefined, 300, 100);
+    const other = new RunSlots(redis, () => undefined, 300, 100);
+    const held = await live.admit('ac:tokens:none', slots, 100, 1);
+    const until = Date.now() + 1_200;
+    while (Date.now() < until) {
+      expect(await other.admit('ac:tokens:none', slots, 100, 1)).toBe(TOO_MANY_RUNS);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await live.release(held as Exclude<typeof held, number>, 'ac:tokens:none', 0, 1_000);
+    expect(await other.admit('ac:tokens:none', slots, 100, 1)).toMatchObject({ slots });
+    other.stopRenewing();
   });
 
   it('answers unavailable (503), not an internal error, when Redis cannot be reached', async () => {

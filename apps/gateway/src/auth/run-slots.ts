@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/** How long a slot lives without renewal: a gateway that dies frees its keys' slots this fast. */
+export const SLOT_LEASE_MS = 15_000;
+/** Each live slot is renewed this often, all of a gateway's slots in one pipeline. */
+export const SLOT_RENEW_MS = 5_000;
+
+export const QUOTA_USED_UP = -1;
+export const TOO_MANY_RUNS = -2;
+
+// A key's slots are a sorted set of holders scored by when their lease ends (Redis's own clock, so
+// gateways with skewed clocks agree). Expired holders are dropped before counting; a refused
+// attempt writes nothing, so it can never extend anyone's slot.
+
+/** KEYS: quota, slots. ARGV: quota, max runs, lease (ms), holder. */
+const ADMIT = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return ${QUOTA_USED_UP} end
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return ${TOO_MANY_RUNS} end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`;
+
+/** KEYS: slots. ARGV: lease (ms), holder. A live run keeps (or regains) its slot. */
+const RENEW = `
+local t = redis.call('TIME')
+redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[1]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1`;
+
+/** KEYS: slots, quota. ARGV: holder, tokens used, quota TTL (ms). One round trip to end a turn. */
+const RELEASE = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+if tonumber(ARGV[2]) > 0 then
+  redis.call('INCRBY', KEYS[2], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+end
+return 0`;
+
+type Scripted = Redis & {
+  acAdmitRun(
+    quota: string,
+    slots: string,
+    limit: number,
+    maxRuns: number,
+    leaseMs: number,
+    holder: string,
+  ): Promise<number>;
+  acRenewRun(slots: string, leaseMs: number, holder: string): Promise<number>;
+  acReleaseRun(slots: string, quota: string, holder: string, tokens: number, ttlMs: number): Promise<number>;
+};
+
+export interface Slot {
+  slots: string;
+  holder: string;
+}
+
+/**
+ * The concurrent-run slots of API keys, as leases in Redis: held while a run is live, renewed by
+ * the gateway that holds them, released when the run ends, and lapsing within `SLOT_LEASE_MS` when
+ * their gateway stops renewing (a crash, a lost connection).
+ */
+export class RunSlots {
+  private readonly redis: Scripted;
+  private readonly held = new Set<Slot>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    redis: Redis,
+    private readonly onRenewFailure: (err: Error) => void,
+    private readonly leaseMs = SLOT_LEASE_MS,
+    private readonly renewMs = SLOT_RENEW_MS,
+  ) {
+    redis.defineCommand('acAdmitRun', { numberOfKeys: 2, lua: ADMIT });
+    redis.defineCommand('acRenewRun', { numberOfKeys: 1, lua: RENEW });
+    redis.defineCommand('acReleaseRun', { numberOfKeys: 2, lua: RELEASE });
+    this.redis = redis as Scripted;
+  }
+
+  /** A new slot of `slots`, or QUOTA_USED_UP / TOO_MANY_RUNS. */
+  async admit(quotaKey: string, slots: string, quota: number, maxRuns: number): Promise<Slot | number> {
+    const holder = randomUUID();
+    const admitted = await this.redis.acAdmitRun(quotaKey, slots, quota, maxRuns, this.leaseMs, holder);
+    if (admitted < 0) return admitted;
+    const slot = { slots, holder };
+    this.held.add(slot);
+    this.timer ??= setInterval(() => this.renewAll(), this.renewMs).unref();
+    return slot;
+  }
+
+  release(slot: Slot, quotaKey: string, tokens: number, quotaTtlMs: number): Promise<number> {
+    this.held.delete(slot);
+    if (this.held.size === 0) this.stopRenewing();
+    return this.redis.acReleaseRun(slot.slots, quotaKey, slot.holder, tokens, quotaTtlMs);
+  }
+
+  /** Stops renewing without releasing: what a gateway that dies leaves behind. */
+  stopRenewing(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private renewAll(): void {
+    const pipeline = this.redis.pipeline() as unknown as Scripted & { exec(): Promise<unknown> };
+    for (const slot of this.held) pipeline.acRenewRun(slot.slots, this.leaseMs, slot.holder);
+    pipeline.exec().catch((err: unknown) => this.onRenewFailure(err as Error));
+  }
+}

@@ -1,4 +1,5 @@
 export * from './agent-function';
+export * from './allow-list';
 export * from './calls/call-record.publisher';
 export * from './calls/params-summary';
 export * from './client/function-catalog';

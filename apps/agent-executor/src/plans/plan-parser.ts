@@ -1,5 +1,5 @@
 import type { PlanStep } from '@app/contracts';
-import { isAllowed } from '../agents/allow-list';
+import { isAllowed } from '@app/functions';
 
 export type ParsedPlan =
   { ok: true; steps: Omit<PlanStep, 'index' | 'status'>[] } | { ok: false; error: string };

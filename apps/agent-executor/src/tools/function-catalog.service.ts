@@ -1,71 +1,44 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
-import { type FnCatalogReply, type FunctionDefinition, Subjects } from '@app/contracts';
-import { Logger } from '@app/observability';
+import type { FunctionDefinition } from '@app/contracts';
+import { FunctionCatalog, isAllowed } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { isAllowed } from '../agents/allow-list';
 
 const GATHER_MS = 150;
-const MISS_REFRESH_INTERVAL_MS = 1_000;
 
 /**
- * The executor's copy of every provider's function definitions (scatter-gather on `fn.catalog`,
- * deduplicated by name). Refreshed when a provider announces a change, when it is older than
- * `executor.catalog_ttl`, and (at most once a second) when a run asks for a name it lacks.
+ * The executor's view of the platform's one function catalogue (`FunctionCatalog`, shared with the
+ * gateway and the scheduler), cached for `executor.catalog_ttl` and refreshed when a provider
+ * announces a change; what an agent's allow-list lets it see.
  */
 @Injectable()
-export class FunctionCatalogService implements OnApplicationBootstrap {
-  private functions = new Map<string, FunctionDefinition>();
-  private fetchedAt = 0;
-  private refreshing?: Promise<void>;
-  private lastMissRefresh = 0;
+export class FunctionCatalogService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly catalog: FunctionCatalog;
 
-  constructor(
-    @Inject(Bus) private readonly bus: Bus,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    @Inject(Logger) private readonly logger: Logger,
-  ) {}
+  constructor(@Inject(Bus) bus: Bus, @Inject(PLATFORM_CONFIG) config: PlatformConfig) {
+    this.catalog = new FunctionCatalog(bus, { gatherMs: GATHER_MS, ttlMs: config.executor.catalog_ttl });
+  }
 
   onApplicationBootstrap(): void {
-    this.bus.subscribe(Subjects.fnAnnounce, () => void this.refresh());
-    void this.refresh();
+    this.catalog.start();
+    void this.catalog.refresh().catch(() => undefined);
   }
 
-  async all(): Promise<Map<string, FunctionDefinition>> {
-    const stale = Date.now() - this.fetchedAt > this.config.executor.catalog_ttl;
-    if (this.fetchedAt === 0 || (stale && this.functions.size === 0)) await this.refresh();
-    else if (stale) void this.refresh();
-    return this.functions;
+  onApplicationShutdown(): void {
+    this.catalog.stop();
   }
 
-  async find(name: string): Promise<FunctionDefinition | undefined> {
-    const known = (await this.all()).get(name);
-    if (known || Date.now() - this.lastMissRefresh < MISS_REFRESH_INTERVAL_MS) return known;
-    this.lastMissRefresh = Date.now();
-    await this.refresh();
-    return this.functions.get(name);
+  all(): Promise<ReadonlyMap<string, FunctionDefinition>> {
+    return this.catalog.byName();
   }
 
-  /** The definitions an allow-list lets a run see, sorted by name so prompts are stable. */
+  find(name: string): Promise<FunctionDefinition | undefined> {
+    return this.catalog.get(name);
+  }
+
+  /** The definitions an allow-list lets a run see, in name order so prompts are stable. */
   async allowedFor(allowList: readonly string[]): Promise<FunctionDefinition[]> {
-    const all = [...(await this.all()).values()];
-    return all.filter((fn) => isAllowed(allowList, fn.name)).sort((a, b) => a.name.localeCompare(b.name));
-  }
-
-  refresh(): Promise<void> {
-    this.refreshing ??= this.fetch().finally(() => (this.refreshing = undefined));
-    return this.refreshing;
-  }
-
-  private async fetch(): Promise<void> {
-    const replies = await this.bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, GATHER_MS);
-    const functions = new Map<string, FunctionDefinition>();
-    for (const reply of replies) {
-      for (const fn of reply?.functions ?? []) if (!functions.has(fn.name)) functions.set(fn.name, fn);
-    }
-    this.functions = functions;
-    this.fetchedAt = Date.now();
-    this.logger.debug('function catalog refreshed', { providers: replies.length, functions: functions.size });
+    return (await this.catalog.list()).filter((fn) => isAllowed(allowList, fn.name));
   }
 }

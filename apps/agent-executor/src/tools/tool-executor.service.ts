@@ -9,7 +9,7 @@ import {
   Subjects,
 } from '@app/contracts';
 import { applySchemaTypes } from '@app/protocol';
-import { allowsEverything, isAllowed } from '../agents/allow-list';
+import { allowsEverything, isAllowed } from '@app/functions';
 import { newId } from '../common/ids';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import type { RunState } from '../runs/run-state';

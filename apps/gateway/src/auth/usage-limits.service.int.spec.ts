@@ -58,7 +58,7 @@ describe('UsageLimits (real Redis)', () => {
       const attempt = await other.admit('ac:tokens:none', slots, 100, 1);
       if (attempt === TOO_MANY_RUNS) refusals++;
       expect(attempt).not.toBe(TOO_MANY_RUNS);
-    }, 5_000);
+    }, { timeoutMs: 5_000 });
     expect(refusals).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(2_000);
     other.stopRenewing();

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { type AgentFunction, FunctionCatalog, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
-import { expectEventually } from '@app/testing';
+import { Subjects } from '@app/contracts';
+import { expectEventually, startNatsServer } from '@app/testing';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ns = `c${Date.now().toString(36)}${process.pid}`;
@@ -82,5 +83,63 @@ describe('FunctionCatalog (real NATS)', () => {
     await expectEventually(async () =>
       expect((await catalog.list()).map((d) => d.name)).not.toContain(`${ns}_hot`),
     );
+  });
+});
+
+describe('FunctionCatalog on a broker of its own', () => {
+  it('does not trust an empty catalogue for long: a provider that answers later is seen within seconds', async () => {
+    const nats = await startNatsServer();
+    const bus = await Bus.connect({ url: nats.url, name: 'catalog-empty-spec' });
+    try {
+      const catalog = new FunctionCatalog(bus, { gatherMs: 100, ttlMs: 60_000 });
+      expect(await catalog.list()).toEqual([]);
+      // A provider that answers the catalogue but never announced itself (it started first, say).
+      const definition = {
+        name: 'late_fn',
+        description: 'late',
+        parameters: { type: 'object', properties: {} },
+      };
+      bus.serve(Subjects.fnCatalog, () => ({ provider: 'late', instance: 'l1', functions: [definition] }));
+      await bus.flush();
+      await expectEventually(
+        async () => expect((await catalog.list()).map((d) => d.name)).toEqual(['late_fn']),
+        {
+          timeoutMs: 5_000,
+        },
+      );
+    } finally {
+      await bus.drain();
+      await nats.stop();
+    }
+  });
+
+  it('serves a stale catalogue at once while it gathers a fresh one', async () => {
+    const nats = await startNatsServer();
+    const bus = await Bus.connect({ url: nats.url, name: 'catalog-stale-spec' });
+    try {
+      let description = 'first';
+      bus.serve(Subjects.fnCatalog, () => ({
+        provider: 'p',
+        instance: 'p1',
+        functions: [{ name: 'f', description, parameters: { type: 'object', properties: {} } }],
+      }));
+      await bus.flush();
+      const catalog = new FunctionCatalog(bus, { gatherMs: 300, ttlMs: 50 });
+      expect((await catalog.get('f'))?.description).toBe('first');
+      description = 'second';
+      await expectEventually(
+        async () => {
+          const started = performance.now();
+          const found = await catalog.get('f');
+          // A stale answer comes from the cache, well before a 300 ms gathering window could end.
+          if (found?.description === 'first') expect(performance.now() - started).toBeLessThan(250);
+          expect(found?.description).toBe('second');
+        },
+        { timeoutMs: 5_000 },
+      );
+    } finally {
+      await bus.drain();
+      await nats.stop();
+    }
   });
 });

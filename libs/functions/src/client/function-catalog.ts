@@ -13,8 +13,11 @@ export interface CatalogOptions {
 
 /**
  * Every provider's definitions, gathered over `fn.catalog` and deduplicated by name (replicas
- * and providers answer alike). Cached until a provider announces a change or the TTL ends, so
- * a provider that died without saying so drops out within the TTL.
+ * and providers answer alike; on a name clash the provider first in `provider/instance` order
+ * wins, so every reader agrees). Cached until a provider announces a change or the TTL ends, so
+ * a provider that died without saying so drops out within the TTL; past the TTL the old copy is
+ * served while a fresh one is gathered. An empty catalogue (nobody answered yet, e.g. right after
+ * a restart) is never trusted for more than a second.
  */
 export class FunctionCatalog {
   private cache?: { at: number; byName: Map<string, FunctionDefinition> };
@@ -46,6 +49,11 @@ export class FunctionCatalog {
     this.cache = undefined;
   }
 
+  /** Every definition by name, in name order. */
+  byName(): Promise<ReadonlyMap<string, FunctionDefinition>> {
+    return this.load();
+  }
+
   async list(): Promise<FunctionDefinition[]> {
     return [...(await this.load()).values()];
   }
@@ -58,8 +66,26 @@ export class FunctionCatalog {
     return (await this.load()).get(name);
   }
 
+  /** Gathers afresh now (e.g. on start), whatever the cache holds. */
+  refresh(): Promise<Map<string, FunctionDefinition>> {
+    this.invalidate();
+    return this.load();
+  }
+
   private load(): Promise<Map<string, FunctionDefinition>> {
-    if (this.cache && Date.now() - this.cache.at < this.ttlMs) return Promise.resolve(this.cache.byName);
+    const age = this.cache ? Date.now() - this.cache.at : Infinity;
+    const empty = this.cache?.byName.size === 0;
+    if (this.cache && age < (empty ? Math.min(MISS_REFRESH_MS, this.ttlMs) : this.ttlMs)) {
+      return Promise.resolve(this.cache.byName);
+    }
+    const reload = this.reload();
+    if (!this.cache || empty) return reload;
+    // Stale but not empty: answer with it now; the fresh copy replaces it when it arrives.
+    reload.catch(() => undefined);
+    return Promise.resolve(this.cache.byName);
+  }
+
+  private reload(): Promise<Map<string, FunctionDefinition>> {
     if (!this.loading) {
       const generation = this.generation;
       this.loading = this.gather()

@@ -10,6 +10,7 @@ import {
   TimeoutError,
 } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
+import { isAllowed } from '../allow-list';
 import type { AgentFunction, FunctionCaller, FunctionContext } from '../agent-function';
 import { summarizeParams } from '../calls/params-summary';
 import { validateParams } from '../params/validate-params';
@@ -92,7 +93,7 @@ export class FunctionExecutor {
     callId: string,
     traceparent?: string,
   ): Promise<FunctionResult> {
-    if (request.allowed_tools && !request.allowed_tools.includes(name)) {
+    if (request.allowed_tools && !isAllowed(request.allowed_tools, name)) {
       throw new AppError('forbidden', `function '${name}' is not among the caller's allowed tools`);
     }
     const entry = this.o.registry.get(name);

@@ -1,3 +1,6 @@
+// The one allow-list matcher: the executor checks a model's call with it, and the provider checks
+// the list every call carries with it again (defence in depth: neither can widen the other).
+
 /** Whether `name` is allowed by an allow-list of names and `prefix*` patterns (`*` allows all). */
 export function isAllowed(allowList: readonly string[], name: string): boolean {
   return allowList.some((entry) =>

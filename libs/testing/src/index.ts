@@ -9,4 +9,5 @@ export * from './expect-eventually';
 export * from './service-process';
 export * from './otlp-receiver';
 export * from './nats-server';
+export * from './redis-server';
 export * from './forward-proxy';

@@ -66,6 +66,19 @@ export class ReconcileService {
       this.logger.info('ticks due while starting recorded as missed', { count: crons.missedTicks });
   }
 
+  /**
+   * Redis is back, perhaps empty (a restart without persistence loses every trigger): re-arm every
+   * pending task from the database at once, rather than at the next sweep. Arming is idempotent,
+   * so triggers Redis still holds are left as they are.
+   */
+  async rearmAll(): Promise<void> {
+    const now = new Date();
+    const cutoff = new Date(now.getTime() - this.settings.misfireGraceMs);
+    const delays = await this.settleDelays(cutoff, now);
+    const crons = await this.cronReconcile.reconcile(cutoff, now);
+    this.logger.info('re-armed every trigger from the database after Redis came back', { ...delays, crons });
+  }
+
   async sweep(): Promise<void> {
     const now = new Date();
     const cutoff = new Date(now.getTime() - this.settings.misfireGraceMs);

@@ -46,6 +46,10 @@ export class SchedulerLifecycle implements OnApplicationBootstrap, BeforeApplica
     this.lookaheadTimer = setInterval(() => this.lookahead(), TIMER_HORIZON_MS / 2);
     this.lookahead();
     for (const timer of [this.startGapTimer, this.sweepTimer, this.lookaheadTimer]) timer.unref();
+    await this.queue.onReconnect(() => {
+      this.run(() => this.reconcile.rearmAll());
+      this.lookahead();
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -44,6 +44,12 @@ export class TaskQueue {
     });
   }
 
+  /** Calls `listener` each time the queue's Redis connection is ready again after a loss. */
+  async onReconnect(listener: () => void): Promise<void> {
+    const client = await this.queue.backend.client;
+    client.on('ready', listener);
+  }
+
   async armDelay(task: DelayTrigger): Promise<void> {
     await this.armDelays([task]);
   }

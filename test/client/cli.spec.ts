@@ -5,6 +5,7 @@ import type {
   CreatedApiKey,
   DelayTaskView,
   FunctionDefinition,
+  RunView,
 } from '@app/client';
 import { expectEventually } from '@app/testing';
 import { ADMIN_KEY, addCall, type ClientStack, runCli, startClientStack } from './client-stack';
@@ -82,6 +83,25 @@ describe('the agentchassis CLI as a process against the four services', () => {
         { role: 'assistant', content: 'Forty-two.' },
       ],
     });
+  });
+
+  it('chat: Ctrl-C cancels the run on the server and exits 130', async () => {
+    stack.llm.setScript({ replies: [{ text: 'too late', latencyMs: 20_000 }] });
+    const asked = stack.llm.requests().length;
+    const turn = await runCli(['chat', 'take your time'], env, undefined, (child) => {
+      void expectEventually(() => expect(stack.llm.requests().length).toBeGreaterThan(asked)).then(() =>
+        child.kill('SIGINT'),
+      );
+    });
+    expect(turn.code).toBe(130);
+    const runId = /\[cancelled\] run (run_\S+)/.exec(turn.stderr)?.[1];
+    expect(runId).toBeDefined();
+    const run = await expectEventually(async () => {
+      const shown = JSON.parse((await cli('runs', 'show', runId!, '--json')).stdout) as RunView;
+      expect(shown.status).toBe('cancelled');
+      return shown;
+    });
+    expect(run.finish_reason).toBe('cancelled');
   });
 
   it('functions: list as JSON, invoke a runner built-in, and refuse bad params with exit 1', async () => {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { REPO_ROOT, type ServiceProcess, startService } from '@app/testing';
@@ -56,7 +56,12 @@ export interface CliResult {
 }
 
 /** The built CLI as its own process (asynchronously: the scripted model runs in this process). */
-export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+  started?: (child: ChildProcess) => void,
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -67,5 +72,6 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
       },
     );
     child.stdin?.end(input ?? '');
+    started?.(child);
   });
 }

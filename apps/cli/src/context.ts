@@ -14,6 +14,8 @@ export interface CliIo {
   out: Terminal;
   err: Terminal;
   input: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Calls `handler` on Ctrl-C (SIGINT) until the returned function is called. */
+  onInterrupt?(handler: () => void): () => void;
 }
 
 /** What every command gets: the client for the global options, the streams and their styles. */

@@ -6,6 +6,8 @@ export const EXIT_ERROR = 1;
 export const EXIT_LIMIT = 2;
 /** The run holds a plan for approval. */
 export const EXIT_AWAITING_APPROVAL = 3;
+/** Ctrl-C, as shells report a process ended by SIGINT. */
+export const EXIT_INTERRUPTED = 130;
 
 const LIMITS: FinishReason[] = ['max_steps', 'max_tool_calls', 'budget', 'timeout', 'parse_error'];
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ChatPrinter } from '../chat-printer';
 import type { CliContext } from '../context';
-import { EXIT_ERROR, exitCodeOf } from '../exit-codes';
+import { EXIT_ERROR, EXIT_INTERRUPTED, exitCodeOf } from '../exit-codes';
 import { startRepl } from '../repl/repl';
 
 /** `chat` (a streamed turn, or the REPL without a message) and `run` (one turn for scripts). */
@@ -21,12 +21,23 @@ export function chatCommands(program: Command, ctx: CliContext): void {
         }));
       const text = message ?? (await readAll(ctx.io.input)).trim();
       const printer = new ChatPrinter(ctx.io.out, ctx.io.err, ctx.style);
-      for await (const event of client.chatStream({
-        message: text,
-        agent: opts.agent,
-        session_id: opts.session,
-      }))
-        printer.print(event);
+      const request = { message: text, agent: opts.agent, session_id: opts.session };
+      // Ctrl-C cancels the run on the server (it would go on without its caller), then stops reading.
+      const controller = new AbortController();
+      const stopListening = ctx.io.onInterrupt?.(() => {
+        if (printer.runId) void client.runs.cancel(printer.runId).catch(() => undefined);
+        controller.abort();
+      });
+      try {
+        for await (const event of client.chatStream(request, { signal: controller.signal }))
+          printer.print(event);
+      } catch (err) {
+        if (!controller.signal.aborted) throw err;
+        ctx.warn(`${ctx.errStyle.yellow('[cancelled]')}${printer.runId ? ` run ${printer.runId}` : ''}`);
+        return void (ctx.exitCode = EXIT_INTERRUPTED);
+      } finally {
+        stopListening?.();
+      }
       if (!printer.reply) return void (ctx.exitCode = EXIT_ERROR);
       ctx.io.err.write(`${ctx.errStyle.dim(`session ${printer.reply.session_id}`)}\n`);
       ctx.exitCode = exitCodeOf(printer.reply.finish_reason);

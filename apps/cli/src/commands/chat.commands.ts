@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ChatPrinter } from '../chat-printer';
+import { InterruptibleTurn } from '../interruptible-turn';
 import type { CliContext } from '../context';
 import { EXIT_ERROR, EXIT_INTERRUPTED, exitCodeOf } from '../exit-codes';
 import { startRepl } from '../repl/repl';
@@ -22,17 +23,17 @@ export function chatCommands(program: Command, ctx: CliContext): void {
       const text = message ?? (await readAll(ctx.io.input)).trim();
       const printer = new ChatPrinter(ctx.io.out, ctx.io.err, ctx.style);
       const request = { message: text, agent: opts.agent, session_id: opts.session };
-      // Ctrl-C cancels the run on the server (it would go on without its caller), then stops reading.
-      const controller = new AbortController();
-      const stopListening = ctx.io.onInterrupt?.(() => {
-        if (printer.runId) void client.runs.cancel(printer.runId).catch(() => undefined);
-        controller.abort();
-      });
+      const turn = new InterruptibleTurn(client, (err) =>
+        ctx.warn(`cancel failed: ${(err as Error).message}`),
+      );
+      const stopListening = ctx.io.onInterrupt?.(() => turn.interrupt());
       try {
-        for await (const event of client.chatStream(request, { signal: controller.signal }))
+        for await (const event of client.chatStream(request, { signal: turn.signal })) {
           printer.print(event);
+          if (event.type === 'run_start') turn.started(event.data.run_id);
+        }
       } catch (err) {
-        if (!controller.signal.aborted) throw err;
+        if (!turn.interrupted) throw err;
         ctx.warn(`${ctx.errStyle.yellow('[cancelled]')}${printer.runId ? ` run ${printer.runId}` : ''}`);
         return void (ctx.exitCode = EXIT_INTERRUPTED);
       } finally {

@@ -1,4 +1,5 @@
 import { AgentChassisError, type AgentChassisClient, type ChatEvent } from '@app/client';
+import { InterruptibleTurn } from '../interruptible-turn';
 import { ChatPrinter } from '../chat-printer';
 import type { CliContext } from '../context';
 import { traceTree } from '../trace-tree';
@@ -9,7 +10,7 @@ export class ReplSession {
   private sessionId?: string;
   private agent?: string;
   private lastRunId?: string;
-  private turn?: { controller: AbortController; runId?: string; cancelAsked: boolean };
+  private turn?: InterruptibleTurn;
 
   constructor(
     private readonly ctx: CliContext,
@@ -39,24 +40,13 @@ export class ReplSession {
 
   /** Ctrl-C during a turn: cancel the run on the server and stop reading its stream. */
   interrupt(): void {
-    const turn = this.turn;
-    if (!turn) return;
-    if (turn.runId) {
-      this.cancel(turn.runId);
-      turn.controller.abort();
-    } else if (turn.cancelAsked) turn.controller.abort();
-    else turn.cancelAsked = true;
+    this.turn?.interrupt();
   }
 
   private async say(message: string): Promise<void> {
-    const turn = {
-      controller: new AbortController(),
-      runId: undefined as string | undefined,
-      cancelAsked: false,
-    };
-    this.turn = turn;
     const request = { message, session_id: this.sessionId, agent: this.sessionId ? undefined : this.agent };
-    await this.follow(this.client.chatStream(request, { signal: turn.controller.signal }));
+    this.turn = new InterruptibleTurn(this.client, (err) => this.report(err));
+    await this.follow(this.client.chatStream(request, { signal: this.turn.signal }));
   }
 
   private async follow(events: AsyncIterable<ChatEvent>): Promise<void> {
@@ -67,25 +57,16 @@ export class ReplSession {
         if (event.type !== 'run_start') continue;
         this.sessionId = event.data.session_id;
         this.lastRunId = event.data.run_id;
-        if (this.turn) this.turn.runId = event.data.run_id;
-        // Ctrl-C came before the run had an id: cancel it now that it has one.
-        if (this.turn?.cancelAsked) this.interrupt();
+        this.turn?.started(event.data.run_id);
       }
     } catch (err) {
-      if (!this.turn?.controller.signal.aborted) throw err;
+      if (!this.turn?.interrupted) throw err;
       this.ctx.line(this.ctx.style.yellow('[cancelled]'));
     }
     if (printer.reply) {
       this.sessionId = printer.reply.session_id;
       this.lastRunId = printer.reply.run_id;
     }
-  }
-
-  private cancel(runId: string): void {
-    this.client.runs.cancel(runId).catch((err: unknown) => {
-      // A run that ended meanwhile cannot be cancelled: nothing to tell.
-      if (!(err instanceof AgentChassisError && err.code === 'conflict')) this.report(err);
-    });
   }
 
   private async command(line: string): Promise<void> {
@@ -112,10 +93,10 @@ export class ReplSession {
         return this.ctx.line(traceTree(await this.client.runs.trace(this.lastRunId), s));
       case '/approve': {
         if (!this.lastRunId) return this.ctx.line(s.dim('no run yet'));
-        this.turn = { controller: new AbortController(), runId: this.lastRunId, cancelAsked: false };
-        return this.follow(
-          this.client.runs.approveStream(this.lastRunId, { signal: this.turn.controller.signal }),
-        );
+        const turn = new InterruptibleTurn(this.client, (err) => this.report(err));
+        turn.started(this.lastRunId);
+        this.turn = turn;
+        return this.follow(this.client.runs.approveStream(this.lastRunId, { signal: turn.signal }));
       }
       case '/reject': {
         if (!this.lastRunId) return this.ctx.line(s.dim('no run yet'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEventually } from '@app/testing';
-import { ADMIN_KEY, addCall, CLI, type ClientStack, startClientStack } from './client-stack';
+import { ADMIN_KEY, addCall, CLI, type ClientStack, runCli, startClientStack } from './client-stack';
 
 const exec = promisify(execFile);
 
@@ -129,6 +129,13 @@ describe('agentchassis repl in a terminal (tmux) against the four services', () 
     expect(readFileSync(join(home, '.agentchassis_history'), 'utf8')).toBe(
       'I am Ada.\nWho am I?\n/session\nTwo plus three?\ntake your time\n/trace\n/quit\n',
     );
+  });
+
+  it('answers every piped line in order on one session before the end of the input ends it', async () => {
+    stack.llm.setScript({ replies: ['Hello Ada.', 'You are Ada.'] });
+    const piped = await runCli(['repl', '--no-history'], env, 'I am Ada.\nWho am I?\n');
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/Hello Ada\.\n(you> )?You are Ada\.\n(you> )?bye\n$/);
   });
 
   it('quits on Ctrl-C twice at an empty prompt, and on Ctrl-D', async () => {

@@ -45,6 +45,23 @@ export function startRepl(
 
   return new Promise<number>((resolve) => {
     let armedQuit = false;
+    let inputEnded = false;
+    let quitting = false;
+    // Lines are answered one after another: typed ahead during a turn, or piped, none is lost,
+    // and the end of the input waits for the turn in flight.
+    let chain = Promise.resolve();
+    const answer = async (raw: string) => {
+      const line = raw.trim();
+      if (quitting) return;
+      if (line) historyFile?.append(line);
+      if (line === '/quit' || line === '/exit') {
+        quitting = true;
+        return rl.close();
+      }
+      if (line === '/help') ctx.line(HELP);
+      else if (line) await session.handle(line);
+      if (!inputEnded) rl.prompt();
+    };
     rl.on('SIGINT', () => {
       if (session.busy) return session.interrupt();
       if (rl.line) {
@@ -57,23 +74,16 @@ export function startRepl(
       ctx.line(`\n${s.dim('(Ctrl-C again or Ctrl-D to quit)')}`);
       rl.prompt();
     });
-    rl.on('line', (raw) => {
+    rl.on('line', (line) => {
       armedQuit = false;
-      if (session.busy) return;
-      const line = raw.trim();
-      if (!line) return rl.prompt();
-      historyFile?.append(line);
-      if (line === '/quit' || line === '/exit') return rl.close();
-      if (line === '/help') {
-        ctx.line(HELP);
-        return rl.prompt();
-      }
-      void session.handle(line).finally(() => rl.prompt());
+      chain = chain.then(() => answer(line));
     });
     rl.on('close', () => {
-      session.interrupt();
-      ctx.line(s.dim('bye'));
-      resolve(EXIT_OK);
+      inputEnded = true;
+      chain = chain.then(() => {
+        ctx.line(s.dim('bye'));
+        resolve(EXIT_OK);
+      });
     });
     rl.prompt();
   });

@@ -51,6 +51,22 @@ describe('the agentchassis CLI as a process against the four services', () => {
     expect(limited.code).toBe(2);
   });
 
+  it('run: exits 3 on a plan held for approval; runs approve streams the plan to its answer', async () => {
+    stack.llm.setScript({
+      replies: ['{"steps":[{"description":"add them","tool":"add","params":{"a":4,"b":4}}]}', 'Eight.'],
+    });
+    const held = await cli('run', '-m', 'Four plus four', '--agent', 'approver', '--json');
+    expect(held.code).toBe(3);
+    const { run_id } = JSON.parse(held.stdout) as AgentRunReply;
+    const approved = await cli('runs', 'approve', run_id);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(
+      /^step 1 running: add them\n→ add\(\{"a":4,"b":4\}\)\n {2}✓ add \d+ ms \{"data":\{"sum":8\}\}\nstep 1 completed: add them\nEight\.\n$/,
+    );
+    const again = await cli('runs', 'reject', run_id);
+    expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('(conflict, HTTP 409)') });
+  });
+
   it("exits 1 with the API's message and code on stderr for a wrong key, and for an unknown session", async () => {
     const wrong = await runCli(['run', '-m', 'hi'], { AC_URL: stack.base, AC_API_KEY: 'ac_wrong_key' });
     expect(wrong.code).toBe(1);

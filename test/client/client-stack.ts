@@ -16,13 +16,16 @@ export interface ClientStack extends ChatStack {
 
 /**
  * The four services as built processes (gateway, executor, function-runner, scheduler) with API
- * keys on, the scripted model, a fresh SQLite database, the test's `add` function, and an agent
- * `limited` that may take one step only.
+ * keys on, the scripted model, a fresh SQLite database, the test's `add` function, an agent
+ * `limited` that may take one step only and an agent `approver` whose plans wait for approval.
  */
 export async function startClientStack(): Promise<ClientStack> {
   const stack = await startChatStack({
     functions: [add],
-    agents: () => [{ name: 'limited', max_steps: 1, allowed_tools: ['add'] }],
+    agents: () => [
+      { name: 'limited', max_steps: 1, allowed_tools: ['add'] },
+      { name: 'approver', mode: 'plan', allowed_tools: ['add'], plan_approval: true },
+    ],
     env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY },
   });
   const env = { ...stack.env, SCHEDULER_QUEUE_PREFIX: `client-${randomUUID().slice(0, 8)}` };

@@ -1,0 +1,160 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { ChatPrinter } from '../chat-printer';
+import { type CliContext, jsonObject } from '../context';
+import { EXIT_ERROR, EXIT_OK, exitCodeOf } from '../exit-codes';
+import { compact, table } from '../style';
+import { traceTree } from '../trace-tree';
+
+type Json = { json?: boolean };
+
+/** sessions, runs, agents, functions and health. */
+export function resourceCommands(program: Command, ctx: CliContext): void {
+  const sessions = program.command('sessions').description('conversation history');
+  sessions
+    .command('show')
+    .argument('<id>', 'session id')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: Json, cmd: Command) => {
+      const session = await ctx.client(cmd).sessions.get(id);
+      if (opts.json) return ctx.json(session);
+      ctx.line(
+        `${ctx.style.bold(session.id)}  agent ${session.agent}${session.title ? `  ${session.title}` : ''}`,
+      );
+      if (session.summary) ctx.line(ctx.style.dim(`summary: ${session.summary}`));
+      for (const m of session.messages)
+        ctx.line(
+          `${ctx.style.dim(`${m.seq}`.padStart(3))} ${m.role === 'user' ? ctx.style.cyan('you') : 'agent'}: ${m.content}`,
+        );
+    });
+  sessions
+    .command('delete')
+    .argument('<id>', 'session id')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      await ctx.client(cmd).sessions.delete(id);
+      ctx.line(`deleted ${id}`);
+    });
+
+  const runs = program.command('runs').description('agent runs: traces and verbs');
+  runs
+    .command('show')
+    .argument('<id>', 'run id')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: Json, cmd: Command) => {
+      const run = await ctx.client(cmd).runs.trace(id);
+      if (opts.json) ctx.json(run);
+      else ctx.line(traceTree(run, ctx.style));
+    });
+  for (const verb of ['cancel', 'reject'] as const)
+    runs
+      .command(verb)
+      .argument('<id>', 'run id')
+      .option('--json', 'print JSON')
+      .action(async (id: string, opts: Json, cmd: Command) => {
+        const reply = await ctx.client(cmd).runs[verb](id);
+        if (opts.json) ctx.json(reply);
+        else ctx.line(`${reply.run_id}: ${reply.finish_reason}`);
+      });
+  runs
+    .command('approve')
+    .description('run a plan held for approval, streaming it')
+    .argument('<id>', 'run id')
+    .option('--json', 'wait for the end and print the response as JSON')
+    .action(async (id: string, opts: Json, cmd: Command) => {
+      const client = ctx.client(cmd);
+      if (opts.json) {
+        const reply = await client.runs.approve(id);
+        ctx.json(reply);
+        return void (ctx.exitCode = exitCodeOf(reply.finish_reason));
+      }
+      const printer = new ChatPrinter(ctx.io.out, ctx.io.err, ctx.style);
+      for await (const event of client.runs.approveStream(id)) printer.print(event);
+      ctx.exitCode = printer.reply ? exitCodeOf(printer.reply.finish_reason) : EXIT_ERROR;
+    });
+
+  const agents = program.command('agents').description('agent profiles');
+  agents
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(async (opts: Json, cmd: Command) => {
+      const list = await ctx.client(cmd).agents.list();
+      if (opts.json) ctx.json(list);
+      else
+        ctx.line(
+          table(list as unknown as Record<string, unknown>[], [
+            'name',
+            'source',
+            'mode',
+            'protocol',
+            'description',
+          ]),
+        );
+    });
+  agents
+    .command('show')
+    .argument('<name>', 'agent name')
+    .action(async (name: string, _opts: unknown, cmd: Command) =>
+      ctx.json(await ctx.client(cmd).agents.get(name)),
+    );
+
+  const functions = program.command('functions').description('the function catalogue; direct calls');
+  functions
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(async (opts: Json, cmd: Command) => {
+      const list = await ctx.client(cmd).functions.list();
+      if (opts.json) return ctx.json(list);
+      const rows = list.map((f) => ({ ...f, params: Object.keys(f.parameters.properties).join(',') }));
+      ctx.line(table(rows, ['name', 'provider', 'params', 'description']));
+    });
+  functions
+    .command('show')
+    .argument('<name>', 'function name')
+    .action(async (name: string, _opts: unknown, cmd: Command) =>
+      ctx.json(await ctx.client(cmd).functions.get(name)),
+    );
+  functions
+    .command('invoke')
+    .description('call one function directly; exit 1 when it fails')
+    .argument('<name>', 'function name')
+    .option('-p, --params <json>', 'the parameters as a JSON object', '{}')
+    .option('--timeout <ms>', 'the call’s time limit in milliseconds', (v) => integer('--timeout', v))
+    .option('--json', 'print the whole reply as JSON')
+    .action(async (name: string, opts: { params: string; timeout?: number } & Json, cmd: Command) => {
+      const params = jsonObject('--params', opts.params);
+      const reply = await ctx.client(cmd).functions.invoke(name, { params, timeout_ms: opts.timeout });
+      if (opts.json) ctx.json(reply);
+      else if (reply.status === 'success') {
+        const { data, markdown, message } = reply.result;
+        if (markdown ?? message) ctx.line(markdown ?? message);
+        if (data !== undefined) ctx.show(data);
+      } else ctx.warn(`${ctx.errStyle.red('failed')}: ${reply.error.message} (${reply.error.code})`);
+      ctx.exitCode = reply.status === 'success' ? EXIT_OK : EXIT_ERROR;
+    });
+
+  program
+    .command('health')
+    .description('the platform’s health; exit 1 when something is down')
+    .option('--json', 'print JSON')
+    .action(async (opts: Json, cmd: Command) => {
+      const report = await ctx.client(cmd).health();
+      if (opts.json) ctx.json(report);
+      else {
+        const parts = {
+          ...report.services,
+          nats: report.nats,
+          database: report.database,
+          redis: report.redis,
+        };
+        ctx.line(`${report.status === 'ok' ? ctx.style.green('ok') : ctx.style.red(report.status)}`);
+        for (const [name, state] of Object.entries(parts))
+          ctx.line(`  ${name.padEnd(16)} ${state === 'ok' ? state : ctx.style.red(state)}`);
+      }
+      ctx.exitCode = report.status === 'ok' ? EXIT_OK : EXIT_ERROR;
+    });
+}
+
+export function integer(option: string, value: string): number {
+  if (!/^\d+$/.test(value))
+    throw new InvalidArgumentError(`${option} must be a whole number, not '${compact(value, 40)}'`);
+  return Number(value);
+}

@@ -1,0 +1,189 @@
+import type {
+  AgentProfileFields,
+  AgentProfileView,
+  AgentRunReply,
+  ApiKeyView,
+  CreateApiKeyRequest,
+  CreateCronBody,
+  CreateDelayBody,
+  CreatedApiKey,
+  CronTaskDetail,
+  CronTaskView,
+  DelayStatus,
+  DelayTaskView,
+  FnExecReply,
+  FunctionDefinition,
+  RunView,
+  SessionView,
+} from '@app/contracts';
+import { AgentChassisError } from './errors';
+import { Http, segment } from './http';
+import { readSse } from './sse';
+import type { ChatEvent, ChatRequest, HealthReport, InvokeFunctionRequest, StreamOptions } from './types';
+
+export interface ClientOptions {
+  /** The gateway, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /** An API key (`ac_…`), sent as `Authorization: Bearer`. */
+  apiKey?: string;
+  /** Another fetch (a proxy agent, a test double); the platform's by default. */
+  fetch?: typeof fetch;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+}
+
+const EVENT_TYPES = new Set<string>([
+  'run_start',
+  'thought',
+  'tool_call',
+  'tool_result',
+  'plan',
+  'step',
+  'delta',
+  'run_end',
+  'error',
+]);
+
+/** A typed client of the AgentChassis gateway (REST + SSE); nothing but the platform's fetch. */
+export class AgentChassisClient {
+  private readonly http: Http;
+
+  constructor(options: ClientOptions) {
+    this.http = new Http({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+      headers: options.headers ?? {},
+    });
+  }
+
+  /** One agent turn, answered when it ends. */
+  chat(request: ChatRequest, options: StreamOptions = {}): Promise<AgentRunReply> {
+    return this.http.json('POST', '/api/v1/chat', {
+      body: { ...request, stream: false },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * One agent turn as it happens: `run_start`, `thought`, `tool_call`, `tool_result`, `delta`, …,
+   * then `run_end` (the whole reply) or `error`. A request refused before the run starts throws.
+   */
+  async *chatStream(
+    request: ChatRequest,
+    options: StreamOptions = {},
+  ): AsyncGenerator<ChatEvent, void, undefined> {
+    yield* this.stream('/api/v1/chat', { ...request, stream: true }, options.signal);
+  }
+
+  readonly sessions = {
+    get: (id: string): Promise<SessionView> => this.http.json('GET', `/api/v1/sessions/${segment(id)}`),
+    delete: (id: string): Promise<void> => this.http.json('DELETE', `/api/v1/sessions/${segment(id)}`),
+  };
+
+  readonly runs = {
+    /** The run with its trace, plan, tool statistics and usage. */
+    trace: (id: string): Promise<RunView> => this.http.json('GET', `/api/v1/runs/${segment(id)}`),
+    cancel: (id: string): Promise<AgentRunReply> =>
+      this.http.json('POST', `/api/v1/runs/${segment(id)}/cancel`),
+    /** Runs a plan held for approval and answers when it ends. */
+    approve: (id: string): Promise<AgentRunReply> =>
+      this.http.json('POST', `/api/v1/runs/${segment(id)}/approve`),
+    /** Runs a held plan, streaming its events as `chatStream` does. */
+    approveStream: (id: string, options: StreamOptions = {}): AsyncGenerator<ChatEvent, void, undefined> =>
+      this.stream(`/api/v1/runs/${segment(id)}/approve`, undefined, options.signal),
+    reject: (id: string): Promise<AgentRunReply> =>
+      this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`),
+  };
+
+  readonly agents = {
+    list: (): Promise<AgentProfileView[]> => this.http.json('GET', '/api/v1/agents'),
+    get: (name: string): Promise<AgentProfileView> =>
+      this.http.json('GET', `/api/v1/agents/${segment(name)}`),
+    create: (profile: AgentProfileFields): Promise<AgentProfileView> =>
+      this.http.json('POST', '/api/v1/agents', { body: profile }),
+  };
+
+  readonly functions = {
+    list: async (): Promise<FunctionDefinition[]> =>
+      (await this.http.json<{ functions: FunctionDefinition[] }>('GET', '/api/v1/functions')).functions,
+    get: (name: string): Promise<FunctionDefinition> =>
+      this.http.json('GET', `/api/v1/functions/${segment(name)}`),
+    /** A function that ran and failed is `status: "error"`; a refused or unfinished call throws. */
+    invoke: (name: string, request: InvokeFunctionRequest = {}): Promise<FnExecReply> =>
+      this.http.json('POST', `/api/v1/functions/${segment(name)}/invoke`, { body: request }),
+  };
+
+  readonly delays = {
+    list: async (query: { status?: DelayStatus } = {}): Promise<DelayTaskView[]> =>
+      (await this.http.json<{ delays: DelayTaskView[] }>('GET', '/api/v1/delays', { query })).delays,
+    get: (name: string): Promise<DelayTaskView> => this.http.json('GET', `/api/v1/delays/${segment(name)}`),
+    create: (body: CreateDelayBody): Promise<DelayTaskView> =>
+      this.http.json('POST', '/api/v1/delays', { body }),
+    /** Cancels a pending delay; its record stays, `cancelled`. */
+    cancel: (name: string): Promise<DelayTaskView> =>
+      this.http.json('DELETE', `/api/v1/delays/${segment(name)}`),
+  };
+
+  readonly crons = {
+    list: async (query: { name?: string } = {}): Promise<CronTaskView[]> =>
+      (await this.http.json<{ crons: CronTaskView[] }>('GET', '/api/v1/crons', { query })).crons,
+    get: (name: string): Promise<CronTaskDetail> => this.http.json('GET', `/api/v1/crons/${segment(name)}`),
+    create: (body: CreateCronBody): Promise<CronTaskView> =>
+      this.http.json('POST', '/api/v1/crons', { body }),
+    delete: (name: string): Promise<CronTaskView> =>
+      this.http.json('DELETE', `/api/v1/crons/${segment(name)}`),
+  };
+
+  readonly keys = {
+    /** The answer is the only time the key itself is shown. */
+    create: (request: CreateApiKeyRequest): Promise<CreatedApiKey> =>
+      this.http.json('POST', '/api/v1/keys', { body: request }),
+    list: async (): Promise<ApiKeyView[]> =>
+      (await this.http.json<{ keys: ApiKeyView[] }>('GET', '/api/v1/keys')).keys,
+    revoke: (id: string): Promise<void> => this.http.json('DELETE', `/api/v1/keys/${segment(id)}`),
+  };
+
+  /** The platform's health; a 503 is answered as the report (status `degraded`), not thrown. */
+  health(): Promise<HealthReport> {
+    return this.http.json('GET', '/health', { okStatuses: [503] });
+  }
+
+  private async *stream(
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ChatEvent, void, undefined> {
+    const res = await this.http.send('POST', path, { body, accept: 'text/event-stream', signal });
+    if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // The gateway answered without streaming: the whole reply at once.
+      yield { type: 'run_end', data: (await res.json()) as AgentRunReply };
+      return;
+    }
+    if (!res.body)
+      throw new AgentChassisError({
+        code: 'internal',
+        message: 'the event stream has no body',
+        status: res.status,
+      });
+    for await (const message of readSse(res.body, signal)) {
+      if (!EVENT_TYPES.has(message.event)) continue;
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch (err) {
+        throw new AgentChassisError(
+          {
+            code: 'internal',
+            message: `the '${message.event}' event's data is not JSON`,
+            status: res.status,
+          },
+          { cause: err },
+        );
+      }
+      const event = { type: message.event, data, ...(message.id ? { id: message.id } : {}) } as ChatEvent;
+      yield event;
+      if (event.type === 'run_end' || event.type === 'error') return;
+    }
+  }
+}

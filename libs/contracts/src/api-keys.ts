@@ -1,3 +1,4 @@
+import { Type } from 'class-transformer';
 import {
   ArrayNotEmpty,
   IsArray,
@@ -7,6 +8,7 @@ import {
   Matches,
   MaxLength,
   MinLength,
+  ValidateNested,
 } from 'class-validator';
 
 export const SCOPES = [
@@ -26,18 +28,25 @@ export class CreateApiKeyRequest {
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.:@-]{1,128}$/) principal?: string;
 }
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  principal: string;
-  prefix: string;
-  scopes: Scope[];
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
+/** An API key as lists show it; optional fields here are present, possibly null. */
+export class ApiKeyView {
+  @IsString() id!: string;
+  @IsString() name!: string;
+  @IsString() principal!: string;
+  /** The key's first characters, to recognise it. */
+  @IsString() prefix!: string;
+  @IsArray() @IsIn(SCOPES, { each: true }) scopes!: Scope[];
+  @IsString() created_at!: string;
+  @IsOptional() @IsString() revoked_at!: string | null;
+  @IsOptional() @IsString() last_used_at!: string | null;
 }
 
 /** Returned once, at creation: the only time the key itself is shown. */
-export interface CreatedApiKey extends ApiKeyView {
-  key: string;
+export class CreatedApiKey extends ApiKeyView {
+  @IsString() key!: string;
+}
+
+/** `GET /api/v1/keys`. */
+export class ApiKeyList {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyView) keys!: ApiKeyView[];
 }

@@ -8,6 +8,7 @@ export * from './errors';
 export * from './function-calls';
 export * from './functions';
 export * from './health';
+export * from './json-schema';
 export * from './scheduler';
 export * from './subjects';
 export * from './validate';

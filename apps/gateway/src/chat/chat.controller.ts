@@ -1,9 +1,10 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parseDto } from '@app/contracts';
+import { AGENT_SSE_EVENTS, AgentRunReply, parseDto } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
 import { ChatService } from './chat.service';
 import { ChatRequest } from './dto/chat-request.dto';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')
 export class ChatController {
@@ -11,6 +12,14 @@ export class ChatController {
 
   /** JSON by default; SSE with `stream: true` or `Accept: text/event-stream`. */
   @Post()
+  @ApiRoute({
+    summary: 'One agent turn',
+    description: 'JSON by default; server-sent events with `stream: true` or `Accept: text/event-stream`.',
+    body: ChatRequest,
+    response: AgentRunReply,
+    status: 200,
+    events: AGENT_SSE_EVENTS,
+  })
   async post(
     @Body() body: unknown,
     @Headers('accept') accept: string | undefined,

@@ -1,24 +1,28 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { parseDto } from '@app/contracts';
+import { FnExecReplyView, FunctionDefinition, FunctionList, parseDto } from '@app/contracts';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { InvokeFunctionDto } from './dto/invoke-function.dto';
 import { FunctionsService } from './functions.service';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/functions')
 export class FunctionsController {
   constructor(@Inject(FunctionsService) private readonly functions: FunctionsService) {}
 
   @Get()
+  @ApiRoute({ summary: "Every function's definition, from every provider", response: FunctionList })
   async list() {
     return { functions: await this.functions.list() };
   }
 
   @Get(':name')
+  @ApiRoute({ summary: "One function's definition", response: FunctionDefinition })
   get(@Param('name') name: string) {
     return this.functions.get(name);
   }
 
   @Post(':name/invoke')
+  @ApiRoute({ summary: 'Run one function directly', body: InvokeFunctionDto, response: FnExecReplyView })
   @HttpCode(200)
   invoke(@Param('name') name: string, @Body() body: unknown, @CurrentPrincipal() principal: string) {
     return this.functions.invoke(name, parseDto(InvokeFunctionDto, body ?? {}, 'request'), principal);

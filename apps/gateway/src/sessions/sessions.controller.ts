@@ -1,18 +1,22 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param } from '@nestjs/common';
+import { SessionView } from '@app/contracts';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { resourceId } from '../runs/resource-id';
 import { SessionsService } from './sessions.service';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/sessions')
 export class SessionsController {
   constructor(@Inject(SessionsService) private readonly sessions: SessionsService) {}
 
   @Get(':id')
+  @ApiRoute({ summary: 'A session with its messages', response: SessionView })
   get(@Param('id') id: string, @CurrentPrincipal() principal: string) {
     return this.sessions.get(resourceId('session', id), principal);
   }
 
   @Delete(':id')
+  @ApiRoute({ summary: 'Delete a session and its history', response: null })
   @HttpCode(204)
   delete(@Param('id') id: string, @CurrentPrincipal() principal: string): Promise<void> {
     return this.sessions.delete(resourceId('session', id), principal);

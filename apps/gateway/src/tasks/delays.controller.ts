@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { CreateDelayBody, ListDelaysQuery, parseDto } from '@app/contracts';
+import { CreateDelayBody, DelayList, ListDelaysQuery, parseDto, DelayTaskView } from '@app/contracts';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { TasksService } from './tasks.service';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 /** One-off tasks (seed 000 §2.4.4). */
 @Controller('api/v1/delays')
@@ -9,6 +10,7 @@ export class DelaysController {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}
 
   @Get()
+  @ApiRoute({ summary: 'The caller’s one-off tasks', query: ListDelaysQuery, response: DelayList })
   async list(@Query() query: unknown, @CurrentPrincipal() principal: string) {
     return {
       delays: await this.tasks.listDelays(parseDto(ListDelaysQuery, query ?? {}, 'query'), principal),
@@ -16,18 +18,26 @@ export class DelaysController {
   }
 
   @Post()
+  @ApiRoute({
+    summary: 'Create a one-off task',
+    body: CreateDelayBody,
+    response: DelayTaskView,
+    errors: { 409: 'conflict: the name is taken, or the owner has too many tasks' },
+  })
   @HttpCode(201)
   create(@Body() body: unknown, @CurrentPrincipal() principal: string) {
     return this.tasks.createDelay(parseDto(CreateDelayBody, body, 'request body'), principal);
   }
 
   @Get(':name')
+  @ApiRoute({ summary: 'One one-off task', response: DelayTaskView })
   get(@Param('name') name: string, @CurrentPrincipal() principal: string) {
     return this.tasks.getDelay(name, principal);
   }
 
   /** Cancels a pending delay; its record stays (status `cancelled`). */
   @Delete(':name')
+  @ApiRoute({ summary: 'Cancel a pending delay (its record stays)', response: DelayTaskView })
   cancel(@Param('name') name: string, @CurrentPrincipal() principal: string) {
     return this.tasks.cancelDelay(name, principal);
   }

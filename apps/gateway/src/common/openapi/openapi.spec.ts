@@ -1,0 +1,231 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bus } from '@app/bus';
+import { loadConfig } from '@app/config';
+import { AGENT_SSE_EVENTS } from '@app/contracts';
+import { Logger } from '@app/observability';
+import { RuntimeModule } from '@app/runtime';
+import { expectEventually, migratedSqliteUrl } from '@app/testing';
+import { GatewayModule } from '../../gateway.module';
+import { configureHttp } from '../http-app';
+
+const ADMIN_KEY = 'ac_openapi_spec_admin_key_0123456789';
+const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });
+
+interface Operation {
+  security?: object[];
+  'x-required-scopes'?: string[];
+  'x-undocumented'?: boolean;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
+interface Doc {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { required?: string[] }>; securitySchemes: Record<string, object> };
+}
+
+/** The whole gateway in this process (real NATS, Redis, SQLite), so its router can be read. */
+async function startGateway(env: Record<string, string>) {
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    DATABASE_URL: await migratedSqliteUrl(),
+    AC_ADMIN_KEY: ADMIN_KEY,
+    ...env,
+  });
+  const bus = await Bus.connect({ url: config.nats.url, name: 'openapi-spec' });
+  const info = {
+    name: 'gateway' as const,
+    instance: `openapi-${process.pid}`,
+    version: '0',
+    startedAt: Date.now(),
+  };
+  const runtime = RuntimeModule.forRoot({ info, config, logger: quiet, bus });
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register(runtime, config), {
+    logger: quiet,
+    bodyParser: false,
+  });
+  const [base] = await configureHttp(app, config);
+  return { app, base, close: async () => (await app.close(), await bus.drain()) };
+}
+
+/** Every route the express router serves, as `METHOD /path/{param}`. */
+function servedRoutes(app: NestExpressApplication): string[] {
+  const express = app.getHttpAdapter().getInstance() as {
+    router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+  };
+  return express.router.stack.flatMap(({ route }) =>
+    route
+      ? Object.keys(route.methods).map((m) => `${m.toUpperCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      : [],
+  );
+}
+
+describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis, SQLite)', () => {
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  let doc: Doc;
+  const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
+
+  beforeAll(async () => {
+    gateway = await startGateway({});
+    const res = await fetch(`${gateway.base}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    doc = (await res.json()) as Doc;
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(
+      structuredClone(doc) as unknown as Parameters<Validator['validate']>[0],
+    );
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('documents every route the gateway serves', () => {
+    const served = servedRoutes(gateway.app);
+    expect(served).toContain('POST /api/v1/chat');
+    const documented = (route: string) => {
+      const [method, path] = route.split(' ');
+      const op = doc.paths[path]?.[method.toLowerCase()];
+      return op !== undefined && !op['x-undocumented'];
+    };
+    const missing = served.filter((route) => !documented(route));
+    expect(
+      missing,
+      `served but not documented (add @ApiRoute to the handler): ${missing.join(', ')}`,
+    ).toEqual([]);
+  });
+
+  it('has the bearer scheme on every route but the public ones, with the scope each needs', () => {
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const open = path.startsWith('/health') || path === '/api/v1/health' || path === '/metrics';
+        const docs = path === '/api/openapi.json' || path.startsWith('/api/docs');
+        expect(op.security, `${method} ${path}`).toEqual(open || docs ? [] : [{ bearer: [] }]);
+      }
+    }
+    expect(doc.paths['/api/v1/chat'].post['x-required-scopes']).toEqual(['chat']);
+    expect(doc.paths['/api/v1/delays'].post['x-required-scopes']).toEqual(['tasks:write']);
+    expect(doc.paths['/api/v1/keys'].get['x-required-scopes']).toEqual(['admin']);
+    expect(doc.paths['/api/v1/runs/{id}'].get.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+    expect(doc.paths['/api/v1/delays'].get.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'query:status',
+    ]);
+  });
+
+  it('answers every error with the one shared error shape', () => {
+    const errors = Object.values(doc.paths)
+      .flatMap((methods) => Object.values(methods))
+      .flatMap((op) => Object.entries(op.responses).filter(([status]) => Number(status) >= 400));
+    expect(errors.length).toBeGreaterThan(20);
+    for (const [, response] of errors) {
+      expect(response.content?.['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/ErrorResponse',
+      });
+    }
+    expect(doc.components.schemas.ErrorResponse).toMatchObject({ required: ['error'] });
+    expect(doc.components.schemas.ErrorBody).toMatchObject({ required: ['code', 'message'] });
+  });
+
+  it('documents the chat answer as JSON or as server-sent events with their names', () => {
+    const ok = doc.paths['/api/v1/chat'].post.responses['200'] as {
+      content: Record<string, { schema: object; 'x-events'?: Record<string, object> }>;
+    };
+    expect(ok.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AgentRunReply' });
+    expect(Object.keys(ok.content['text/event-stream']['x-events']!)).toEqual(Object.keys(AGENT_SSE_EVENTS));
+    expect(Object.keys(AGENT_SSE_EVENTS)).toEqual(
+      expect.arrayContaining(['run_start', 'delta', 'run_end', 'error']),
+    );
+  });
+
+  it.each([
+    ['/api/v1/chat', 'post'],
+    ['/api/v1/delays', 'post'],
+    ['/api/v1/keys', 'post'],
+  ])(
+    'requires in %s what the validator demands, and refuses unknown fields as documented',
+    async (path, method) => {
+      const ref = doc.paths[path][method].requestBody!.content['application/json'].schema.$ref;
+      const schema = doc.components.schemas[ref.split('/').pop()!] as {
+        required: string[];
+        additionalProperties: boolean;
+      };
+      const res = await fetch(`${gateway.base}${path}`, { method, headers: admin, body: '{}' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { details: { field: string }[] } };
+      expect([...new Set(body.error.details.map((d) => d.field))].sort()).toEqual(
+        [...schema.required].sort(),
+      );
+      expect(schema.additionalProperties).toBe(false);
+      const extra = await fetch(`${gateway.base}${path}`, { method, headers: admin, body: '{"surplus":1}' });
+      expect(
+        ((await extra.json()) as { error: { details: { field: string }[] } }).error.details,
+      ).toContainEqual(expect.objectContaining({ field: 'surplus' }));
+    },
+  );
+
+  it('serves the UI page and its assets from the gateway alone, with no other origin named', async () => {
+    const page = await fetch(`${gateway.base}/api/docs`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThanOrEqual(3);
+    expect(html).not.toMatch(/https?:|\/\//);
+    for (const ref of refs) {
+      const url = new URL(ref, page.url);
+      expect(url.origin).toBe(new URL(gateway.base).origin);
+      const asset = await fetch(url);
+      expect(asset.status, ref).toBe(200);
+      const text = await asset.text();
+      if (ref.endsWith('.css')) expect(text.match(/url\((?!["']?data:)[^)]*\)/g) ?? []).toEqual([]);
+      if (ref.endsWith('init.js')) {
+        expect(text).not.toMatch(/https?:|\/\//);
+        expect(text).toMatch(/validatorUrl: null/);
+        expect(new URL(/url: '([^']+)'/.exec(text)![1], page.url).pathname).toBe('/api/openapi.json');
+      }
+    }
+    expect((await fetch(`${gateway.base}/api/docs/package.json`)).status).toBe(404);
+    const slash = await fetch(`${gateway.base}/api/docs/`, { redirect: 'manual' });
+    expect([slash.status, slash.headers.get('location')]).toEqual([301, '/api/docs']);
+  });
+
+  it('still answers /api/docs with the document to a client that does not ask for HTML', async () => {
+    const res = await fetch(`${gateway.base}/api/docs`);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await res.json()).toEqual(doc);
+  });
+
+  it('serves the document and UI without a key by default, and only with one when DOCS_PUBLIC=false', async () => {
+    const closed = await startGateway({ DOCS_PUBLIC: 'false' });
+    try {
+      for (const path of ['/api/openapi.json', '/api/docs', '/api/docs/init.js']) {
+        expect((await fetch(`${gateway.base}${path}`)).status, path).toBe(200);
+        expect((await fetch(`${closed.base}${path}`)).status, path).toBe(401);
+        // the first keyed request may find the new gateway's Redis connection still opening (503)
+        await expectEventually(async () => {
+          const withKey = await fetch(`${closed.base}${path}`, { headers: admin });
+          expect(withKey.status, path).toBe(200);
+        });
+      }
+      const closedDoc = (await (
+        await fetch(`${closed.base}/api/openapi.json`, { headers: admin })
+      ).json()) as Doc;
+      expect(closedDoc.paths['/api/openapi.json'].get.security).toEqual([{ bearer: [] }]);
+    } finally {
+      await closed.close();
+    }
+  });
+});

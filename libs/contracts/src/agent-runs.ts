@@ -12,10 +12,9 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { type ErrorBody, ErrorResponse } from './errors';
+import { ErrorBody, ErrorResponse } from './errors';
 import type { DtoClass } from './json-schema';
 import {
-  AGENT_EVENT_TYPES,
   type AgentEventType,
   AgentRunReply,
   FINISH_REASONS,
@@ -134,40 +133,67 @@ export class SessionView {
   @IsArray() @ValidateNested({ each: true }) @Type(() => SessionMessageView) messages!: SessionMessageView[];
 }
 
+/** `run_start`: the run has begun. */
+export class RunStartEvent {
+  @IsString() run_id!: string;
+  @IsString() session_id!: string;
+  @IsString() agent!: string;
+  @IsString() mode!: string;
+  @IsString() protocol!: string;
+}
+
+/** `thought` and `delta`: text of a model step (a delta is a piece of it, as it streams). */
+export class StepTextEvent {
+  @IsInt() step!: number;
+  @IsString() text!: string;
+}
+
+/** `tool_call`: the model calls a function (`index`: the call's place in its step). */
+export class ToolCallEvent {
+  @IsInt() step!: number;
+  @IsInt() index!: number;
+  @IsString() name!: string;
+  @IsObject() args!: Record<string, unknown>;
+}
+
+/** `tool_result`: what the call returned, or why it failed. */
+export class ToolResultEvent {
+  @IsInt() step!: number;
+  @IsInt() index!: number;
+  @IsString() name!: string;
+  @IsIn(['success', 'error']) status!: 'success' | 'error';
+  @IsOptional() @Allow() result?: unknown;
+  @IsOptional() @ValidateNested() @Type(() => ErrorBody) error?: ErrorBody;
+  @IsInt() elapsed_ms!: number;
+}
+
 /**
  * What each event on `agent.events.<runId>` (and each SSE event of the chat API) carries as `data`.
  * `step` numbers the run's model steps; deltas of a step that ends in calls are that step's thought.
  */
 export interface AgentEventData {
-  run_start: { run_id: string; session_id: string; agent: string; mode: string; protocol: string };
-  thought: { step: number; text: string };
-  tool_call: { step: number; index: number; name: string; args: Record<string, unknown> };
-  tool_result: {
-    step: number;
-    index: number;
-    name: string;
-    status: 'success' | 'error';
-    result?: unknown;
-    error?: ErrorBody;
-    elapsed_ms: number;
-  };
+  run_start: RunStartEvent;
+  thought: StepTextEvent;
+  tool_call: ToolCallEvent;
+  tool_result: ToolResultEvent;
   plan: Plan;
   step: PlanStep;
-  delta: { step: number; text: string };
+  delta: StepTextEvent;
   run_end: AgentRunReply;
 }
 
 /**
- * The SSE events of the chat API (`POST /api/v1/chat`, `POST /api/v1/runs/:id/approve`) with the
- * DTO of their `data` where one exists; `error` ends a stream that failed after it began.
+ * The SSE events of the chat API (`POST /api/v1/chat`, `POST /api/v1/runs/:id/approve`), each
+ * with the DTO of its `data`; `error` ends a stream that failed after it began.
  */
-export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass | undefined> = {
-  ...(Object.fromEntries(AGENT_EVENT_TYPES.map((type) => [type, undefined])) as Record<
-    AgentEventType,
-    undefined
-  >),
+export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass> = {
+  run_start: RunStartEvent,
+  thought: StepTextEvent,
+  tool_call: ToolCallEvent,
+  tool_result: ToolResultEvent,
   plan: Plan,
   step: PlanStep,
+  delta: StepTextEvent,
   run_end: AgentRunReply,
   error: ErrorResponse,
 };

@@ -29,6 +29,15 @@ export class AgentRunRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
 }
 
+/** Body of `POST /api/v1/chat`. */
+export class ChatRequest {
+  @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
+  @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
+  @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
+  /** Answer with server-sent events instead of one JSON object. */
+  @IsOptional() @IsBoolean() stream?: boolean;
+}
+
 export const FINISH_REASONS = [
   'final',
   'max_steps',

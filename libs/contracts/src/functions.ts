@@ -124,6 +124,13 @@ export interface FnAnnounce extends FnCatalogReply {
   event: 'started' | 'changed' | 'stopped';
 }
 
+/** Body of `POST /api/v1/functions/:name/invoke`. */
+export class InvokeFunctionBody {
+  @IsOptional() @IsObject() params?: Record<string, unknown>;
+  /** The call's time limit; the function's own default when absent. */
+  @IsOptional() @IsInt() @Min(1) @Max(3_600_000) timeout_ms?: number;
+}
+
 /**
  * Body of `fn.invoke`: an API client's direct call, relayed by an executor (the gateway may not
  * publish `fn.exec.*`). The reply follows FnExecReply's rule.

@@ -1,9 +1,8 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AGENT_SSE_EVENTS, AgentRunReply, parseDto } from '@app/contracts';
+import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
 import { ChatService } from './chat.service';
-import { ChatRequest } from './dto/chat-request.dto';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')

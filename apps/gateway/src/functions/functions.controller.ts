@@ -1,7 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { FnExecReplyView, FunctionDefinition, FunctionList, parseDto } from '@app/contracts';
+import {
+  FnExecReplyView,
+  FunctionDefinition,
+  FunctionList,
+  InvokeFunctionBody,
+  parseDto,
+} from '@app/contracts';
 import { CurrentPrincipal } from '../auth/principal.decorator';
-import { InvokeFunctionDto } from './dto/invoke-function.dto';
 import { FunctionsService } from './functions.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
@@ -22,9 +27,9 @@ export class FunctionsController {
   }
 
   @Post(':name/invoke')
-  @ApiRoute({ summary: 'Run one function directly', body: InvokeFunctionDto, response: FnExecReplyView })
+  @ApiRoute({ summary: 'Run one function directly', body: InvokeFunctionBody, response: FnExecReplyView })
   @HttpCode(200)
   invoke(@Param('name') name: string, @Body() body: unknown, @CurrentPrincipal() principal: string) {
-    return this.functions.invoke(name, parseDto(InvokeFunctionDto, body ?? {}, 'request'), principal);
+    return this.functions.invoke(name, parseDto(InvokeFunctionBody, body ?? {}, 'request'), principal);
   }
 }

@@ -6,12 +6,12 @@ import {
   type FnExecReply,
   type FnInvokeRequest,
   type FunctionDefinition,
+  type InvokeFunctionBody,
   NotFoundError,
   Subjects,
 } from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import type { InvokeFunctionDto } from './dto/invoke-function.dto';
 
 /** How long the gateway waits past the call's own limit for the executor's answer. */
 const RELAY_GRACE_MS = 1_000;
@@ -40,7 +40,7 @@ export class FunctionsService {
     return definition;
   }
 
-  async invoke(name: string, body: InvokeFunctionDto, principal: string): Promise<FnExecReply> {
+  async invoke(name: string, body: InvokeFunctionBody, principal: string): Promise<FnExecReply> {
     const definition = await this.get(name);
     const timeout_ms = body.timeout_ms ?? definition.timeout_ms ?? this.config.functions.default_timeout;
     const request: FnInvokeRequest = {

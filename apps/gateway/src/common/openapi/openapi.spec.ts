@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { loadConfig } from '@app/config';
-import { AGENT_SSE_EVENTS } from '@app/contracts';
+import { AGENT_EVENT_TYPES } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { RuntimeModule } from '@app/runtime';
 import { expectEventually, migratedSqliteUrl } from '@app/testing';
@@ -54,16 +54,20 @@ async function startGateway(env: Record<string, string>) {
   return { app, base, close: async () => (await app.close(), await bus.drain()) };
 }
 
-/** Every route the express router serves, as `METHOD /path/{param}`. */
+/**
+ * Every route the express router serves, as `METHOD /path/{param}`; a handler mounted on a path
+ * with `app.use` (a sub-router, an SDK's transport) as `* /path`.
+ */
 function servedRoutes(app: NestExpressApplication): string[] {
   const express = app.getHttpAdapter().getInstance() as {
-    router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+    router: { stack: { route?: { path: string; methods: Record<string, boolean> }; rawPath?: unknown }[] };
   };
-  return express.router.stack.flatMap(({ route }) =>
-    route
-      ? Object.keys(route.methods).map((m) => `${m.toUpperCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-      : [],
-  );
+  const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+  return express.router.stack.flatMap(({ route, rawPath }) => {
+    if (route) return Object.keys(route.methods).map((m) => `${m.toUpperCase()} ${openapiPath(route.path)}`);
+    const mounts = [rawPath].flat().filter((p): p is string => typeof p === 'string' && p !== '/');
+    return mounts.map((path) => `* ${openapiPath(path)}`);
+  });
 }
 
 describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis, SQLite)', () => {
@@ -90,19 +94,40 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
     expect(doc.openapi).toBe('3.1.0');
   });
 
+  const undocumented = (served: string[]) =>
+    served.filter((route) => {
+      const [method, path] = route.split(' ');
+      const ops =
+        method === '*' ? Object.values(doc.paths[path] ?? {}) : [doc.paths[path]?.[method.toLowerCase()]];
+      return ops.length === 0 || ops.some((op) => op === undefined || op['x-undocumented']);
+    });
+
   it('documents every route the gateway serves', () => {
     const served = servedRoutes(gateway.app);
-    expect(served).toContain('POST /api/v1/chat');
-    const documented = (route: string) => {
-      const [method, path] = route.split(' ');
-      const op = doc.paths[path]?.[method.toLowerCase()];
-      return op !== undefined && !op['x-undocumented'];
-    };
-    const missing = served.filter((route) => !documented(route));
+    expect(served).toEqual(
+      expect.arrayContaining(['POST /api/v1/chat', 'GET /api/v1/runs/{id}', 'GET /metrics']),
+    );
+    const missing = undocumented(served);
     expect(
       missing,
       `served but not documented (add @ApiRoute to the handler): ${missing.join(', ')}`,
     ).toEqual([]);
+  });
+
+  it('would name a route added without documentation, a mounted handler too', () => {
+    const express = gateway.app.getHttpAdapter().getInstance() as {
+      get: (path: string, fn: () => void) => void;
+      use: (path: string, fn: () => void) => void;
+      router: { stack: unknown[] };
+    };
+    const before = express.router.stack.length;
+    express.get('/api/v1/later/:id', () => undefined);
+    express.use('/mcp-later', () => undefined);
+    try {
+      expect(undocumented(servedRoutes(gateway.app))).toEqual(['GET /api/v1/later/{id}', '* /mcp-later']);
+    } finally {
+      express.router.stack.splice(before);
+    }
   });
 
   it('has the bearer scheme on every route but the public ones, with the scope each needs', () => {
@@ -144,9 +169,15 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
       content: Record<string, { schema: object; 'x-events'?: Record<string, object> }>;
     };
     expect(ok.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AgentRunReply' });
-    expect(Object.keys(ok.content['text/event-stream']['x-events']!)).toEqual(Object.keys(AGENT_SSE_EVENTS));
-    expect(Object.keys(AGENT_SSE_EVENTS)).toEqual(
-      expect.arrayContaining(['run_start', 'delta', 'run_end', 'error']),
+    const events = ok.content['text/event-stream']['x-events']!;
+    expect(Object.keys(events)).toEqual([...AGENT_EVENT_TYPES, 'error']);
+    expect(events.run_end).toEqual({ $ref: '#/components/schemas/AgentRunReply' });
+    expect(events.error).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+    for (const schema of Object.values(events) as { $ref: string }[]) {
+      expect(doc.components.schemas[schema.$ref.split('/').pop()!], schema.$ref).toBeDefined();
+    }
+    expect(doc.paths['/api/v1/runs/{id}/approve'].post.responses['200'].content).toHaveProperty(
+      'text/event-stream',
     );
   });
 

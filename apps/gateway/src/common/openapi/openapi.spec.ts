@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { loadConfig } from '@app/config';
@@ -206,6 +207,33 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
       ).toContainEqual(expect.objectContaining({ field: 'surplus' }));
     },
   );
+
+  it('describes the real answers: each validates against its documented schema', async () => {
+    // formats (date-time) are not checked: ajv-formats is not among the project's dependencies
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    ajv.addSchema(doc as object, 'openapi');
+    const check = async (res: Response, schema: string) => {
+      const body: unknown = await res.json();
+      const valid = ajv.validate({ $ref: `openapi#/components/schemas/${schema}` }, body);
+      expect(ajv.errors ?? [], `${res.url} ${JSON.stringify(body)}`).toEqual([]);
+      expect(valid).toBe(true);
+    };
+    const created = await fetch(`${gateway.base}/api/v1/keys`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'schema-check', scopes: ['chat'] }),
+    });
+    expect(created.status).toBe(201);
+    await check(created, 'CreatedApiKey');
+    await check(await fetch(`${gateway.base}/api/v1/keys`, { headers: admin }), 'ApiKeyList');
+    await check(await fetch(`${gateway.base}/health/live`), 'LivenessView');
+    await check(await fetch(`${gateway.base}/health`), 'HealthView');
+    await check(await fetch(`${gateway.base}/api/v1/functions`), 'ErrorResponse');
+    // a schema that does not fit is refused: the check can fail
+    expect(ajv.validate({ $ref: 'openapi#/components/schemas/ApiKeyList' }, { keys: [{ id: 1 }] })).toBe(
+      false,
+    );
+  });
 
   it('serves the UI page and its assets from the gateway alone, with no other origin named', async () => {
     const page = await fetch(`${gateway.base}/api/docs`, { headers: { accept: 'text/html' } });

@@ -53,6 +53,7 @@ describe('dtoSchemas', () => {
     };
     expect(properties.run_at).toEqual({ type: 'string', format: 'date-time' });
     expect(properties.function).toMatchObject({ type: ['string', 'null'] });
+    expect(properties.params).toEqual({ type: ['object', 'string', 'null'], maxLength: 64_000 });
     expect(required).toEqual(['name', 'run_at']);
   });
 

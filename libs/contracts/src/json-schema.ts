@@ -85,6 +85,8 @@ function propertySchema(
     if (fromDesign && !rules.some((m) => m.type === 'whitelistValidation')) own.type = fromDesign;
   }
   if (optional && typeof own.type === 'string') own.type = [own.type, 'null'];
+  else if (optional && Array.isArray(own.type) && !own.type.includes('null'))
+    own.type = [...own.type, 'null'];
   return own;
 }
 

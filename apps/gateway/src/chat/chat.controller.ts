@@ -18,6 +18,7 @@ export class ChatController {
     response: AgentRunReply,
     status: 200,
     events: AGENT_SSE_EVENTS,
+    errors: { 404: 'not_found: no such session (of this key) or agent' },
   })
   async post(
     @Body() body: unknown,

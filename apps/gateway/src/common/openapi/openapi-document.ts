@@ -126,9 +126,7 @@ function operation(route: Route, controller: DtoClass, doc: RouteDoc | undefined
       ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...queryParameters(doc?.query),
     ],
-    ...(doc?.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(doc.body) } } } }
-      : {}),
+    ...(doc?.body ? { requestBody: requestBody(doc.body) } : {}),
     responses: {
       ...success(route, doc),
       ...errors(route, doc, params.length > 0, access.security.length > 0),
@@ -167,6 +165,12 @@ function queryParameters(query: DtoClass | undefined): object[] {
     required: schema.required?.includes(name) ?? false,
     schema: property,
   }));
+}
+
+/** A body whose fields are all optional may be left out (the handler reads it as `{}`). */
+function requestBody(body: DtoClass): object {
+  const { required } = dtoSchemas([body])[body.name] as { required?: string[] };
+  return { required: (required?.length ?? 0) > 0, content: { 'application/json': { schema: ref(body) } } };
 }
 
 function ref(cls: DtoClass): JsonSchema {

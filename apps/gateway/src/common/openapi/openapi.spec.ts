@@ -20,7 +20,7 @@ interface Operation {
   'x-required-scopes'?: string[];
   'x-undocumented'?: boolean;
   parameters?: { name: string; in: string }[];
-  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  requestBody?: { required: boolean; content: Record<string, { schema: { $ref: string } }> };
   responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
 }
 interface Doc {
@@ -149,6 +149,9 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
     expect(doc.paths['/api/v1/delays'].get.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
       'query:status',
     ]);
+    // invoke reads a missing body as {}: nothing in it is required
+    expect(doc.paths['/api/v1/functions/{name}/invoke'].post.requestBody).toMatchObject({ required: false });
+    expect(doc.paths['/api/v1/chat'].post.requestBody).toMatchObject({ required: true });
   });
 
   it('answers every error with the one shared error shape', () => {

@@ -19,6 +19,8 @@ export interface RouteDoc {
   content?: Record<string, { schema: JsonSchema }>;
   /** Server-sent events the route streams instead (`Accept: text/event-stream`): name → data's DTO, if any. */
   events?: Record<string, DtoClass | undefined>;
+  /** For an `@All()` handler: the methods it answers (else all of GET, POST, PUT, PATCH, DELETE). */
+  methods?: ('get' | 'post' | 'put' | 'patch' | 'delete')[];
   /** Error statuses beyond those every route of its kind has (e.g. 409). */
   errors?: Record<number, string>;
 }

@@ -11,7 +11,10 @@ import { API_ROUTE, type RouteDoc } from './api-route.decorator';
  *     their JSON Schemas are derived from those rules (`dtoSchemas`), never written here;
  *  2. its controller method carries `@ApiRoute({ summary, body, query, response, ... })`;
  *  3. its scope comes from auth/scope-policy.ts, the table the auth guard enforces.
- * A served route without `@ApiRoute` is listed as `x-undocumented` and fails openapi.spec.ts.
+ * Non-JSON answers (text/plain, a stream) go in `content`. A handler mounted with `app.use` is
+ * invisible here: serve it from a controller instead (`@All('mcp')` for a transport that answers
+ * several methods; `@ApiRoute({ methods })` names them). A served route without `@ApiRoute` is
+ * listed as `x-undocumented` and fails openapi.spec.ts, which names it.
  */
 
 export interface DocumentOptions {
@@ -21,6 +24,7 @@ export interface DocumentOptions {
 }
 
 type Operation = Record<string, unknown>;
+const ALL_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const ERROR_REF = { $ref: '#/components/schemas/ErrorResponse' };
 
 const ERRORS: Record<number, string> = {
@@ -80,23 +84,26 @@ interface Route {
 function controllerRoutes(controller: DtoClass): Route[] {
   const prefixes = asArray(Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined);
   const proto = controller.prototype as Record<string, object>;
-  return Object.getOwnPropertyNames(proto)
-    .flatMap((key) => {
-      const handler = proto[key];
-      const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-      if (key === 'constructor' || verb === undefined) return [];
-      const status = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
-      const suffixes = asArray(Reflect.getMetadata(PATH_METADATA, handler) as string | string[]);
-      return prefixes.flatMap((prefix) =>
-        suffixes.map((suffix) => ({
-          path: `/${[prefix, suffix].join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'),
-          method: RequestMethod[verb].toLowerCase(),
-          handler,
-          status,
-        })),
-      );
-    })
-    .map((route) => ({ ...route, path: route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}') }));
+  const routes: Route[] = [];
+  for (const key of Object.getOwnPropertyNames(proto)) {
+    const handler = proto[key];
+    const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+    if (key === 'constructor' || verb === undefined) continue;
+    const status = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
+    const doc = Reflect.getMetadata(API_ROUTE, handler) as RouteDoc | undefined;
+    const methods =
+      verb === RequestMethod.ALL ? (doc?.methods ?? ALL_METHODS) : [RequestMethod[verb].toLowerCase()];
+    for (const prefix of prefixes) {
+      for (const suffix of asArray(Reflect.getMetadata(PATH_METADATA, handler) as string | string[])) {
+        const path = `/${prefix}/${suffix}`
+          .replace(/\/+/g, '/')
+          .replace(/(.)\/$/, '$1')
+          .replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+        for (const method of methods) routes.push({ path, method, handler, status });
+      }
+    }
+  }
+  return routes;
 }
 
 function asArray(value: string | string[] | undefined): string[] {

@@ -1,19 +1,12 @@
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Bus } from '@app/bus';
-import { loadConfig } from '@app/config';
 import { AGENT_EVENT_TYPES } from '@app/contracts';
-import { Logger } from '@app/observability';
-import { RuntimeModule } from '@app/runtime';
-import { expectEventually, migratedSqliteUrl } from '@app/testing';
-import { GatewayModule } from '../../gateway.module';
-import { configureHttp } from '../http-app';
+import { expectEventually } from '@app/testing';
+import { servedRoutes, startGateway } from '../../testing/in-process-gateway';
 
 const ADMIN_KEY = 'ac_openapi_spec_admin_key_0123456789';
-const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });
+const env = { AC_ADMIN_KEY: ADMIN_KEY, ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}) };
 
 interface Operation {
   security?: object[];
@@ -29,55 +22,13 @@ interface Doc {
   components: { schemas: Record<string, { required?: string[] }>; securitySchemes: Record<string, object> };
 }
 
-/** The whole gateway in this process (real NATS, Redis, SQLite), so its router can be read. */
-async function startGateway(env: Record<string, string>) {
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    DATABASE_URL: await migratedSqliteUrl(),
-    AC_ADMIN_KEY: ADMIN_KEY,
-    ...env,
-  });
-  const bus = await Bus.connect({ url: config.nats.url, name: 'openapi-spec' });
-  const info = {
-    name: 'gateway' as const,
-    instance: `openapi-${process.pid}`,
-    version: '0',
-    startedAt: Date.now(),
-  };
-  const runtime = RuntimeModule.forRoot({ info, config, logger: quiet, bus });
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register(runtime, config), {
-    logger: quiet,
-    bodyParser: false,
-  });
-  const [base] = await configureHttp(app, config);
-  return { app, base, close: async () => (await app.close(), await bus.drain()) };
-}
-
-/**
- * Every route the express router serves, as `METHOD /path/{param}`; a handler mounted on a path
- * with `app.use` (a sub-router, an SDK's transport) as `* /path`.
- */
-function servedRoutes(app: NestExpressApplication): string[] {
-  const express = app.getHttpAdapter().getInstance() as {
-    router: { stack: { route?: { path: string; methods: Record<string, boolean> }; rawPath?: unknown }[] };
-  };
-  const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
-  return express.router.stack.flatMap(({ route, rawPath }) => {
-    if (route) return Object.keys(route.methods).map((m) => `${m.toUpperCase()} ${openapiPath(route.path)}`);
-    const mounts = [rawPath].flat().filter((p): p is string => typeof p === 'string' && p !== '/');
-    return mounts.map((path) => `* ${openapiPath(path)}`);
-  });
-}
-
 describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis, SQLite)', () => {
   let gateway: Awaited<ReturnType<typeof startGateway>>;
   let doc: Doc;
   const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 
   beforeAll(async () => {
-    gateway = await startGateway({});
+    gateway = await startGateway(env);
     const res = await fetch(`${gateway.base}/api/openapi.json`);
     expect(res.status).toBe(200);
     doc = (await res.json()) as Doc;
@@ -118,14 +69,20 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
   it('would name a route added without documentation, a mounted handler too', () => {
     const express = gateway.app.getHttpAdapter().getInstance() as {
       get: (path: string, fn: () => void) => void;
+      all: (path: string, fn: () => void) => void;
       use: (path: string, fn: () => void) => void;
       router: { stack: unknown[] };
     };
     const before = express.router.stack.length;
     express.get('/api/v1/later/:id', () => undefined);
     express.use('/mcp-later', () => undefined);
+    express.all('/api/v1/later-all', () => undefined);
     try {
-      expect(undocumented(servedRoutes(gateway.app))).toEqual(['GET /api/v1/later/{id}', '* /mcp-later']);
+      expect(undocumented(servedRoutes(gateway.app))).toEqual([
+        'GET /api/v1/later/{id}',
+        '* /mcp-later',
+        '* /api/v1/later-all',
+      ]);
     } finally {
       express.router.stack.splice(before);
     }
@@ -271,7 +228,7 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
   });
 
   it('serves the document and UI without a key by default, and only with one when DOCS_PUBLIC=false', async () => {
-    const closed = await startGateway({ DOCS_PUBLIC: 'false' });
+    const closed = await startGateway({ ...env, DOCS_PUBLIC: 'false' });
     try {
       for (const path of ['/api/openapi.json', '/api/docs', '/api/docs/init.js']) {
         expect((await fetch(`${gateway.base}${path}`)).status, path).toBe(200);

@@ -6,6 +6,8 @@ export const API_ROUTE = 'agentchassis:api-route';
 /** How one route appears in the OpenAPI document; the schemas come from the DTO classes named here. */
 export interface RouteDoc {
   summary: string;
+  /** The group the UI shows it in; by default the segment after `/api/v1/`, else `platform`. */
+  tag?: string;
   description?: string;
   /** The JSON body's DTO (validated with `parseDto`). */
   body?: DtoClass;

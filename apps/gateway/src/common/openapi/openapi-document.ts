@@ -120,7 +120,7 @@ function operation(route: Route, controller: DtoClass, doc: RouteDoc | undefined
   const params = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const access = security(route, options);
   const op: Operation = {
-    tags: [tagOf(route.path)],
+    tags: [doc?.tag ?? tagOf(route.path)],
     summary: doc?.summary ?? 'undocumented',
     operationId: `${controller.name.replace(/Controller$/, '')}_${route.method}_${route.path}`.replace(
       /\W+/g,

@@ -7,6 +7,7 @@ import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ChatModule } from './chat/chat.module';
 import { HttpErrorFilter } from './common/http-error.filter';
+import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
 import { RunsModule } from './runs/runs.module';
@@ -30,6 +31,7 @@ export class GatewayModule {
         SessionsModule,
         AgentsModule,
         TasksModule,
+        DocsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

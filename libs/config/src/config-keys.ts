@@ -74,6 +74,7 @@ export const CONFIG_KEYS = [
   key('security.admin_key', 'AC_ADMIN_KEY', 'string', { secret: true }),
   key('security.auth', 'AUTH_ENABLED', 'bool', { default: true }),
   key('security.metrics_public', 'METRICS_PUBLIC', 'bool', { default: true }),
+  key('security.docs_public', 'DOCS_PUBLIC', 'bool', { default: true }),
   key('security.rate_limit_per_minute', 'RATE_LIMIT_PER_MINUTE', 'int', { default: 600, min: 1 }),
   key('security.max_concurrent_runs', 'MAX_CONCURRENT_RUNS_PER_KEY', 'int', { default: 20, min: 1 }),
   key('security.daily_token_quota', 'DAILY_TOKEN_QUOTA_PER_KEY', 'int', { default: 2_000_000, min: 1 }),

@@ -62,6 +62,8 @@ export interface PlatformConfig {
     admin_key?: string;
     auth: boolean;
     metrics_public: boolean;
+    /** The API document and its UI (`/api/openapi.json`, `/api/docs`) answer without a key. */
+    docs_public: boolean;
     rate_limit_per_minute: number;
     max_concurrent_runs: number;
     daily_token_quota: number;

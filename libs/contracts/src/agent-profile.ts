@@ -92,27 +92,27 @@ export class AgentProfileSpec extends AgentProfileFields {
 }
 
 /** An agent profile as the API shows it: defaults filled in, never a key. */
-export interface AgentProfileView {
-  name: string;
-  description: string;
-  source: 'builtin' | 'config' | 'api';
-  system_prompt: string;
-  provider?: string;
-  model?: string;
-  protocol: AgentProtocol;
-  mode: AgentMode;
-  allowed_tools: string[];
-  max_steps: number;
-  max_tool_calls: number;
-  single_call_timeout: number;
-  total_token_budget: number;
-  observation_max_len: number;
-  context_window: number;
-  run_timeout?: number;
-  temperature?: number;
-  max_tokens?: number;
-  plan_approval: boolean;
-  step_failure: StepFailurePolicy;
+export class AgentProfileView {
+  @IsString() name!: string;
+  @IsString() description!: string;
+  @IsIn(['builtin', 'config', 'api']) source!: 'builtin' | 'config' | 'api';
+  @IsString() system_prompt!: string;
+  @IsOptional() @IsString() provider?: string;
+  @IsOptional() @IsString() model?: string;
+  @IsIn(AGENT_PROTOCOLS) protocol!: AgentProtocol;
+  @IsIn(AGENT_MODES) mode!: AgentMode;
+  @IsArray() @IsString({ each: true }) allowed_tools!: string[];
+  @IsInt() max_steps!: number;
+  @IsInt() max_tool_calls!: number;
+  @IsInt() single_call_timeout!: number;
+  @IsInt() total_token_budget!: number;
+  @IsInt() observation_max_len!: number;
+  @IsInt() context_window!: number;
+  @IsOptional() @IsInt() run_timeout?: number;
+  @IsOptional() @IsNumber() temperature?: number;
+  @IsOptional() @IsInt() max_tokens?: number;
+  @IsBoolean() plan_approval!: boolean;
+  @IsIn(STEP_FAILURE_POLICIES) step_failure!: StepFailurePolicy;
 }
 
 export class AgentNameRequest {

@@ -1,7 +1,28 @@
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
-import type { ErrorBody } from './errors';
-import { type AgentRunReply, type FinishReason, ID_PATTERN, type Usage } from './agent';
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { ErrorBody, ErrorResponse } from './errors';
+import type { DtoClass } from './json-schema';
+import {
+  type AgentEventType,
+  AgentRunReply,
+  FINISH_REASONS,
+  type FinishReason,
+  ID_PATTERN,
+  Usage,
+} from './agent';
 
 /**
  * Body of `agent.runs.get`, `.cancel` and `.reject`. With a `principal`, only that principal's
@@ -25,87 +46,128 @@ export class SessionRefRequest {
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
 }
 
-export type RunStatus = 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+export const RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const TRACE_STEP_KINDS = [
+  'action',
+  'final',
+  'parse_error',
+  'llm_error',
+  'plan',
+  'replan',
+  'plan_step',
+  'summary',
+  'history_summary',
+] as const;
 
 /** One entry of a run's trace (seed 001/002): an action with its observation, or a model step. */
-export interface TraceStep {
-  step: number;
-  kind:
-    | 'action'
-    | 'final'
-    | 'parse_error'
-    | 'llm_error'
-    | 'plan'
-    | 'replan'
-    | 'plan_step'
-    | 'summary'
-    | 'history_summary';
-  thought?: string;
-  action?: { tool: string; args: Record<string, unknown> };
-  observation?: string;
-  error?: string;
-  elapsed_ms: number;
-  tokens?: Usage;
+export class TraceStep {
+  @IsInt() step!: number;
+  @IsIn(TRACE_STEP_KINDS) kind!: (typeof TRACE_STEP_KINDS)[number];
+  @IsOptional() @IsString() thought?: string;
+  /** `{tool, args}` */
+  @IsOptional() @IsObject() action?: { tool: string; args: Record<string, unknown> };
+  @IsOptional() @IsString() observation?: string;
+  @IsOptional() @IsString() error?: string;
+  @IsInt() elapsed_ms!: number;
+  @IsOptional() @ValidateNested() @Type(() => Usage) tokens?: Usage;
 }
 
 export type UsedTools = Record<string, { count: number; total_ms: number }>;
 
-export type PlanStepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped';
+export const PLAN_STEP_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
+export type PlanStepStatus = (typeof PLAN_STEP_STATUSES)[number];
 
-export interface PlanStep {
-  index: number;
-  description: string;
-  tool: string;
-  params: Record<string, unknown>;
-  status: PlanStepStatus;
-  result?: unknown;
-  error?: string;
-  elapsed_ms?: number;
+export class PlanStep {
+  @IsInt() index!: number;
+  @IsString() description!: string;
+  @IsString() tool!: string;
+  @IsObject() params!: Record<string, unknown>;
+  @IsIn(PLAN_STEP_STATUSES) status!: PlanStepStatus;
+  @IsOptional() @Allow() result?: unknown;
+  @IsOptional() @IsString() error?: string;
+  @IsOptional() @IsInt() elapsed_ms?: number;
 }
 
-export interface Plan {
-  steps: PlanStep[];
+export class Plan {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => PlanStep) steps!: PlanStep[];
   /** 0 for the first plan, +1 for each replan. */
-  revision: number;
+  @IsInt() revision!: number;
 }
 
-/** `GET /api/v1/runs/:id`: a run with its trace. */
-export interface RunView {
-  id: string;
-  session_id: string | null;
-  agent: string;
-  mode: string;
-  status: RunStatus;
-  input: string;
-  reply: string | null;
-  finish_reason: FinishReason | null;
-  error: string | null;
-  plan: Plan | null;
-  trace: TraceStep[];
-  used_tools: UsedTools;
-  usage: Usage;
-  total_ms: number | null;
-  created_at: string;
-  finished_at: string | null;
+/** `GET /api/v1/runs/:id`: a run with its trace. Optional fields here are present, possibly null. */
+export class RunView {
+  @IsString() id!: string;
+  @IsOptional() @IsString() session_id!: string | null;
+  @IsString() agent!: string;
+  @IsString() mode!: string;
+  @IsIn(RUN_STATUSES) status!: RunStatus;
+  @IsString() input!: string;
+  @IsOptional() @IsString() reply!: string | null;
+  @IsOptional() @IsIn(FINISH_REASONS) finish_reason!: FinishReason | null;
+  @IsOptional() @IsString() error!: string | null;
+  @IsOptional() @ValidateNested() @Type(() => Plan) plan!: Plan | null;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => TraceStep) trace!: TraceStep[];
+  /** Per tool: `{count, total_ms}`. */
+  @IsObject() used_tools!: UsedTools;
+  @ValidateNested() @Type(() => Usage) usage!: Usage;
+  @IsOptional() @IsInt() total_ms!: number | null;
+  @IsString() created_at!: string;
+  @IsOptional() @IsString() finished_at!: string | null;
 }
 
-export interface SessionMessageView {
-  seq: number;
-  role: 'user' | 'assistant';
-  content: string;
-  run_id: string | null;
-  created_at: string;
+export class SessionMessageView {
+  @IsInt() seq!: number;
+  @IsIn(['user', 'assistant']) role!: 'user' | 'assistant';
+  @IsString() content!: string;
+  @IsOptional() @IsString() run_id!: string | null;
+  @IsString() created_at!: string;
 }
 
-/** `GET /api/v1/sessions/:id`. */
-export interface SessionView {
-  id: string;
-  agent: string;
-  title: string | null;
-  summary: string | null;
-  created_at: string;
-  updated_at: string;
-  messages: SessionMessageView[];
+/** `GET /api/v1/sessions/:id`. Optional fields here are present, possibly null. */
+export class SessionView {
+  @IsString() id!: string;
+  @IsString() agent!: string;
+  @IsOptional() @IsString() title!: string | null;
+  @IsOptional() @IsString() summary!: string | null;
+  @IsString() created_at!: string;
+  @IsString() updated_at!: string;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => SessionMessageView) messages!: SessionMessageView[];
+}
+
+/** `run_start`: the run has begun. */
+export class RunStartEvent {
+  @IsString() run_id!: string;
+  @IsString() session_id!: string;
+  @IsString() agent!: string;
+  @IsString() mode!: string;
+  @IsString() protocol!: string;
+}
+
+/** `thought` and `delta`: text of a model step (a delta is a piece of it, as it streams). */
+export class StepTextEvent {
+  @IsInt() step!: number;
+  @IsString() text!: string;
+}
+
+/** `tool_call`: the model calls a function (`index`: the call's place in its step). */
+export class ToolCallEvent {
+  @IsInt() step!: number;
+  @IsInt() index!: number;
+  @IsString() name!: string;
+  @IsObject() args!: Record<string, unknown>;
+}
+
+/** `tool_result`: what the call returned, or why it failed. */
+export class ToolResultEvent {
+  @IsInt() step!: number;
+  @IsInt() index!: number;
+  @IsString() name!: string;
+  @IsIn(['success', 'error']) status!: 'success' | 'error';
+  @IsOptional() @Allow() result?: unknown;
+  @IsOptional() @ValidateNested() @Type(() => ErrorBody) error?: ErrorBody;
+  @IsInt() elapsed_ms!: number;
 }
 
 /**
@@ -113,20 +175,28 @@ export interface SessionView {
  * `step` numbers the run's model steps; deltas of a step that ends in calls are that step's thought.
  */
 export interface AgentEventData {
-  run_start: { run_id: string; session_id: string; agent: string; mode: string; protocol: string };
-  thought: { step: number; text: string };
-  tool_call: { step: number; index: number; name: string; args: Record<string, unknown> };
-  tool_result: {
-    step: number;
-    index: number;
-    name: string;
-    status: 'success' | 'error';
-    result?: unknown;
-    error?: ErrorBody;
-    elapsed_ms: number;
-  };
+  run_start: RunStartEvent;
+  thought: StepTextEvent;
+  tool_call: ToolCallEvent;
+  tool_result: ToolResultEvent;
   plan: Plan;
   step: PlanStep;
-  delta: { step: number; text: string };
+  delta: StepTextEvent;
   run_end: AgentRunReply;
 }
+
+/**
+ * The SSE events of the chat API (`POST /api/v1/chat`, `POST /api/v1/runs/:id/approve`), each
+ * with the DTO of its `data`; `error` ends a stream that failed after it began.
+ */
+export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass> = {
+  run_start: RunStartEvent,
+  thought: StepTextEvent,
+  tool_call: ToolCallEvent,
+  tool_result: ToolResultEvent,
+  plan: Plan,
+  step: PlanStep,
+  delta: StepTextEvent,
+  run_end: AgentRunReply,
+  error: ErrorResponse,
+};

@@ -1,4 +1,18 @@
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -18,41 +32,65 @@ export class AgentRunRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
 }
 
-export type FinishReason =
-  | 'final'
-  | 'max_steps'
-  | 'max_tool_calls'
-  | 'budget'
-  | 'timeout'
-  | 'parse_error'
-  | 'cancelled'
-  | 'error'
-  | 'awaiting_approval'
-  | 'rejected';
-
-export interface FunctionCallSummary {
-  name: string;
-  status: 'success' | 'error';
-  result: unknown;
+/** Body of `POST /api/v1/chat`. */
+export class ChatRequest {
+  @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
+  @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
+  @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
+  /** Answer with server-sent events instead of one JSON object. */
+  @IsOptional() @IsBoolean() stream?: boolean;
 }
 
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
+export const FINISH_REASONS = [
+  'final',
+  'max_steps',
+  'max_tool_calls',
+  'budget',
+  'timeout',
+  'parse_error',
+  'cancelled',
+  'error',
+  'awaiting_approval',
+  'rejected',
+] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
+
+export class FunctionCallSummary {
+  @IsString() name!: string;
+  @IsIn(['success', 'error']) status!: 'success' | 'error';
+  @Allow() result!: unknown;
+}
+
+export class Usage {
+  @IsInt() @Min(0) prompt_tokens!: number;
+  @IsInt() @Min(0) completion_tokens!: number;
 }
 
 /** The chat response (DESIGN §8), also the reply of `agent.run`. */
-export interface AgentRunReply {
-  session_id: string;
-  run_id: string;
-  reply: string;
-  function_calls: FunctionCallSummary[];
-  finish_reason: FinishReason;
-  usage: Usage;
+export class AgentRunReply {
+  @IsString() session_id!: string;
+  @IsString() run_id!: string;
+  @IsString() reply!: string;
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => FunctionCallSummary)
+  function_calls!: FunctionCallSummary[];
+  @IsIn(FINISH_REASONS) finish_reason!: FinishReason;
+  @ValidateNested() @Type(() => Usage) usage!: Usage;
 }
 
-export type AgentEventType =
-  'run_start' | 'thought' | 'tool_call' | 'tool_result' | 'plan' | 'step' | 'delta' | 'run_end';
+/** The events of a run, in the order they can come; also the SSE event names of the chat API. */
+export const AGENT_EVENT_TYPES = [
+  'run_start',
+  'thought',
+  'tool_call',
+  'tool_result',
+  'plan',
+  'step',
+  'delta',
+  'run_end',
+] as const;
+export type AgentEventType = (typeof AGENT_EVENT_TYPES)[number];
 
 export interface AgentEvent {
   type: AgentEventType;

@@ -1,3 +1,4 @@
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -8,7 +9,7 @@ import {
   Matches,
   MaxLength,
   MinLength,
-  type ValidationOptions,
+  ValidateNested,
 } from 'class-validator';
 
 export const SCOPES = [
@@ -33,11 +34,11 @@ export function hasScope(scopes: readonly string[] | undefined, needed: Scope): 
 }
 
 /** A list of scopes on the bus: the caller's, carried to whatever acts for it. */
-export function IsScopes(options?: ValidationOptions): PropertyDecorator {
+export function IsScopes(): PropertyDecorator {
   return (target, property) => {
-    IsArray(options)(target, property);
-    ArrayMaxSize(SCOPES.length * 2, options)(target, property);
-    IsIn(SCOPES, { ...options, each: true })(target, property);
+    IsArray()(target, property);
+    ArrayMaxSize(SCOPES.length * 2)(target, property);
+    IsIn(SCOPES, { each: true })(target, property);
   };
 }
 
@@ -48,18 +49,25 @@ export class CreateApiKeyRequest {
   @IsOptional() @IsString() @Matches(PRINCIPAL_PATTERN) principal?: string;
 }
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  principal: string;
-  prefix: string;
-  scopes: Scope[];
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
+/** An API key as lists show it; optional fields here are present, possibly null. */
+export class ApiKeyView {
+  @IsString() id!: string;
+  @IsString() name!: string;
+  @IsString() principal!: string;
+  /** The key's first characters, to recognise it. */
+  @IsString() prefix!: string;
+  @IsArray() @IsIn(SCOPES, { each: true }) scopes!: Scope[];
+  @IsString() created_at!: string;
+  @IsOptional() @IsString() revoked_at!: string | null;
+  @IsOptional() @IsString() last_used_at!: string | null;
 }
 
 /** Returned once, at creation: the only time the key itself is shown. */
-export interface CreatedApiKey extends ApiKeyView {
-  key: string;
+export class CreatedApiKey extends ApiKeyView {
+  @IsString() key!: string;
+}
+
+/** `GET /api/v1/keys`. */
+export class ApiKeyList {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyView) keys!: ApiKeyView[];
 }

@@ -1,26 +1,37 @@
+import { Type } from 'class-transformer';
+import { Allow, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+
 /**
  * The platform's small error hierarchy. Every error that crosses a boundary (HTTP, NATS) carries a
  * stable `code`; the gateway maps codes to HTTP statuses in one filter, the bus in one codec.
  */
-export type ErrorCode =
-  | 'bad_request'
-  | 'invalid_params'
-  | 'not_found'
-  | 'conflict'
-  | 'forbidden'
-  | 'unauthorized'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'timeout'
-  | 'cancelled'
-  | 'unavailable'
-  | 'function_error'
-  | 'internal';
+export const ERROR_CODES = [
+  'bad_request',
+  'invalid_params',
+  'not_found',
+  'conflict',
+  'forbidden',
+  'unauthorized',
+  'payload_too_large',
+  'rate_limited',
+  'timeout',
+  'cancelled',
+  'unavailable',
+  'function_error',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  details?: unknown;
+export class ErrorBody {
+  @IsIn(ERROR_CODES) code!: ErrorCode;
+  @IsString() message!: string;
+  /** `invalid_params`: one `{field, message}` per bad field. */
+  @IsOptional() @Allow() details?: unknown;
+}
+
+/** Every error answer of the HTTP API: `{"error":{"code","message","details"}}`. */
+export class ErrorResponse {
+  @ValidateNested() @Type(() => ErrorBody) error!: ErrorBody;
 }
 
 export class AppError extends Error {

@@ -1,6 +1,8 @@
 import { Type } from 'class-transformer';
 import {
+  Allow,
   IsArray,
+  IsIn,
   IsInt,
   IsObject,
   IsOptional,
@@ -12,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
-import type { ErrorBody } from './errors';
+import { ErrorBody } from './errors';
 
 export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
 
@@ -27,19 +29,29 @@ export interface ParameterSchema {
 }
 
 /** What a function looks like from outside: the prompt, `GET /functions` and validation share it. */
-export interface FunctionDefinition {
-  name: string;
-  description: string;
-  parameters: { type: 'object'; properties: Record<string, ParameterSchema>; required: string[] };
-  timeout_ms?: number;
+export class FunctionDefinition {
+  @IsString() name!: string;
+  @IsString() description!: string;
+  /** A JSON Schema object: `{type: 'object', properties, required}`. */
+  @IsObject() parameters!: {
+    type: 'object';
+    properties: Record<string, ParameterSchema>;
+    required: string[];
+  };
+  @IsOptional() @IsInt() timeout_ms?: number;
   /** Who serves it: `builtin`, `custom`, `scheduler`, … */
-  provider?: string;
+  @IsOptional() @IsString() provider?: string;
 }
 
-export interface FunctionResult {
-  data?: unknown;
-  markdown?: string;
-  message?: string;
+/** `GET /api/v1/functions`. */
+export class FunctionList {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => FunctionDefinition) functions!: FunctionDefinition[];
+}
+
+export class FunctionResult {
+  @IsOptional() @Allow() data?: unknown;
+  @IsOptional() @IsString() markdown?: string;
+  @IsOptional() @IsString() message?: string;
 }
 
 export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -96,6 +108,16 @@ export type FnExecReply =
   | { status: 'success'; result: FunctionResult; elapsed_ms: number }
   | { status: 'error'; error: ErrorBody; elapsed_ms: number };
 
+/** FnExecReply as one object, for the HTTP API (`POST /api/v1/functions/:name/invoke`). */
+export class FnExecReplyView {
+  @IsIn(['success', 'error']) status!: 'success' | 'error';
+  /** With `success`. */
+  @IsOptional() @ValidateNested() @Type(() => FunctionResult) result?: FunctionResult;
+  /** With `error`: why the call failed. */
+  @IsOptional() @ValidateNested() @Type(() => ErrorBody) error?: ErrorBody;
+  @IsInt() elapsed_ms!: number;
+}
+
 /** Reply of every provider to `fn.catalog`. */
 export interface FnCatalogReply {
   provider: string;
@@ -106,6 +128,13 @@ export interface FnCatalogReply {
 /** Published on `fn.announce` when a provider starts, when its functions change and when it stops. */
 export interface FnAnnounce extends FnCatalogReply {
   event: 'started' | 'changed' | 'stopped';
+}
+
+/** Body of `POST /api/v1/functions/:name/invoke`. */
+export class InvokeFunctionBody {
+  @IsOptional() @IsObject() params?: Record<string, unknown>;
+  /** The call's time limit; the function's own default when absent. */
+  @IsOptional() @IsInt() @Min(1) @Max(3_600_000) timeout_ms?: number;
 }
 
 /**

@@ -9,6 +9,7 @@ export * from './function-calls';
 export * from './functions';
 export * from './health';
 export * from './listing';
+export * from './json-schema';
 export * from './scheduler';
 export * from './subjects';
 export * from './validate';

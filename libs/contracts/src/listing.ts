@@ -1,16 +1,18 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { ID_PATTERN } from './agent';
-import type { FinishReason } from './agent';
-import type { RunStatus } from './agent-runs';
-
-export const RUN_STATUSES: readonly RunStatus[] = [
-  'running',
-  'awaiting_approval',
-  'completed',
-  'failed',
-  'cancelled',
-];
+import { Transform, Type } from 'class-transformer';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { FINISH_REASONS, type FinishReason, ID_PATTERN } from './agent';
+import { RUN_STATUSES, type RunStatus } from './agent-runs';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -67,23 +69,37 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export interface SessionSummary {
-  id: string;
-  agent: string;
-  title: string | null;
-  created_at: string;
-  updated_at: string;
+/** One session in a list. Optional fields here are present, possibly null. */
+export class SessionSummary {
+  @IsString() id!: string;
+  @IsString() agent!: string;
+  @IsOptional() @IsString() title!: string | null;
+  @IsString() created_at!: string;
+  @IsString() updated_at!: string;
 }
 
-export interface RunSummary {
-  id: string;
-  session_id: string | null;
-  agent: string;
-  mode: string;
-  status: RunStatus;
-  input: string;
-  finish_reason: FinishReason | null;
-  total_ms: number | null;
-  created_at: string;
-  finished_at: string | null;
+/** One run in a list, without its trace (`GET /api/v1/runs/:id` has it). */
+export class RunSummary {
+  @IsString() id!: string;
+  @IsOptional() @IsString() session_id!: string | null;
+  @IsString() agent!: string;
+  @IsString() mode!: string;
+  @IsIn(RUN_STATUSES) status!: RunStatus;
+  @IsString() input!: string;
+  @IsOptional() @IsIn(FINISH_REASONS) finish_reason!: FinishReason | null;
+  @IsOptional() @IsInt() total_ms!: number | null;
+  @IsString() created_at!: string;
+  @IsOptional() @IsString() finished_at!: string | null;
+}
+
+/** `GET /api/v1/sessions`. */
+export class SessionPage implements Page<SessionSummary> {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => SessionSummary) items!: SessionSummary[];
+  @IsOptional() @IsString() next_cursor!: string | null;
+}
+
+/** `GET /api/v1/runs`. */
+export class RunPage implements Page<RunSummary> {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => RunSummary) items!: RunSummary[];
+  @IsOptional() @IsString() next_cursor!: string | null;
 }

@@ -1,6 +1,11 @@
+import { Type } from 'class-transformer';
 import {
+  Allow,
+  IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -8,6 +13,7 @@ import {
   Min,
   MinLength,
   ValidateBy,
+  ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
 import { ID_PATTERN, MAX_MESSAGE_CHARS, NAME_PATTERN } from './agent';
@@ -42,7 +48,7 @@ function IsIsoWithOffset(options?: ValidationOptions) {
         defaultMessage: () => ISO_RULE,
       },
     },
-    options,
+    { ...options, context: { jsonSchema: { type: 'string', format: 'date-time' } } },
   );
 }
 
@@ -56,7 +62,7 @@ function IsTimeZone(options?: ValidationOptions) {
           `unknown time zone '${String(args?.value)}'; use an IANA name such as UTC or Asia/Shanghai`,
       },
     },
-    options,
+    { ...options, context: { description: 'an IANA time zone, e.g. UTC or Asia/Shanghai' } },
   );
 }
 
@@ -79,7 +85,10 @@ function IsJsonParams(options?: ValidationOptions) {
         defaultMessage: () => 'must be a JSON object (or its JSON text), e.g. {"to":"alice","message":"hi"}',
       },
     },
-    options,
+    {
+      ...options,
+      context: { jsonSchema: { type: ['object', 'string'], maxLength: MAX_PARAMS_CHARS } },
+    },
   );
 }
 
@@ -174,53 +183,65 @@ export class TaskNameRequest {
   @IsOptional() @IsString() @MaxLength(128) owner?: string;
 }
 
-interface TaskTargetView {
-  target: TaskTarget;
-  function: string | null;
-  params: Record<string, unknown>;
-  agent: string | null;
-  session_id: string | null;
-  message: string | null;
+// The views below: optional fields are present, possibly null.
+
+class TaskTargetView {
+  @IsIn(['function', 'agent']) target!: TaskTarget;
+  @IsOptional() @IsString() function!: string | null;
+  @IsObject() params!: Record<string, unknown>;
+  @IsOptional() @IsString() agent!: string | null;
+  @IsOptional() @IsString() session_id!: string | null;
+  @IsOptional() @IsString() message!: string | null;
 }
 
-export interface DelayTaskView extends TaskTargetView {
-  name: string;
-  owner: string;
-  run_at: string;
-  status: DelayStatus;
-  misfire_policy: MisfirePolicy;
-  result: unknown;
-  error: string | null;
-  executed_at: string | null;
-  created_at: string;
+export class DelayTaskView extends TaskTargetView {
+  @IsString() name!: string;
+  @IsString() owner!: string;
+  @IsString() run_at!: string;
+  @IsIn(DELAY_STATUSES) status!: DelayStatus;
+  @IsIn(MISFIRE_POLICIES) misfire_policy!: MisfirePolicy;
+  @IsOptional() @Allow() result!: unknown;
+  @IsOptional() @IsString() error!: string | null;
+  @IsOptional() @IsString() executed_at!: string | null;
+  @IsString() created_at!: string;
 }
 
-export interface CronTaskView extends TaskTargetView {
-  name: string;
-  owner: string;
-  cron_expr: string;
-  timezone: string;
-  enabled: boolean;
-  until: string | null;
-  max_runs: number;
-  run_count: number;
-  last_run_at: string | null;
-  last_status: FireStatus | null;
-  next_run_at: string | null;
-  created_at: string;
+export class CronTaskView extends TaskTargetView {
+  @IsString() name!: string;
+  @IsString() owner!: string;
+  @IsString() cron_expr!: string;
+  @IsString() timezone!: string;
+  @IsBoolean() enabled!: boolean;
+  @IsOptional() @IsString() until!: string | null;
+  @IsInt() max_runs!: number;
+  @IsInt() run_count!: number;
+  @IsOptional() @IsString() last_run_at!: string | null;
+  @IsOptional() @IsIn(FIRE_STATUSES) last_status!: FireStatus | null;
+  @IsOptional() @IsString() next_run_at!: string | null;
+  @IsString() created_at!: string;
 }
 
 /** One due time of a task and what became of it. */
-export interface TaskFireView {
-  scheduled_at: string;
-  status: FireStatus;
-  started_at: string;
-  finished_at: string | null;
-  lateness_ms: number | null;
-  result: unknown;
-  error: string | null;
+export class TaskFireView {
+  @IsString() scheduled_at!: string;
+  @IsIn(FIRE_STATUSES) status!: FireStatus;
+  @IsString() started_at!: string;
+  @IsOptional() @IsString() finished_at!: string | null;
+  @IsOptional() @IsInt() lateness_ms!: number | null;
+  @IsOptional() @Allow() result!: unknown;
+  @IsOptional() @IsString() error!: string | null;
 }
 
-export interface CronTaskDetail extends CronTaskView {
-  recent_fires: TaskFireView[];
+export class CronTaskDetail extends CronTaskView {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => TaskFireView) recent_fires!: TaskFireView[];
+}
+
+/** `GET /api/v1/delays`. */
+export class DelayList {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => DelayTaskView) delays!: DelayTaskView[];
+}
+
+/** `GET /api/v1/crons`. */
+export class CronList {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => CronTaskView) crons!: CronTaskView[];
 }

@@ -23,15 +23,19 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const scope = requiredScope(req.method, req.path);
-    if (scope === 'public' || (scope === 'metrics' && this.config.security.metrics_public)) return true;
+    const { metrics_public, docs_public } = this.config.security;
+    if (scope === 'public' || (scope === 'metrics' && metrics_public) || (scope === 'docs' && docs_public)) {
+      return true;
+    }
     if (!this.config.security.auth) {
       req.principal = OPEN;
       return true;
     }
     const principal = await this.keys.authenticate(bearerToken(req.headers.authorization));
     if (!principal) throw new AppError('unauthorized', 'invalid or revoked API key');
+    // the API document reveals no data: any valid key may read it
     const needed = scope === 'metrics' ? 'admin' : scope;
-    if (!hasScope(principal.scopes, needed)) {
+    if (needed !== 'docs' && !hasScope(principal.scopes, needed)) {
       throw new AppError('forbidden', `this API key lacks the '${needed}' scope`);
     }
     await this.limiter.hit(principal.keyId);

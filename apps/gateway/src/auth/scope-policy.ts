@@ -1,13 +1,16 @@
 import type { Scope } from '@app/contracts';
 
+/** A key's scope; or `public`; or a route public by a setting (`metrics`: METRICS_PUBLIC, `docs`: DOCS_PUBLIC). */
+export type RouteScope = Scope | 'public' | 'metrics' | 'docs';
+
 /**
  * Which scope each route needs, in one table (first match wins). Routes not listed need `admin`:
  * a new route is closed until someone decides who may call it.
  */
-const POLICY: { method: RegExp; path: RegExp; scope: Scope | 'public' | 'metrics' }[] = [
+const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/health(\/live)?$|^\/api\/v1\/health$/, scope: 'public' },
   { method: /^GET$/, path: /^\/metrics$/, scope: 'metrics' },
-  { method: /^GET$/, path: /^\/api\/docs(\/.*)?$|^\/api\/docs-json$/, scope: 'public' },
+  { method: /^GET$/, path: /^\/api\/docs(\/[^/]+)?$|^\/api\/openapi\.json$/, scope: 'docs' },
   { method: /^(GET|POST|DELETE)$/, path: /^\/api\/v1\/(chat|sessions|runs)(\/.*)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
@@ -16,7 +19,7 @@ const POLICY: { method: RegExp; path: RegExp; scope: Scope | 'public' | 'metrics
   { method: /^(POST|DELETE)$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:write' },
 ];
 
-export function requiredScope(method: string, path: string): Scope | 'public' | 'metrics' {
+export function requiredScope(method: string, path: string): RouteScope {
   const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path;
   return POLICY.find((rule) => rule.method.test(method) && rule.path.test(normalised))?.scope ?? 'admin';
 }

@@ -54,11 +54,14 @@ describe('UsageLimits (real Redis)', () => {
     crashed.stopRenewing();
     const started = Date.now();
     let refusals = 0;
-    await expectEventually(async () => {
-      const attempt = await other.admit('ac:tokens:none', slots, 100, 1);
-      if (attempt === TOO_MANY_RUNS) refusals++;
-      expect(attempt).not.toBe(TOO_MANY_RUNS);
-    }, { timeoutMs: 5_000 });
+    await expectEventually(
+      async () => {
+        const attempt = await other.admit('ac:tokens:none', slots, 100, 1);
+        if (attempt === TOO_MANY_RUNS) refusals++;
+        expect(attempt).not.toBe(TOO_MANY_RUNS);
+      },
+      { timeoutMs: 5_000 },
+    );
     expect(refusals).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(2_000);
     other.stopRenewing();

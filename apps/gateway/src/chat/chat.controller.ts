@@ -1,9 +1,9 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parseDto, type Scope } from '@app/contracts';
+import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto, type Scope } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
 import { ChatService } from './chat.service';
-import { ChatRequest } from './dto/chat-request.dto';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')
 export class ChatController {
@@ -11,6 +11,15 @@ export class ChatController {
 
   /** JSON by default; SSE with `stream: true` or `Accept: text/event-stream`. */
   @Post()
+  @ApiRoute({
+    summary: 'One agent turn',
+    description: 'JSON by default; server-sent events with `stream: true` or `Accept: text/event-stream`.',
+    body: ChatRequest,
+    response: AgentRunReply,
+    status: 200,
+    events: AGENT_SSE_EVENTS,
+    errors: { 404: 'not_found: no such session (of this key) or agent' },
+  })
   async post(
     @Body() body: unknown,
     @Headers('accept') accept: string | undefined,

@@ -2,10 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type AgentRunRequest, type Scope, Subjects } from '@app/contracts';
+import {
+  type AgentRunReply,
+  type AgentRunRequest,
+  type ChatRequest,
+  type Scope,
+  Subjects,
+} from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import type { ChatRequest } from './dto/chat-request.dto';
 import { UsageLimits } from '../auth/usage-limits.service';
 import { relayRun } from './sse-relay';
 

@@ -1,10 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { PlatformConfig } from '@app/config';
-import { platformVersion } from '@app/runtime';
 import { bodyParserError } from './http-error.filter';
 import { httpObservability } from './http-observability.middleware';
-import { serveOpenApi } from './openapi';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -13,7 +11,6 @@ export async function configureHttp(app: NestExpressApplication, config: Platfor
   app.disable('x-powered-by');
   app.use(httpObservability);
   app.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
-  serveOpenApi(app, platformVersion());
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const mapped = bodyParserError(err);
     if (!mapped) return next(err);

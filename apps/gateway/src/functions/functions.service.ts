@@ -6,13 +6,13 @@ import {
   type FnExecReply,
   type FnInvokeRequest,
   type FunctionDefinition,
+  type InvokeFunctionBody,
   NotFoundError,
   type Scope,
   Subjects,
 } from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import type { InvokeFunctionDto } from './dto/invoke-function.dto';
 
 /** How long the gateway waits past the call's own limit for the executor's answer. */
 const RELAY_GRACE_MS = 1_000;
@@ -43,7 +43,7 @@ export class FunctionsService {
 
   async invoke(
     name: string,
-    body: InvokeFunctionDto,
+    body: InvokeFunctionBody,
     { principal, scopes }: { principal: string; scopes: Scope[] },
   ): Promise<FnExecReply> {
     const definition = await this.get(name);

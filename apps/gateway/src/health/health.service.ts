@@ -1,16 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { type PingReply, SERVICE_NAMES, type ServiceName, Subjects } from '@app/contracts';
+import { type HealthView, type PingReply, SERVICE_NAMES, type ServiceName, Subjects } from '@app/contracts';
 import { HealthChecks } from '@app/runtime';
 
 export type State = 'ok' | 'down';
 
-export interface HealthReport {
-  status: 'ok' | 'degraded';
-  services: Record<ServiceName, State>;
-  nats: State;
-  database: State;
-  redis: State;
+export interface HealthReport extends HealthView {
   /** The parts that are down, so a 503 names them. */
   failing: string[];
 }

@@ -1,11 +1,12 @@
 import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
-import { ListRunsQuery, parseDto } from '@app/contracts';
+import { ListRunsQuery, parseDto, RunPage } from '@app/contracts';
 import type { Response } from 'express';
-import type { Scope } from '@app/contracts';
+import { AGENT_SSE_EVENTS, AgentRunReply, RunView, type Scope } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
 import { wantsEventStream } from '../chat/chat.controller';
 import { resourceId } from './resource-id';
 import { RunsService } from './runs.service';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/runs')
 export class RunsController {
@@ -13,17 +14,20 @@ export class RunsController {
 
   /** The caller's runs, newest first: filters `session_id`, `status`, `agent`; `limit`, `cursor`. */
   @Get()
+  @ApiRoute({ summary: 'The caller’s runs, newest first', query: ListRunsQuery, response: RunPage })
   list(@Query() query: unknown, @CurrentPrincipal() principal: string) {
     return this.runs.list(parseDto(ListRunsQuery, query ?? {}, 'query'), principal);
   }
 
   /** The run with its trace, plan, tool statistics and usage. */
   @Get(':id')
+  @ApiRoute({ summary: 'A run with its trace, plan, tool statistics and usage', response: RunView })
   get(@Param('id') id: string, @CurrentPrincipal() principal: string) {
     return this.runs.get(resourceId('run', id), principal);
   }
 
   @Post(':id/cancel')
+  @ApiRoute({ summary: 'Stop a run', response: AgentRunReply })
   @HttpCode(200)
   cancel(@Param('id') id: string, @CurrentPrincipal() principal: string) {
     return this.runs.cancel(resourceId('run', id), principal);
@@ -31,6 +35,14 @@ export class RunsController {
 
   /** Runs the held plan; answers with the chat response, or streams it with `Accept: text/event-stream`. */
   @Post(':id/approve')
+  @ApiRoute({
+    summary: 'Run a plan held for approval',
+    description: 'JSON, or server-sent events with `Accept: text/event-stream`.',
+    response: AgentRunReply,
+    status: 200,
+    events: AGENT_SSE_EVENTS,
+    errors: { 409: 'conflict: the run is not awaiting approval' },
+  })
   async approve(
     @Param('id') id: string,
     @Headers('accept') accept: string | undefined,
@@ -46,6 +58,7 @@ export class RunsController {
   }
 
   @Post(':id/reject')
+  @ApiRoute({ summary: 'Reject a plan held for approval', response: AgentRunReply })
   @HttpCode(200)
   reject(@Param('id') id: string, @CurrentPrincipal() principal: string) {
     return this.runs.reject(resourceId('run', id), principal);

@@ -15,6 +15,9 @@ export type ErrorCode =
   | 'cancelled'
   | 'unavailable'
   | 'function_error'
+  | 'upstream_error'
+  | 'method_not_allowed'
+  | 'unsupported_media_type'
   | 'internal';
 
 export interface ErrorBody {
@@ -84,8 +87,8 @@ export class TimeoutError extends AppError {
 }
 
 export class UnavailableError extends AppError {
-  constructor(message: string) {
-    super('unavailable', message);
+  constructor(message: string, details?: unknown) {
+    super('unavailable', message, details);
   }
 }
 

@@ -53,7 +53,7 @@ describe('the gateway HTTP settings (in-process, real HTTP)', () => {
     return {
       status: res.status,
       allow: res.headers.get('allow'),
-      body: (await res.json()) as Record<string, any>,
+      body: (await res.json()) as { error?: { code: string; message: string }; [key: string]: unknown },
     };
   };
 

@@ -1,4 +1,5 @@
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import type { ErrorBody } from './errors';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -46,6 +47,12 @@ export interface AgentRunReply {
   function_calls: FunctionCallSummary[];
   finish_reason: FinishReason;
   usage: Usage;
+  /**
+   * When the platform could not serve the run (`finish_reason: "error"` because its model is not
+   * configured, unreachable or refused the call): the code the gateway answers with (503
+   * `unavailable`, 502 `upstream_error`), the provider's status and code in `details`.
+   */
+  error?: ErrorBody;
 }
 
 export type AgentEventType =

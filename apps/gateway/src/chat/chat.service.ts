@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type AgentRunRequest, Subjects } from '@app/contracts';
+import { AppError, type AgentRunReply, type AgentRunRequest, Subjects } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { ChatRequest } from './dto/chat-request.dto';
@@ -26,8 +26,11 @@ export class ChatService {
     @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
-  chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
-    return this.run(caller, { ...this.toRun(request, caller.principal), stream: false });
+  /** A run the platform could not serve (its model unreachable, not configured) is an HTTP error, not a 200. */
+  async chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
+    const reply = await this.run(caller, { ...this.toRun(request, caller.principal), stream: false });
+    if (reply.error) throw failedRun(reply, reply.error);
+    return reply;
   }
 
   /** The run id is chosen here so the gateway can listen for the run's events before it starts. */
@@ -55,4 +58,15 @@ export class ChatService {
       ...(principal ? { principal } : {}),
     };
   }
+}
+
+/** The run is recorded all the same: its ids and finish reason go with the error, for GET /api/v1/runs/:id. */
+function failedRun(reply: AgentRunReply, error: NonNullable<AgentRunReply['error']>): AppError {
+  const details = typeof error.details === 'object' && error.details !== null ? error.details : {};
+  return new AppError(error.code, error.message, {
+    ...details,
+    run_id: reply.run_id,
+    session_id: reply.session_id,
+    finish_reason: reply.finish_reason,
+  });
 }

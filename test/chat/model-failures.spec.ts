@@ -57,7 +57,9 @@ describe('a chat turn whose model fails (gateway and executor processes, the scr
     expect({ status, body }).toMatchObject({ status: 503 });
     expect(body.error).toMatchObject({
       code: 'unavailable',
-      message: expect.stringMatching(/not configured: LLM_API_KEY is required for openai at api\.openai\.com/),
+      message: expect.stringMatching(
+        /not configured: LLM_API_KEY is required for openai at api\.openai\.com/,
+      ),
       details: { part: 'llm', finish_reason: 'error' },
     });
     expect(await runOf(body.error.details.run_id)).toMatchObject({ finish_reason: 'error' });

@@ -75,4 +75,17 @@ describe('a chat turn whose model fails (gateway and executor processes, the scr
       error: { code: 'upstream_error', details: { status: 401 } },
     });
   });
+
+  it('answers 503 naming the agent-executor when none is running', async () => {
+    await stack.executor.stop();
+    const { status, body } = await chat({ message: 'Hello' });
+    expect({ status, error: body.error }).toEqual({
+      status: 503,
+      error: {
+        code: 'unavailable',
+        message: 'no agent-executor answers: chat needs one running',
+        details: { part: 'agent-executor' },
+      },
+    });
+  });
 });

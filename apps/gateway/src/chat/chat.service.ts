@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { Bus } from '@app/bus';
-import { AppError, type AgentRunReply, type AgentRunRequest, Subjects } from '@app/contracts';
+import { Bus, NoRespondersError } from '@app/bus';
+import {
+  AppError,
+  type AgentRunReply,
+  type AgentRunRequest,
+  Subjects,
+  UnavailableError,
+} from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { ChatRequest } from './dto/chat-request.dto';
@@ -43,9 +49,16 @@ export class ChatService {
 
   private run(caller: Caller, request: AgentRunRequest): Promise<AgentRunReply> {
     return this.limits.withinLimits(caller.keyId, () =>
-      this.bus.request<AgentRunReply>(Subjects.agentRun, request, {
-        timeoutMs: this.config.executor.run_timeout + REPLY_GRACE_MS,
-      }),
+      this.bus
+        .request<AgentRunReply>(Subjects.agentRun, request, {
+          timeoutMs: this.config.executor.run_timeout + REPLY_GRACE_MS,
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof NoRespondersError)) throw err;
+          throw new UnavailableError('no agent-executor answers: chat needs one running', {
+            part: 'agent-executor',
+          });
+        }),
     );
   }
 

@@ -113,15 +113,37 @@ describe('the chat API (gateway and executor processes, real NATS, SQLite, the s
     const res = await post(base, '/api/v1/chat', { message: 'One plus one', stream: true });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = await readEvents(res);
-    const order = events
-      .map((e) => e.event)
-      .filter((type, i, all) => type !== 'delta' || all[i - 1] !== 'delta');
-    expect(order).toEqual(['run_start', 'delta', 'thought', 'tool_call', 'tool_result', 'delta', 'run_end']);
+    expect(events.map((e) => e.event)).toEqual([
+      'run_start',
+      'thought',
+      'tool_call',
+      'tool_result',
+      'delta',
+      'run_end',
+    ]);
+    const deltas = events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text);
+    expect(deltas.join('')).toBe('Two.');
     expect(events.at(-1)?.data).toMatchObject({
       reply: 'Two.',
       finish_reason: 'final',
       function_calls: [{ name: 'add', status: 'success' }],
     });
+  });
+
+  it('streams a continued session like a new one when the model calls a tool again', async () => {
+    // Replies chosen by what the model was sent, not by turn number: every turn calls `add` once.
+    script({ rules: [{ match: '<result', reply: 'Two.' }], fallback: `Adding.\n${addCall(1, 1)}` });
+    const first = await readEvents(
+      await post(base, '/api/v1/chat', { message: 'One plus one', stream: true }),
+    );
+    const session_id = (first.at(-1)?.data as AgentRunReply).session_id;
+    const again = await readEvents(
+      await post(base, '/api/v1/chat', { message: 'And again', session_id, stream: true }),
+    );
+    const order = ['run_start', 'thought', 'tool_call', 'tool_result', 'delta', 'run_end'];
+    expect(first.map((e) => e.event)).toEqual(order);
+    expect(again.map((e) => e.event)).toEqual(order);
+    expect(again.at(-1)?.data).toMatchObject({ session_id, reply: 'Two.' });
   });
 
   it('streams when the client asks for text/event-stream, and refuses an unknown session as JSON', async () => {

@@ -174,7 +174,7 @@ describe('a function runner’s sandbox (built process, real NATS)', () => {
     );
     rmSync(file);
     await expectEventually(async () =>
-      expect(await call('hot').catch((e: { code: string }) => e.code)).toBe('not_found'),
+      expect(await call('hot').catch((e: { code: string }) => e.code)).toBe('unavailable'),
     );
     expect(await catalogue()).not.toContain(name('hot'));
     expect(runner.output()).toMatch(/custom functions reloaded/);

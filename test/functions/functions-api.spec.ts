@@ -124,7 +124,7 @@ describe('the functions API (gateway, executor and runner processes, real NATS)'
     });
   });
 
-  it('answers 400 listing every invalid parameter, 404 for an unknown function and 504 on timeout', async () => {
+  it('answers 400 listing every invalid parameter, 404 for an unknown function, and a timeout as the outcome', async () => {
     const invalid = await http('POST', '/send_message/invoke', { params: { channel: 'pigeon', extra: 1 } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error!.details!.map((f) => f.field).sort()).toEqual([
@@ -140,7 +140,31 @@ describe('the functions API (gateway, executor and runner processes, real NATS)'
     const started = Date.now();
     expect(
       await http('POST', `/${name('sleep')}/invoke`, { params: { ms: 5_000 }, timeout_ms: 500 }),
-    ).toMatchObject({ status: 504, body: { error: { code: 'timeout' } } });
+    ).toMatchObject({
+      status: 200,
+      body: {
+        status: 'error',
+        error: { code: 'timeout', message: `function '${name('sleep')}' did not finish within 500 ms` },
+      },
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('answers 503 naming the runner, not 404, for a known function while no runner is up', async () => {
+    await services.splice(2, 1)[0].stop();
+    await expectEventually(async () =>
+      expect(
+        await http('POST', '/send_message/invoke', { params: { to: 'ops', message: 'hi' } }),
+      ).toMatchObject({
+        status: 503,
+        body: {
+          error: {
+            code: 'unavailable',
+            message:
+              "function 'send_message' is unavailable: its provider (function-runner) does not answer right now",
+          },
+        },
+      }),
+    );
   });
 });

@@ -22,6 +22,8 @@ describe('the platform (four processes, real NATS, Redis and SQLite)', () => {
       DATABASE_URL: await migratedSqliteUrl(),
       PORT: '0',
       FUNCTIONS_DIR: join(REPO_ROOT, 'examples/functions'),
+      // The example's model is OpenAI's: configured once it has a key (no model call is made here).
+      LLM_API_KEY: 'sk-platform-test-key',
     };
     services.push(...(await Promise.all(SERVICE_NAMES.map((name) => startService(name, env)))));
     base = gatewayUrl(services[0]);
@@ -42,6 +44,7 @@ describe('the platform (four processes, real NATS, Redis and SQLite)', () => {
       nats: 'ok',
       database: 'ok',
       redis: 'ok',
+      llm: 'ok',
     });
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Bus } from '@app/bus';
+import { Bus, NatsUnavailableError, NoRespondersError } from '@app/bus';
 import { AppError, InvalidParamsError } from '@app/contracts';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -57,8 +57,19 @@ describe('Bus (real NATS)', () => {
     const err = (await client
       .request(`${unique}.nobody`, {}, { timeoutMs: 5000 })
       .catch((e: unknown) => e)) as AppError;
-    expect(err.code).toBe('unavailable');
+    expect(err).toBeInstanceOf(NoRespondersError);
+    expect(err).toMatchObject({ code: 'unavailable', details: { subject: `${unique}.nobody` } });
     expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('tells a closed connection apart, as NATS being unreachable, and knows it is not connected', async () => {
+    const closed = await Bus.connect({ url, name: 'bus-spec-closed' });
+    expect(closed.connected).toBe(true);
+    await closed.drain();
+    expect(closed.connected).toBe(false);
+    const err = await closed.request(`${unique}.any`, {}, { timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NatsUnavailableError);
+    expect(err).toMatchObject({ code: 'unavailable', details: { part: 'nats' } });
   });
 
   it('reports a slow handler as a timeout', async () => {

@@ -1,6 +1,7 @@
 import {
   connect,
   credsAuthenticator,
+  errors,
   headers as natsHeaders,
   type Msg,
   type MsgHdrs,
@@ -47,6 +48,20 @@ export interface RequestOptions {
 
 type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
 
+/** Nobody subscribes to the subject: the service (or function) behind it is not running. */
+export class NoRespondersError extends UnavailableError {
+  constructor(readonly subject: string) {
+    super(`no service answers '${subject}'`, { subject });
+  }
+}
+
+/** The connection to NATS is closed or draining: nothing can be asked of anyone. */
+export class NatsUnavailableError extends UnavailableError {
+  constructor(reason: string) {
+    super(`NATS is unreachable (${reason})`, { part: 'nats' });
+  }
+}
+
 /**
  * The platform's one door to NATS: JSON request/reply with a typed error envelope, queue-group
  * handlers, publish/subscribe and scatter-gather. Errors become replies here and only here.
@@ -54,8 +69,23 @@ type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
 export class Bus {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly served: Subscription[] = [];
+  private disconnected = false;
 
-  private constructor(readonly connection: NatsConnection) {}
+  private constructor(readonly connection: NatsConnection) {
+    void this.followStatus();
+  }
+
+  /** False while the connection is down (reconnecting) or closed. */
+  get connected(): boolean {
+    return !this.disconnected && !this.connection.isClosed();
+  }
+
+  private async followStatus(): Promise<void> {
+    for await (const status of this.connection.status()) {
+      if (status.type === 'disconnect') this.disconnected = true;
+      if (status.type === 'reconnect') this.disconnected = false;
+    }
+  }
 
   static async connect(options: BusOptions): Promise<Bus> {
     const connection = await connect({
@@ -205,11 +235,23 @@ export class Bus {
   }
 }
 
+/** NATS's own error classes decide the mapping; their message texts are not a contract. */
 function mapRequestError(subject: string, err: unknown, timeoutMs: number): AppError {
-  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? ''} ${String((err as Error)?.cause ?? '')}`;
-  if (/no responders|NoResponders|503/i.test(text))
-    return new UnavailableError(`no service answers '${subject}'`);
-  if (/timeout/i.test(text)) return new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`);
+  if (
+    err instanceof errors.NoRespondersError ||
+    (err instanceof errors.RequestError &&
+      (err.isNoResponders() || err.cause instanceof errors.NoRespondersError))
+  )
+    return new NoRespondersError(subject);
+  if (
+    err instanceof errors.TimeoutError ||
+    (err instanceof errors.RequestError && err.cause instanceof errors.TimeoutError)
+  )
+    return new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`);
+  if (err instanceof errors.ClosedConnectionError)
+    return new NatsUnavailableError('the connection is closed');
+  if (err instanceof errors.DrainingConnectionError)
+    return new NatsUnavailableError('the connection is draining');
   return new UnavailableError(
     `request on '${subject}' failed: ${(err as Error)?.message ?? 'unknown error'}`,
   );

@@ -14,6 +14,10 @@ export interface KeySpec {
   min?: number;
   max?: number;
   secret?: boolean;
+  /** For `int`: what one unit is (`MB`, `bytes`); shown in errors. */
+  unit?: string;
+  /** A valid value shown with an error, when the default is not a good one. */
+  example?: string;
 }
 
 const key = (path: string, env: string, type: KeyType, extra: Partial<KeySpec> = {}): KeySpec => ({
@@ -28,13 +32,20 @@ export const CONFIG_KEYS = [
     default: 'openai',
     oneOf: ['openai', 'openai-compatible', 'azure', 'ollama', 'anthropic', 'custom'],
   }),
-  key('llm.base_url', 'LLM_BASE_URL', 'url', { oneOf: ['http', 'https'] }),
+  key('llm.base_url', 'LLM_BASE_URL', 'url', {
+    oneOf: ['http', 'https'],
+    example: 'http://localhost:11434/v1',
+  }),
   key('llm.api_key', 'LLM_API_KEY', 'string', { secret: true }),
   key('llm.model', 'LLM_MODEL', 'string', { default: 'gpt-4o-mini' }),
   key('llm.timeout', 'LLM_TIMEOUT', 'duration', { default: 60_000, min: 1 }),
   key('llm.max_retries', 'LLM_MAX_RETRIES', 'int', { default: 3, min: 0, max: 10 }),
   // Model calls through an HTTP proxy (CONNECT for https); it may carry credentials, so it is a secret.
-  key('llm.proxy', 'LLM_PROXY', 'url', { oneOf: ['http', 'https'], secret: true }),
+  key('llm.proxy', 'LLM_PROXY', 'url', {
+    oneOf: ['http', 'https'],
+    secret: true,
+    example: 'http://proxy.internal:3128',
+  }),
   key('llm.no_proxy', 'LLM_NO_PROXY', 'list', { default: [] }),
   key('executor.run_timeout', 'AGENT_RUN_TIMEOUT', 'duration', { default: 300_000, min: 100 }),
   key('executor.catalog_ttl', 'AGENT_CATALOG_TTL', 'duration', { default: 30_000, min: 0 }),
@@ -66,10 +77,14 @@ export const CONFIG_KEYS = [
   }),
   key('gateway.port', 'PORT', 'int', { default: 3000, min: 0, max: 65535 }),
   key('gateway.host', 'HOST', 'string', { default: '0.0.0.0' }),
-  key('metrics.port', 'METRICS_PORT', 'int', { min: 0, max: 65535 }),
-  key('tracing.otlp_endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'url', { oneOf: ['http', 'https'] }),
+  key('metrics.port', 'METRICS_PORT', 'int', { min: 0, max: 65535, example: '9464' }),
+  key('tracing.otlp_endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'url', {
+    oneOf: ['http', 'https'],
+    example: 'http://localhost:4318',
+  }),
   key('tracing.otlp_traces_endpoint', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'url', {
     oneOf: ['http', 'https'],
+    example: 'http://localhost:4318/v1/traces',
   }),
   key('security.admin_key', 'AC_ADMIN_KEY', 'string', { secret: true }),
   key('security.auth', 'AUTH_ENABLED', 'bool', { default: true }),
@@ -88,15 +103,21 @@ export const CONFIG_KEYS = [
     default: 128,
     min: 16,
     max: 8192,
+    unit: 'MB',
   }),
   key('functions.sandbox_workers', 'FUNCTIONS_SANDBOX_WORKERS', 'int', { default: 4, min: 1, max: 256 }),
   key('functions.http.allowed_domains', 'HTTP_ALLOWED_DOMAINS', 'list', { default: [] }),
   key('functions.http.allowed_methods', 'HTTP_ALLOWED_METHODS', 'list', { default: ['GET', 'HEAD'] }),
   // Below NATS's 1 MiB message limit, so a capped body still fits in the reply with its envelope.
-  key('functions.http.max_response_bytes', 'HTTP_MAX_RESPONSE_BYTES', 'int', { default: 524_288, min: 1 }),
+  key('functions.http.max_response_bytes', 'HTTP_MAX_RESPONSE_BYTES', 'int', {
+    default: 524_288,
+    min: 1,
+    unit: 'bytes',
+  }),
   key('functions.channels.webhook_url', 'MESSAGE_WEBHOOK_URL', 'url', {
     oneOf: ['http', 'https'],
     secret: true,
+    example: 'https://hooks.example.com/notify',
   }),
   key('scheduler.max_tasks_per_owner', 'SCHEDULER_MAX_TASKS_PER_OWNER', 'int', { default: 100, min: 1 }),
   key('scheduler.min_cron_interval', 'SCHEDULER_MIN_CRON_INTERVAL', 'duration', { default: 1_000, min: 0 }),

@@ -45,6 +45,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x@h/db' })).toThrow(ConfigError);
   });
 
+  it('reports every invalid key at once, one line each, with its unit and an example', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ AGENT_RUN_TIMEOUT: '5', PORT: 'abc', FUNCTIONS_SANDBOX_MEMORY_MB: '8' });
+    } catch (err) {
+      error = err as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems.map((p) => p.key)).toEqual([
+      'AGENT_RUN_TIMEOUT (executor.run_timeout)',
+      'PORT (gateway.port)',
+      'FUNCTIONS_SANDBOX_MEMORY_MB (functions.sandbox_memory_mb)',
+    ]);
+    const lines = error!.message.split('\n');
+    expect(lines[0]).toBe('invalid configuration (3 settings):');
+    expect(lines[1]).toBe(
+      '  AGENT_RUN_TIMEOUT (executor.run_timeout): must be a duration of at least 100ms, got 5 (a bare number is milliseconds); e.g. 5m, 30s',
+    );
+    expect(lines[2]).toBe("  PORT (gateway.port): must be an integer, got 'abc'; e.g. 3000");
+    expect(lines[3]).toBe(
+      '  FUNCTIONS_SANDBOX_MEMORY_MB (functions.sandbox_memory_mb): must be a whole number of MB of at least 16, got 8; e.g. 128',
+    );
+  });
+
+  it('writes duration bounds in the unit the user wrote them in', () => {
+    expect(() => loadConfig({ SCHEDULER_SWEEP_INTERVAL: '0.05s' })).toThrow(
+      /SCHEDULER_SWEEP_INTERVAL \(scheduler\.sweep_interval\): must be a duration of at least 100ms, got 0\.05s; e\.g\. 30s, 5m$/,
+    );
+    expect(() => loadConfig({ LLM_TIMEOUT: 'soon' })).toThrow(/a bare number is milliseconds\), got 'soon'/);
+  });
+
   it('refuses a missing or malformed config file, naming AC_CONFIG', () => {
     expect(() => loadConfig({ AC_CONFIG: '/nonexistent/ac.yaml' })).toThrow(/AC_CONFIG: file/);
     expect(() => loadConfig({ AC_CONFIG: yamlFile('llm: [unclosed') })).toThrow(

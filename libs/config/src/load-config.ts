@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { CONFIG_KEYS } from './config-keys';
-import { ConfigError } from './config.error';
-import { parseValue } from './parse-value';
+import { ConfigError, type ConfigProblem } from './config.error';
+import { exampleFor, parseValue } from './parse-value';
 import type { PlatformConfig } from './platform-config';
 
 export type Env = Record<string, string | undefined>;
@@ -12,22 +12,31 @@ const DEFAULT_FILE = 'config/agentchassis.yaml';
 /**
  * Reads the YAML file (path from AC_CONFIG, else config/agentchassis.yaml when present), substitutes
  * `${VAR}` / `${VAR:-default}`, applies environment overrides and validates every key.
- * Throws a ConfigError naming the key on the first invalid value.
+ * Throws one ConfigError listing every invalid value, each with its key and a valid example.
  */
 export function loadConfig(env: Env = process.env): PlatformConfig {
   const file = readFileTree(env);
   const config: Record<string, unknown> = { functions: { http: {}, channels: {} }, tracing: {}, metrics: {} };
   const secrets: string[] = [];
+  const problems: ConfigProblem[] = [];
   for (const spec of CONFIG_KEYS) {
     const fromEnv = env[spec.env] ?? env[`AC_${spec.path.replace(/\./g, '__').toUpperCase()}`];
     const fromFile = getPath(file, spec.path);
     const raw = fromEnv ?? (fromFile === '' ? undefined : fromFile) ?? spec.default;
     if (raw === undefined || raw === null || raw === '') continue;
     const { value, error } = parseValue(spec, raw);
-    if (error) throw new ConfigError(`${spec.env} (${spec.path})`, error);
+    if (error) {
+      const example = exampleFor(spec);
+      problems.push({
+        key: `${spec.env} (${spec.path})`,
+        detail: example ? `${error}; e.g. ${example}` : error,
+      });
+      continue;
+    }
     setPath(config, spec.path, value);
     if ('secret' in spec && spec.secret) secrets.push(...secretParts(String(value)));
   }
+  if (problems.length > 0) throw new ConfigError(problems);
   config.sections = Object.fromEntries(Object.entries(file).filter(([k]) => !isKnownSection(k)));
   config.secrets = secrets;
   return config as unknown as PlatformConfig;

@@ -28,16 +28,20 @@ function checkOneOf(spec: KeySpec, value: string) {
   return { value };
 }
 
-function inRange(spec: KeySpec, n: number, shown: string) {
-  if (spec.min !== undefined && n < spec.min) return { error: `must be at least ${spec.min}, got ${shown}` };
-  if (spec.max !== undefined && n > spec.max) return { error: `must be at most ${spec.max}, got ${shown}` };
+/** `what` names the kind of value with its unit; `show` writes a bound in that unit. */
+function inRange(spec: KeySpec, n: number, shown: string, what: string, show: (n: number) => string) {
+  if (spec.min !== undefined && n < spec.min)
+    return { error: `must be ${what} of at least ${show(spec.min)}, got ${shown}` };
+  if (spec.max !== undefined && n > spec.max)
+    return { error: `must be ${what} of at most ${show(spec.max)}, got ${shown}` };
   return { value: n };
 }
 
 function parseInteger(spec: KeySpec, raw: unknown) {
   const text = String(raw).trim();
-  if (!/^-?\d+$/.test(text)) return { error: `must be an integer, got '${text}'` };
-  return inRange(spec, Number(text), text);
+  const what = spec.unit ? `a whole number of ${spec.unit}` : 'an integer';
+  if (!/^-?\d+$/.test(text)) return { error: `must be ${what}, got '${text}'` };
+  return inRange(spec, Number(text), text, what, String);
 }
 
 function parseBool(raw: unknown) {
@@ -50,9 +54,44 @@ function parseBool(raw: unknown) {
 function parseDuration(spec: KeySpec, raw: unknown) {
   const text = String(raw).trim();
   const match = DURATION.exec(text);
-  if (!match) return { error: `must be a duration like 500ms, 30s, 5m or a number of ms, got '${text}'` };
+  if (!match)
+    return { error: `must be a duration (500ms, 30s, 5m, 1h; a bare number is milliseconds), got '${text}'` };
   const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']);
-  return inRange(spec, ms, text);
+  const shown = match[2] ? text : `${text} (a bare number is milliseconds)`;
+  return inRange(spec, ms, shown, 'a duration', formatDuration);
+}
+
+/** 300000 → `5m`, 1500 → `1500ms`: the largest unit that writes the value as a whole number. */
+export function formatDuration(ms: number): string {
+  for (const unit of ['h', 'm', 's'] as const) {
+    if (ms >= UNIT_MS[unit] && ms % UNIT_MS[unit] === 0) return `${ms / UNIT_MS[unit]}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+/** A valid value to show next to an error: the key's own example, else its default. */
+export function exampleFor(spec: KeySpec): string | undefined {
+  if (spec.example) return spec.example;
+  switch (spec.type) {
+    case 'duration':
+      return [
+        ...new Set([
+          ...(typeof spec.default === 'number' && spec.default > 0 ? [formatDuration(spec.default)] : []),
+          '5m',
+          '30s',
+        ]),
+      ]
+        .slice(0, 2)
+        .join(', ');
+    case 'int':
+      return spec.default !== undefined ? String(spec.default) : undefined;
+    case 'bool':
+      return 'true, false';
+    case 'url':
+      return typeof spec.default === 'string' ? spec.default : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function parseUrl(spec: KeySpec, text: string) {

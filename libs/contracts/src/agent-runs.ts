@@ -172,7 +172,8 @@ export class ToolResultEvent {
 
 /**
  * What each event on `agent.events.<runId>` (and each SSE event of the chat API) carries as `data`.
- * `step` numbers the run's model steps; deltas of a step that ends in calls are that step's thought.
+ * `step` numbers the run's model steps. `delta` is only ever the answer's text: what a model writes
+ * before its calls is that step's `thought`, so joining every `delta` gives the reply.
  */
 export interface AgentEventData {
   run_start: RunStartEvent;

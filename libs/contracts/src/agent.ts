@@ -14,6 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
+import { ErrorBody } from './errors';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -77,6 +78,12 @@ export class AgentRunReply {
   function_calls!: FunctionCallSummary[];
   @IsIn(FINISH_REASONS) finish_reason!: FinishReason;
   @ValidateNested() @Type(() => Usage) usage!: Usage;
+  /**
+   * When the platform could not serve the run (`finish_reason: "error"` because its model is not
+   * configured, unreachable or refused the call): the code the gateway answers with (503
+   * `unavailable`, 502 `upstream_error`), the provider's status and code in `details`.
+   */
+  @IsOptional() @ValidateNested() @Type(() => ErrorBody) error?: ErrorBody;
 }
 
 /** The events of a run, in the order they can come; also the SSE event names of the chat API. */

@@ -18,6 +18,9 @@ export const ERROR_CODES = [
   'cancelled',
   'unavailable',
   'function_error',
+  'upstream_error',
+  'method_not_allowed',
+  'unsupported_media_type',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -95,8 +98,8 @@ export class TimeoutError extends AppError {
 }
 
 export class UnavailableError extends AppError {
-  constructor(message: string) {
-    super('unavailable', message);
+  constructor(message: string, details?: unknown) {
+    super('unavailable', message, details);
   }
 }
 

@@ -101,8 +101,9 @@ export class FnExecRequest {
  *   `cancelled`, `unavailable` (the provider is busy or stopping). It is never retried: a failed
  *   call may have had effects, and its error goes back to the caller (the AI) to decide.
  * - the bus's error envelope is left for what no provider judged: a request that is not an
- *   FnExecRequest (`invalid_params`), nobody serving the name (`unavailable` from the bus, which
- *   callers report as `not_found`), no reply before the deadline (`timeout`, e.g. the provider died).
+ *   FnExecRequest (`invalid_params`), nobody serving the name right now (`unavailable`: only a
+ *   catalogue can tell an unknown name, `not_found`, from a provider that is down), no reply before
+ *   the deadline (`timeout`, e.g. the provider died).
  */
 export type FnExecReply =
   | { status: 'success'; result: FunctionResult; elapsed_ms: number }

@@ -12,6 +12,14 @@ export interface PingReply {
   uptime_s: number;
   /** Each dependency's state as the service sees it, e.g. `{ database: 'ok' }`. */
   checks: Record<string, 'ok' | 'down'>;
+  /** What a service knows of its own configuration, e.g. the executor's `{ llm: { state: 'not configured', reason } }`. */
+  states?: Record<string, ServiceState>;
+}
+
+export interface ServiceState {
+  state: string;
+  /** Why, when the state is not `ok`; never a secret. */
+  reason?: string;
 }
 
 const STATES = ['ok', 'down'] as const;
@@ -24,6 +32,8 @@ export class HealthView {
   @IsIn(STATES) nats!: (typeof STATES)[number];
   @IsIn(STATES) database!: (typeof STATES)[number];
   @IsIn(STATES) redis!: (typeof STATES)[number];
+  /** The executor's model configuration; `unknown` while no executor answers. */
+  @IsIn(['ok', 'not configured', 'unknown']) llm!: 'ok' | 'not configured' | 'unknown';
   @IsOptional() @ValidateNested() @Type(() => ErrorBody) error?: ErrorBody;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FnExecRequest, InvalidParamsError, parseDto } from '@app/contracts';
+import { AgentRunRequest, FnExecRequest, InvalidParamsError, parseDto } from '@app/contracts';
 
 describe('parseDto', () => {
   it('accepts a valid message and returns a typed instance', () => {
@@ -19,7 +19,22 @@ describe('parseDto', () => {
     }
   });
 
-  it('refuses a body that is not an object', () => {
+  it('says a missing field is required, once', () => {
+    expect(() => parseDto(AgentRunRequest, {}, 'chat request')).toThrow(
+      new InvalidParamsError([{ field: 'message', message: 'is required' }], 'invalid chat request'),
+    );
+    try {
+      parseDto(AgentRunRequest, {});
+    } catch (err) {
+      expect((err as InvalidParamsError).fields).toEqual([{ field: 'message', message: 'is required' }]);
+    }
+    expect.assertions(2);
+  });
+
+  it('refuses a body that is not an object, and says how to send one when there is none', () => {
+    expect(() => parseDto(FnExecRequest, undefined)).toThrow(
+      'request must be a JSON object (send one with content-type: application/json)',
+    );
     expect(() => parseDto(FnExecRequest, [1, 2])).toThrow(/must be a JSON object/);
     expect(() => parseDto(FnExecRequest, null)).toThrow(/must be a JSON object/);
   });

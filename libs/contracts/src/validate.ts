@@ -8,7 +8,8 @@ import { BadRequestError, type FieldError, InvalidParamsError } from './errors';
  */
 export function parseDto<T extends object>(cls: new () => T, input: unknown, what = 'request'): T {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new BadRequestError(`${what} must be a JSON object`);
+    const hint = input === undefined ? ' (send one with content-type: application/json)' : '';
+    throw new BadRequestError(`${what} must be a JSON object${hint}`);
   }
   const instance = plainToInstance(cls, input, { enableImplicitConversion: false });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
@@ -19,6 +20,8 @@ export function parseDto<T extends object>(cls: new () => T, input: unknown, wha
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
+    // A missing field fails every rule it has; one line says what is wrong.
+    if (error.value === undefined && !error.children?.length) return [{ field, message: 'is required' }];
     const own = Object.values(error.constraints ?? {}).map((message) => ({
       field,
       message: message.replace(/^property \S+ /, '').replace(new RegExp(`^${error.property} `), ''),

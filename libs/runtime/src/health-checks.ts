@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ServiceState } from '@app/contracts';
 
 export type HealthCheck = () => Promise<void>;
 
@@ -6,9 +7,19 @@ export type HealthCheck = () => Promise<void>;
 @Injectable()
 export class HealthChecks {
   private readonly checks = new Map<string, HealthCheck>();
+  private readonly describers = new Map<string, () => ServiceState>();
 
   register(name: string, check: HealthCheck): void {
     this.checks.set(name, check);
+  }
+
+  /** A state the service knows of itself (its configuration), reported with every ping. */
+  describe(name: string, read: () => ServiceState): void {
+    this.describers.set(name, read);
+  }
+
+  states(): Record<string, ServiceState> {
+    return Object.fromEntries([...this.describers].map(([name, read]) => [name, read()]));
   }
 
   async run(timeoutMs = 1_000): Promise<Record<string, 'ok' | 'down'>> {

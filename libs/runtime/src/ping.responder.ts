@@ -18,12 +18,14 @@ export class PingResponder implements OnApplicationBootstrap {
   }
 
   async ping(): Promise<PingReply> {
+    const states = this.checks.states();
     return {
       service: this.info.name,
       instance: this.info.instance,
       version: this.info.version,
       uptime_s: Math.round((Date.now() - this.info.startedAt) / 1000),
       checks: await this.checks.run(),
+      ...(Object.keys(states).length > 0 ? { states } : {}),
     };
   }
 }

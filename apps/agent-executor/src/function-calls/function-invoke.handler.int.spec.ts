@@ -64,9 +64,10 @@ describe('FunctionInvokeHandler (real NATS)', () => {
     });
   });
 
-  it('fails with not_found for a function nobody serves, and with invalid_params for a malformed request', async () => {
+  it('fails with unavailable for a function nobody serves right now, and with invalid_params for a malformed request', async () => {
+    // Whether such a name exists at all is the gateway's catalogue to say (404); here nobody answers.
     await expect(handler.invoke({ name: `${ns}_nope`, params: {}, timeout_ms: 1_000 })).rejects.toMatchObject(
-      { code: 'not_found' },
+      { code: 'unavailable', details: { function: `${ns}_nope` } },
     );
     await expect(handler.invoke({ name: 'Bad Name', params: [], timeout_ms: 0 })).rejects.toMatchObject({
       code: 'invalid_params',

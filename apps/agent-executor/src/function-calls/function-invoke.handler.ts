@@ -6,7 +6,7 @@ import { FunctionClient } from '@app/functions';
 /**
  * NATS in: an API client's direct function call, relayed from the gateway (only executors and the
  * scheduler may publish `fn.exec.*`). The provider's FnExecReply goes back as it is; a call no
- * provider judged (unknown function, no answer in time) becomes the bus error.
+ * provider judged (nobody serves the name right now, no answer in time) becomes the bus error.
  */
 @Injectable()
 export class FunctionInvokeHandler implements OnApplicationBootstrap {

@@ -1,5 +1,6 @@
 import { AnthropicProvider } from './anthropic.provider';
 import type { LlmProvider, LlmProviderConfig, LlmProviderKind } from './llm-provider';
+import { LlmError } from './llm.errors';
 import { OpenAiProvider } from './openai.provider';
 
 const DEFAULT_BASE_URLS: Partial<Record<LlmProviderKind, string>> = {
@@ -15,8 +16,9 @@ const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
 /**
  * The one place a provider is chosen. `provider`, `baseUrl`, `apiKey` and `model` are enough to
- * point the executor at any OpenAI-compatible server. Throws, naming the setting, when the
- * configuration cannot work.
+ * point the executor at any OpenAI-compatible server. Throws an `llm_not_configured` LlmError,
+ * naming the setting, when the configuration cannot work: a key for a provider that checks one,
+ * a base URL for a compatible server.
  */
 export function createLlmProvider(config: LlmProviderConfig): LlmProvider {
   const baseUrl = resolveBaseUrl(config);
@@ -50,14 +52,18 @@ export function createLlmProvider(config: LlmProviderConfig): LlmProvider {
 
 function resolveBaseUrl(config: LlmProviderConfig): string {
   const baseUrl = config.baseUrl || DEFAULT_BASE_URLS[config.provider];
-  if (!baseUrl) throw new Error(`LLM_BASE_URL is required when LLM_PROVIDER is ${config.provider}`);
-  if (!URL.canParse(baseUrl)) throw new Error(`LLM_BASE_URL is not a URL: ${baseUrl}`);
+  if (!baseUrl) throw notConfigured(`LLM_BASE_URL is required when LLM_PROVIDER is ${config.provider}`);
+  if (!URL.canParse(baseUrl)) throw notConfigured(`LLM_BASE_URL is not a URL: ${baseUrl}`);
   return baseUrl;
 }
 
 function placeholderKey(host: string, provider: LlmProviderKind): string {
   if (KEYED_HOSTS.has(host) || provider === 'azure') {
-    throw new Error(`LLM_API_KEY is required for ${provider} at ${host}`);
+    throw notConfigured(`LLM_API_KEY is required for ${provider} at ${host}`);
   }
   return PLACEHOLDER_API_KEY;
+}
+
+function notConfigured(message: string): LlmError {
+  return new LlmError('llm_not_configured', message);
 }

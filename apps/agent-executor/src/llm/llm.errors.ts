@@ -5,7 +5,8 @@ export type LlmErrorCode =
   | 'llm_bad_response'
   | 'llm_bad_request'
   | 'llm_auth'
-  | 'llm_aborted';
+  | 'llm_aborted'
+  | 'llm_not_configured';
 
 const RETRYABLE: ReadonlySet<LlmErrorCode> = new Set(['llm_timeout', 'llm_rate_limited', 'llm_unavailable']);
 
@@ -20,6 +21,8 @@ export class LlmError extends Error {
     readonly code: LlmErrorCode,
     message: string,
     readonly status?: number,
+    /** The provider's own error code, e.g. OpenAI's `invalid_api_key`, Anthropic's `authentication_error`. */
+    readonly providerCode?: string,
   ) {
     super(message);
   }

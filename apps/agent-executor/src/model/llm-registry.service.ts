@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
 import { Logger } from '@app/observability';
-import { PLATFORM_CONFIG } from '@app/runtime';
+import type { ServiceState } from '@app/contracts';
+import { HealthChecks, PLATFORM_CONFIG } from '@app/runtime';
 import type { LlmProvider, LlmProviderConfig, LlmProviderKind } from '../llm/llm-provider';
 import { createLlmProvider } from '../llm/llm-provider.factory';
 import { InstrumentedLlmProvider } from '../llm/instrumented.provider';
@@ -25,13 +26,25 @@ export class LlmRegistry implements OnApplicationBootstrap {
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(Logger) private readonly logger: Logger,
+    @Inject(HealthChecks) private readonly checks: HealthChecks,
   ) {}
 
   onApplicationBootstrap(): void {
+    const { reason } = this.platformState();
+    if (reason) this.logger.warn(`the LLM is not usable yet: ${reason}`);
+    this.checks.describe('llm', () => this.platformState());
+  }
+
+  /**
+   * Whether the platform's model (`LLM_*`) is configured: a key for a provider that checks one, a
+   * base URL for a compatible server. Reachability is left to the runs: probing would cost tokens.
+   */
+  platformState(): ServiceState {
     try {
       this.forProfile({});
+      return { state: 'ok' };
     } catch (err) {
-      this.logger.warn(`the LLM is not usable yet: ${(err as Error).message}`);
+      return { state: 'not configured', reason: (err as Error).message };
     }
   }
 

@@ -3,13 +3,15 @@ import { modelChoiceOf } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import type { ChatMessage, CompletionResult, NativeTool } from '../llm/llm-provider';
 import { LlmRegistry } from './llm-registry.service';
-import { CallFreeDeltas } from './delta-filter';
 import type { RunState } from '../runs/run-state';
 
 export interface ModelCallOptions {
   tools?: NativeTool[];
-  /** `all`: every text delta; `prose`: up to a `<call`; `none`: the reply is not for the user. */
-  deltas: 'all' | 'prose' | 'none';
+  /**
+   * `all`: the whole reply is the user's answer, streamed as it arrives; `none`: it is not, or not
+   * yet known to be (a ReAct step may end in calls, and its text is then a thought).
+   */
+  deltas: 'all' | 'none';
 }
 
 /**
@@ -31,7 +33,10 @@ export class ModelCallerService {
     const { profile } = run;
     const provider = this.registry.forProfile(modelChoiceOf(profile));
     const step = run.step;
-    const filter = this.deltaSink(run, step, options.deltas);
+    const onDelta =
+      run.id.stream && options.deltas === 'all'
+        ? (text: string) => this.events.emit(run, 'delta', { step, text })
+        : undefined;
     const result = await provider.complete({
       model: profile.model,
       messages,
@@ -39,16 +44,9 @@ export class ModelCallerService {
       temperature: profile.temperature,
       maxTokens: profile.max_tokens,
       signal: run.signal,
-      onDelta: filter ? (text) => filter.push(text) : undefined,
+      onDelta,
     });
-    filter?.flush();
     run.addUsage(result.usage);
     return result;
-  }
-
-  private deltaSink(run: RunState, step: number, mode: ModelCallOptions['deltas']) {
-    if (!run.id.stream || mode === 'none') return undefined;
-    const emit = (text: string) => this.events.emit(run, 'delta', { step, text });
-    return mode === 'prose' ? new CallFreeDeltas(emit) : { push: emit, flush: () => undefined };
   }
 }

@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@app/contracts';
 import { LlmError } from '../llm/llm.errors';
 import { ended, type RunOutcome } from './run-endings';
 import type { RunState } from './run-state';
@@ -25,5 +26,30 @@ export function modelFailure(
     };
   }
   run.trace.push({ step: run.step, kind: 'llm_error', error: `${code}: ${message}`, elapsed_ms });
-  return { outcome: ended(run, 'error', `${code}: ${message}`) };
+  const outcome = ended(run, 'error', `${code}: ${message}`);
+  return { outcome: err instanceof LlmError ? { ...outcome, failure: upstreamFailure(err) } : outcome };
+}
+
+/**
+ * A model that is not configured cannot serve any run (503); one that could not be reached, or
+ * refused the request (its key, its limits, the request itself), is a failed upstream (502).
+ * The details carry the provider's own status and error code.
+ */
+function upstreamFailure(err: LlmError): ErrorBody {
+  if (err.code === 'llm_not_configured') {
+    return {
+      code: 'unavailable',
+      message: `the model is not configured: ${err.message}`,
+      details: { part: 'llm' },
+    };
+  }
+  return {
+    code: 'upstream_error',
+    message: `the model call failed: ${err.message}`,
+    details: {
+      llm_error: err.code,
+      ...(err.status !== undefined ? { status: err.status } : {}),
+      ...(err.providerCode ? { provider_code: err.providerCode } : {}),
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentEvent, type AgentRunReply, type RunView, Subjects } from '@app/contracts';
-import { expectEventually } from '@app/testing';
+import { expectEventually, type Script } from '@app/testing';
 import { newId } from '../common/ids';
 import { ask } from '../testing/executor-app';
 import { delay } from '../testing/test-functions';
@@ -17,6 +17,10 @@ beforeAll(async () => {
         params: { ms: { type: 'integer' } },
         run: async ({ ms }) => (await delay(Number(ms)), { message: 'waited' }),
       },
+    ],
+    agents: [
+      { name: 'json', protocol: 'json-action', allowed_tools: ['add'] },
+      { name: 'native', protocol: 'native', allowed_tools: ['add'] },
     ],
   });
 });
@@ -40,32 +44,70 @@ function collectEvents(runId: string): { events: AgentEvent[]; ended: Promise<vo
 }
 
 describe('run events', () => {
-  it('publishes a streaming run as run_start, deltas, thought, tool_call, tool_result, deltas, run_end', async () => {
-    world.script({
-      replies: ['Let me add.\n<call name="add"><p>a: 1</p><p>b: 2</p></call>', 'It is three.'],
-    });
+  const scripts: Record<string, Script['replies']> = {
+    'xml-toon': ['Let me add.\n<call name="add"><p>a: 1</p><p>b: 2</p></call>', 'It is three.'],
+    'json-action': [
+      'Let me add. {"type":"action","tool":"add","args":{"a":1,"b":2}}',
+      '{"type":"final","answer":"It is three."}',
+    ],
+    native: [
+      { text: 'Let me add.', toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
+      'It is three.',
+    ],
+  };
+  const agents: Record<string, string | undefined> = {
+    'xml-toon': undefined,
+    'json-action': 'json',
+    native: 'native',
+  };
+
+  it.each(Object.keys(scripts))(
+    'publishes a %s run as run_start, thought, tool_call, tool_result, delta, run_end: the deltas are the answer only',
+    async (protocol) => {
+      world.script({ replies: scripts[protocol] });
+      const runId = newId('run');
+      const { events, ended } = collectEvents(runId);
+      await world.bus.flush();
+      const agent = agents[protocol];
+      const reply = await ask(world.bus, {
+        message: 'One plus two',
+        run_id: runId,
+        stream: true,
+        ...(agent ? { agent } : {}),
+      });
+      await ended;
+      expect(events.map((e) => e.type)).toEqual([
+        'run_start',
+        'thought',
+        'tool_call',
+        'tool_result',
+        'delta',
+        'run_end',
+      ]);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      const text = (type: string) =>
+        events.filter((e) => e.type === type).map((e) => (e.data as { text: string }).text);
+      expect(text('thought')).toEqual(['Let me add.']);
+      expect(text('delta').join('')).toBe('It is three.');
+      expect(text('delta').join('')).toBe(reply.reply);
+      expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({
+        name: 'add',
+        status: 'success',
+        result: { data: { sum: 3 } },
+      });
+      expect(events.at(-1)?.data).toEqual(reply);
+    },
+  );
+
+  it('publishes no delta for an unreadable reply: its text is not an answer', async () => {
+    world.script({ replies: ['Let me add. <call name="add"><p>a: 1</p>', 'It is three.'] });
     const runId = newId('run');
     const { events, ended } = collectEvents(runId);
     await world.bus.flush();
     const reply = await ask(world.bus, { message: 'One plus two', run_id: runId, stream: true });
     await ended;
-    const types = events
-      .map((e) => e.type)
-      .filter((type, i, all) => type !== 'delta' || all[i - 1] !== 'delta');
-    expect(types).toEqual(['run_start', 'delta', 'thought', 'tool_call', 'tool_result', 'delta', 'run_end']);
-    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-    const deltas = (step: number) =>
-      events
-        .filter((e) => e.type === 'delta' && (e.data as { step: number }).step === step)
-        .map((e) => (e.data as { text: string }).text);
-    expect(deltas(1).join('')).toBe('Let me add.\n');
-    expect(deltas(2).join('')).toBe('It is three.');
-    expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({
-      name: 'add',
-      status: 'success',
-      result: { data: { sum: 3 } },
-    });
-    expect(events.at(-1)?.data).toEqual(reply);
+    const deltas = events.filter((e) => e.type === 'delta').map((e) => (e.data as { text: string }).text);
+    expect(deltas.join('')).toBe(reply.reply);
   });
 
   it('publishes nothing for a run that did not ask to stream', async () => {

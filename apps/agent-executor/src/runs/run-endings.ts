@@ -1,4 +1,4 @@
-import type { FinishReason, RunStatus } from '@app/contracts';
+import type { ErrorBody, FinishReason, RunStatus } from '@app/contracts';
 import type { RunState } from './run-state';
 
 /** How a run ended: the finish reason, the reply the user gets, and an error for the record. */
@@ -6,6 +6,8 @@ export interface RunOutcome {
   finishReason: FinishReason;
   reply: string;
   error?: string;
+  /** Why the platform could not serve the run (its model unreachable or not configured), for the caller's status code. */
+  failure?: ErrorBody;
 }
 
 export function ended(

@@ -49,6 +49,7 @@ export class RunFinisherService {
       function_calls: run.functionCalls,
       finish_reason: outcome.finishReason,
       usage: { ...run.usage },
+      ...(outcome.failure ? { error: outcome.failure } : {}),
     };
     this.events.emit(run, 'run_end', body);
     Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });

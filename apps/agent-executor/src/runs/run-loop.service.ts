@@ -43,10 +43,9 @@ export class RunLoopService {
       const started = performance.now();
       let result: CompletionResult;
       try {
-        result = await this.model.complete(run, messages, {
-          tools,
-          deltas: protocol === 'json-action' ? 'none' : 'prose',
-        });
+        // Until the reply is complete nobody knows whether it ends in calls (its text is then a
+        // thought), so a step's answer is published once, after it has been read.
+        result = await this.model.complete(run, messages, { tools, deltas: 'none' });
       } catch (err) {
         const failure = modelFailure(run, err, started);
         if (failure.outcome) return failure.outcome;
@@ -72,9 +71,7 @@ export class RunLoopService {
       unreadable = 0;
       if (reply.kind === 'final') {
         run.trace.push({ step: run.step, kind: 'final', elapsed_ms: result.elapsedMs, tokens });
-        // json-action streams nothing while the reply is raw JSON; its answer arrives as one delta.
-        if (protocol === 'json-action')
-          this.events.emit(run, 'delta', { step: run.step, text: reply.answer });
+        if (reply.answer) this.events.emit(run, 'delta', { step: run.step, text: reply.answer });
         return answered(reply.answer);
       }
       // The tokens are spent; calls whose results nobody will read are not worth their side effects.

@@ -41,6 +41,17 @@ export class ApiKeyRepository {
     return count > 0;
   }
 
+  /** The keys of that name not yet revoked. */
+  active(name: string): Promise<ApiKeyRecord[]> {
+    return this.db.apiKey.findMany({ where: { name, revoked_at: null }, orderBy: { created_at: 'asc' } });
+  }
+
+  /** Active keys that hold `scope`, whatever their name. */
+  async countActiveWithScope(scope: string): Promise<number> {
+    const keys = await this.db.apiKey.findMany({ where: { revoked_at: null }, select: { scopes: true } });
+    return keys.filter((key) => key.scopes.split(' ').includes(scope)).length;
+  }
+
   async exists(id: string): Promise<boolean> {
     return (await this.db.apiKey.count({ where: { id } })) > 0;
   }

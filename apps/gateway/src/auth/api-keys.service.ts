@@ -5,6 +5,7 @@ import {
   type ApiKeyView,
   type CreatedApiKey,
   type CreateApiKeyRequest,
+  ConflictError,
   NotFoundError,
   SCOPES,
   type Scope,
@@ -26,6 +27,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export const KEY_CHECK_TTL_MS = 5_000;
 const KEY_CHECK_CACHE_MAX = 10_000;
+/** The name of the admin key an empty database gets at first start (printed once). */
+export const PRINTED_ADMIN_KEY_NAME = 'admin (generated at first start)';
 
 /**
  * API keys: random 190-bit tokens, stored as SHA-256 hashes (a slow password hash buys nothing for
@@ -74,6 +77,23 @@ export class ApiKeysService implements OnApplicationBootstrap {
     if (!revoked && !(await this.keys.exists(id))) throw new NotFoundError('API key', id);
   }
 
+  /**
+   * Revokes the admin key printed at first start, which setting AC_ADMIN_KEY later does not
+   * replace. Refused while it is the only admin key: nobody could manage keys over the API after.
+   */
+  async revokePrinted(): Promise<ApiKeyView[]> {
+    const printed = await this.keys.active(PRINTED_ADMIN_KEY_NAME);
+    if (printed.length === 0) return [];
+    const admins = await this.keys.countActiveWithScope('admin');
+    if (admins <= printed.length) {
+      throw new ConflictError(
+        'the printed admin key is the only admin key: set AC_ADMIN_KEY and start the gateway once (or create another admin key) first',
+      );
+    }
+    for (const key of printed) await this.revoke(key.id);
+    return printed.map((key) => toView({ ...key, revoked_at: new Date() }));
+  }
+
   /** The principal behind a presented key, or null for an unknown or revoked key. */
   async authenticate(key: string, now = Date.now()): Promise<Principal | null> {
     const hash = hashKey(key);
@@ -120,7 +140,7 @@ export class ApiKeysService implements OnApplicationBootstrap {
 
   private async printFirstAdminKey(): Promise<void> {
     const created = await this.create({
-      name: 'admin (generated at first start)',
+      name: PRINTED_ADMIN_KEY_NAME,
       scopes: [...SCOPES],
       principal: 'admin',
     });

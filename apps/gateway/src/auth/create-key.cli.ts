@@ -8,10 +8,12 @@ import { ApiKeysService } from './api-keys.service';
 
 /**
  * `npm run keys:create -- <name> [scope ...] [--principal <p>]` prints a new API key once.
- * Without scopes the key gets every scope but admin.
+ * Without scopes the key gets every scope but admin. `npm run keys:create -- --revoke-printed`
+ * revokes the admin key printed at first start instead (once another admin key exists).
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args.includes('--revoke-printed')) return revokePrinted();
   const at = args.indexOf('--principal');
   const principal = at >= 0 ? args.splice(at, 2)[1] : undefined;
   const [name, ...scopes] = args;
@@ -33,6 +35,24 @@ async function main(): Promise<void> {
   process.stderr.write(
     `created key ${created.id} (${created.scopes.join(' ')}) for principal '${created.principal}'; it is not shown again\n`,
   );
+}
+
+async function revokePrinted(): Promise<void> {
+  const config = loadConfig();
+  const { db } = await connectMigrated(config.database.url);
+  const logger = new Logger({ service: 'keys', level: 'warn', format: 'text' });
+  try {
+    const revoked = await new ApiKeysService(new ApiKeyRepository(db), config, logger).revokePrinted();
+    process.stderr.write(
+      revoked.length
+        ? revoked
+            .map((key) => `revoked the admin key printed at first start: ${key.id} (${key.prefix}…)\n`)
+            .join('')
+        : 'no admin key printed at first start is active; nothing to revoke\n',
+    );
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 main().catch((err: unknown) => {

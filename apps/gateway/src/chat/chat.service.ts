@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { Bus } from '@app/bus';
+import { Bus, NoRespondersError } from '@app/bus';
 import {
+  AppError,
   type AgentRunReply,
   type AgentRunRequest,
   type ChatRequest,
   type Scope,
   Subjects,
+  UnavailableError,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -33,8 +35,11 @@ export class ChatService {
     @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
-  chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
-    return this.run(caller, { ...this.toRun(request, caller), stream: false });
+  /** A run the platform could not serve (its model unreachable, not configured) is an HTTP error, not a 200. */
+  async chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
+    const reply = await this.run(caller, { ...this.toRun(request, caller), stream: false });
+    if (reply.error) throw failedRun(reply, reply.error);
+    return reply;
   }
 
   /** The run id is chosen here so the gateway can listen for the run's events before it starts. */
@@ -47,9 +52,16 @@ export class ChatService {
 
   private run(caller: Caller, request: AgentRunRequest): Promise<AgentRunReply> {
     return this.limits.withinLimits(caller.keyId, () =>
-      this.bus.request<AgentRunReply>(Subjects.agentRun, request, {
-        timeoutMs: this.config.executor.run_timeout + REPLY_GRACE_MS,
-      }),
+      this.bus
+        .request<AgentRunReply>(Subjects.agentRun, request, {
+          timeoutMs: this.config.executor.run_timeout + REPLY_GRACE_MS,
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof NoRespondersError)) throw err;
+          throw new UnavailableError('no agent-executor answers: chat needs one running', {
+            part: 'agent-executor',
+          });
+        }),
     );
   }
 
@@ -63,4 +75,15 @@ export class ChatService {
       scopes,
     };
   }
+}
+
+/** The run is recorded all the same: its ids and finish reason go with the error, for GET /api/v1/runs/:id. */
+function failedRun(reply: AgentRunReply, error: NonNullable<AgentRunReply['error']>): AppError {
+  const details = typeof error.details === 'object' && error.details !== null ? error.details : {};
+  return new AppError(error.code, error.message, {
+    ...details,
+    run_id: reply.run_id,
+    session_id: reply.session_id,
+    finish_reason: reply.finish_reason,
+  });
 }

@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { PlatformConfig } from '@app/config';
 import { bodyParserError } from './http-error.filter';
 import { httpObservability } from './http-observability.middleware';
+import { JSON_TYPES, jsonBodiesOnly, methodNotAllowed } from './request-shape.middleware';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -10,7 +11,9 @@ export const MAX_BODY_BYTES = 1_048_576;
 export async function configureHttp(app: NestExpressApplication, config: PlatformConfig): Promise<string[]> {
   app.disable('x-powered-by');
   app.use(httpObservability);
-  app.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
+  app.use(methodNotAllowed(app));
+  app.use(jsonBodiesOnly);
+  app.use(express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES }));
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const mapped = bodyParserError(err);
     if (!mapped) return next(err);

@@ -14,6 +14,9 @@ const STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   cancelled: 409,
   function_error: 502,
+  upstream_error: 502,
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
   unavailable: 503,
   timeout: 504,
   internal: 500,
@@ -24,10 +27,10 @@ const HTTP_CODES: Record<number, ErrorCode> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
-  405: 'bad_request',
+  405: 'method_not_allowed',
   409: 'conflict',
   413: 'payload_too_large',
-  415: 'bad_request',
+  415: 'unsupported_media_type',
   429: 'rate_limited',
 };
 
@@ -50,17 +53,22 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   toResponse(exception: unknown): { status: number; body: ErrorBody } {
-    if (exception instanceof AppError)
-      return { status: STATUS[exception.code] ?? 500, body: exception.toBody() };
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request');
-      return { status, body: { code, message: httpMessage(exception) } };
-    }
-    const parser = bodyParserError(exception);
-    if (parser) return parser;
-    return { status: 500, body: { code: 'internal', message: 'internal error' } };
+    return toHttpError(exception);
   }
+}
+
+/** The HTTP status and body of anything thrown; also for the middleware that runs before Nest's routes. */
+export function toHttpError(exception: unknown): { status: number; body: ErrorBody } {
+  if (exception instanceof AppError)
+    return { status: STATUS[exception.code] ?? 500, body: exception.toBody() };
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request');
+    return { status, body: { code, message: httpMessage(exception) } };
+  }
+  const parser = bodyParserError(exception);
+  if (parser) return parser;
+  return { status: 500, body: { code: 'internal', message: 'internal error' } };
 }
 
 function httpMessage(exception: HttpException): string {

@@ -195,17 +195,28 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
     });
   });
 
-  it('answers 504 when the function does not finish within the timeout', async () => {
+  it('answers 200 with the timeout as the outcome when the function does not finish in time', async () => {
     const started = Date.now();
     const { status, body } = await http('POST', `/${ns}_slow/invoke`, {
       params: { text: 'x' },
       timeout_ms: 300,
     });
-    expect(status).toBe(504);
-    expect(body.error).toMatchObject({
-      code: 'timeout',
-      message: expect.stringMatching(/did not finish within/),
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      status: 'error',
+      error: { code: 'timeout', message: `function '${ns}_slow' did not finish within 300 ms` },
     });
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('answers 503 naming the provider, not 404, once the providers of a known function have stopped', async () => {
+    for (const host of hosts.splice(0)) await host.stop(100);
+    await expectEventually(async () =>
+      expect(await http('POST', `/${ns}_echo/invoke`, { params: { text: 'x' } })).toMatchObject({
+        status: 503,
+        body: { error: { code: 'unavailable', details: { part: `api-spec-${ns}`, function: `${ns}_echo` } } },
+      }),
+    );
+    expect(await http('GET', `/${ns}_echo`)).toMatchObject({ status: 503 });
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Bus } from '@app/bus';
+import { Bus, NoRespondersError } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
 import {
   AppError,
@@ -7,9 +7,9 @@ import {
   type FnInvokeRequest,
   type FunctionDefinition,
   type InvokeFunctionBody,
-  NotFoundError,
   type Scope,
   Subjects,
+  UnavailableError,
 } from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -17,11 +17,16 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 /** How long the gateway waits past the call's own limit for the executor's answer. */
 const RELAY_GRACE_MS = 1_000;
 
+/** What a function itself did: an invocation that reached it answers 200 with this outcome. */
+const FUNCTION_OUTCOMES = new Set(['function_error', 'timeout']);
+
 /**
  * The function catalogue and direct invocation for API clients; an executor relays the call (the
- * gateway may not publish `fn.exec.*`). An invocation whose function ran and failed is a result
- * (`status: "error"`, HTTP 200, as AWS Lambda's Invoke does); a call that was refused or never
- * finished (invalid params, unknown, forbidden, timeout, …) is an HTTP error.
+ * gateway may not publish `fn.exec.*`). The rule: a call that reached its function answers 200
+ * with the function's outcome, `status: "success"` or `status: "error"` with `function_error` (it
+ * threw) or `timeout` (it ran past its time limit), as AWS Lambda's Invoke does. Only a call the
+ * platform could not make is an HTTP error: 400 invalid params, 403, 404 unknown function, 503
+ * unavailable (NATS, the executor or the function's provider), 504 no answer at all.
  */
 @Injectable()
 export class FunctionsService {
@@ -35,10 +40,8 @@ export class FunctionsService {
     return this.catalog.list();
   }
 
-  async get(name: string): Promise<FunctionDefinition> {
-    const definition = await this.catalog.get(name);
-    if (!definition) throw new NotFoundError('function', name);
-    return definition;
+  get(name: string): Promise<FunctionDefinition> {
+    return this.catalog.require(name);
   }
 
   async invoke(
@@ -55,10 +58,15 @@ export class FunctionsService {
       principal: principal || undefined,
       scopes,
     };
-    const reply = await this.bus.request<FnExecReply>(Subjects.fnInvoke, request, {
-      timeoutMs: timeout_ms + RELAY_GRACE_MS,
-    });
-    if (reply.status === 'error' && reply.error.code !== 'function_error')
+    const reply = await this.bus
+      .request<FnExecReply>(Subjects.fnInvoke, request, { timeoutMs: timeout_ms + RELAY_GRACE_MS })
+      .catch((err: unknown) => {
+        if (!(err instanceof NoRespondersError)) throw err;
+        throw new UnavailableError('no agent-executor answers: it relays direct function calls', {
+          part: 'agent-executor',
+        });
+      });
+    if (reply.status === 'error' && !FUNCTION_OUTCOMES.has(reply.error.code))
       throw AppError.fromBody(reply.error);
     return reply;
   }

@@ -26,7 +26,12 @@ export class HealthService {
       this.checks.run(PING_TIMEOUT_MS),
       ...SERVICE_NAMES.filter((s) => s !== 'gateway').map((s) => this.ping(s)),
     ]);
-    const services = { gateway: 'ok', ...Object.fromEntries(pings) } as Record<ServiceName, State>;
+    const services = {
+      gateway: 'ok',
+      ...Object.fromEntries(pings.map(([name, reply]) => [name, reply ? 'ok' : 'down'])),
+    } as Record<ServiceName, State>;
+    const llmState = pings.find(([name]) => name === 'agent-executor')?.[1]?.states?.llm;
+    const llm = llmState?.state === 'ok' ? 'ok' : llmState ? 'not configured' : 'unknown';
     const parts: Record<string, State> = {
       nats: natsUp ? 'ok' : 'down',
       database: own.database ?? 'down',
@@ -39,6 +44,10 @@ export class HealthService {
       ...Object.entries(parts)
         .filter(([, s]) => s === 'down')
         .map(([n]) => n),
+      // Chat cannot be served without a model; an executor that is down is named above already.
+      ...(llm === 'not configured'
+        ? [`llm (not configured: ${llmState?.reason ?? 'see the executor log'})`]
+        : []),
     ];
     return {
       status: failing.length ? 'degraded' : 'ok',
@@ -46,20 +55,22 @@ export class HealthService {
       nats: parts.nats,
       database: parts.database,
       redis: parts.redis,
+      llm,
       failing,
     };
   }
 
-  private async ping(service: ServiceName): Promise<[ServiceName, State]> {
+  /** The service's ping reply, or undefined when it is down. */
+  private async ping(service: ServiceName): Promise<[ServiceName, PingReply | undefined]> {
     try {
-      await this.bus.request<PingReply>(
+      const reply = await this.bus.request<PingReply>(
         Subjects.servicePing(service),
         {},
         { timeoutMs: PING_TIMEOUT_MS, traced: false },
       );
-      return [service, 'ok'];
+      return [service, reply];
     } catch {
-      return [service, 'down'];
+      return [service, undefined];
     }
   }
 

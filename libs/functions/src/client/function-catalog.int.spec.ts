@@ -3,7 +3,7 @@ import { Bus } from '@app/bus';
 import { type AgentFunction, FunctionCatalog, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
 import { Subjects } from '@app/contracts';
-import { expectEventually, startNatsServer } from '@app/testing';
+import { expectEventually, type NatsServer, startNatsServer } from '@app/testing';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ns = `c${Date.now().toString(36)}${process.pid}`;
@@ -141,5 +141,93 @@ describe('FunctionCatalog on a broker of its own', () => {
       await bus.drain();
       await nats.stop();
     }
+  });
+});
+
+describe('FunctionCatalog.require: not found, or only unavailable (a private NATS)', () => {
+  let nats: NatsServer;
+  let bus: Bus;
+  let catalog: FunctionCatalog;
+  const hosts: { host: FunctionHost; bus: Bus }[] = [];
+
+  async function startHost(provider: string, registry: FunctionRegistry) {
+    const hostBus = await Bus.connect({ url: nats.url, name: `require-spec-${provider}` });
+    const host = new FunctionHost({
+      bus: hostBus,
+      registry,
+      logger: quiet,
+      provider,
+      instance: 'i1',
+      concurrency: 4,
+    });
+    await host.start();
+    hosts.push({ host, bus: hostBus });
+    return host;
+  }
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    bus = await Bus.connect({ url: nats.url, name: 'require-spec-client' });
+    catalog = new FunctionCatalog(bus, { gatherMs: 100, ttlMs: 60_000 });
+    catalog.start();
+  });
+  afterAll(async () => {
+    catalog.stop();
+    for (const { host, bus: hostBus } of hosts) {
+      await host.stop(100);
+      await hostBus.drain();
+    }
+    await bus.drain();
+    await nats.stop();
+  });
+
+  it('is unavailable while no provider answers at all', async () => {
+    await expect(catalog.require(`${ns}_send`)).rejects.toMatchObject({
+      code: 'unavailable',
+      details: { part: 'function providers' },
+    });
+  });
+
+  it('is unavailable, naming the provider, for a function whose provider stopped; not_found for a name nobody has', async () => {
+    const runner = new FunctionRegistry(1_000);
+    runner.setGroup('builtin', [named('send')]);
+    const runnerHost = await startHost('function-runner', runner);
+    const scheduler = new FunctionRegistry(1_000);
+    scheduler.setGroup('scheduler', [named('delay')]);
+    await startHost('scheduler', scheduler);
+    await expectEventually(async () =>
+      expect(await catalog.require(`${ns}_send`)).toMatchObject({ name: `${ns}_send` }),
+    );
+    await expect(catalog.require(`${ns}_nope`)).rejects.toMatchObject({ code: 'not_found' });
+
+    await runnerHost.stop(100);
+    await expectEventually(() =>
+      expect(catalog.require(`${ns}_send`)).rejects.toMatchObject({
+        code: 'unavailable',
+        message: `function '${ns}_send' is unavailable: its provider (function-runner) does not answer right now`,
+        details: { part: 'function-runner' },
+      }),
+    );
+    expect(await catalog.require(`${ns}_delay`)).toMatchObject({ provider: 'scheduler' });
+  });
+
+  it('is not_found for a function its answering provider no longer lists', async () => {
+    const registry = new FunctionRegistry(1_000);
+    registry.setGroup('custom', [named('hot')]);
+    await startHost('custom-runner', registry);
+    await expectEventually(async () => expect(await catalog.require(`${ns}_hot`)).toBeDefined());
+    registry.setGroup('custom', []);
+    await expectEventually(() =>
+      expect(catalog.require(`${ns}_hot`)).rejects.toMatchObject({ code: 'not_found' }),
+    );
+  });
+
+  it('says NATS is unreachable when its connection is down', async () => {
+    const closed = await Bus.connect({ url: nats.url, name: 'require-spec-closed' });
+    await closed.drain();
+    await expect(new FunctionCatalog(closed).require(`${ns}_send`)).rejects.toMatchObject({
+      code: 'unavailable',
+      details: { part: 'nats' },
+    });
   });
 });

@@ -1,6 +1,13 @@
 import type { Subscription } from '@nats-io/transport-node';
-import type { Bus } from '@app/bus';
-import { type FnCatalogReply, type FunctionDefinition, Subjects } from '@app/contracts';
+import { type Bus, NatsUnavailableError } from '@app/bus';
+import {
+  type FnAnnounce,
+  type FnCatalogReply,
+  type FunctionDefinition,
+  NotFoundError,
+  Subjects,
+  UnavailableError,
+} from '@app/contracts';
 
 const MISS_REFRESH_MS = 1_000;
 
@@ -24,6 +31,10 @@ export class FunctionCatalog {
   private loading?: Promise<Map<string, FunctionDefinition>>;
   private generation = 0;
   private subscription?: Subscription;
+  /** Every name a provider has listed or announced since this process started, with that provider. */
+  private readonly seen = new Map<string, string>();
+  /** The providers that answered the latest gathering. */
+  private answering = new Set<string>();
   private readonly gatherMs: number;
   private readonly ttlMs: number;
 
@@ -36,7 +47,10 @@ export class FunctionCatalog {
   }
 
   start(): void {
-    this.subscription ??= this.bus.subscribe(Subjects.fnAnnounce, () => this.invalidate());
+    this.subscription ??= this.bus.subscribe(Subjects.fnAnnounce, (data) => {
+      this.remember(data as FnAnnounce);
+      this.invalidate();
+    });
   }
 
   stop(): void {
@@ -72,6 +86,38 @@ export class FunctionCatalog {
     return this.load();
   }
 
+  /**
+   * The definition, or why there is none: NATS unreachable, or a function whose provider does not
+   * answer right now, is `unavailable` (503); only a name no answering provider lists, and none
+   * ever announced, is `not_found`.
+   */
+  async require(name: string): Promise<FunctionDefinition> {
+    if (!this.bus.connected) throw new NatsUnavailableError('functions cannot be looked up or called');
+    const found = await this.get(name);
+    if (found) return found;
+    const provider = this.seen.get(name);
+    if (provider && !this.answering.has(provider)) {
+      throw new UnavailableError(
+        `function '${name}' is unavailable: its provider (${provider}) does not answer right now`,
+        { part: provider, function: name },
+      );
+    }
+    if (this.answering.size === 0) {
+      throw new UnavailableError(
+        `function '${name}' is unavailable: no function provider answers right now`,
+        {
+          part: 'function providers',
+          function: name,
+        },
+      );
+    }
+    throw new NotFoundError('function', name);
+  }
+
+  private remember(reply: FnCatalogReply): void {
+    for (const definition of reply.functions ?? []) this.seen.set(definition.name, reply.provider);
+  }
+
   private load(): Promise<Map<string, FunctionDefinition>> {
     const age = this.cache ? Date.now() - this.cache.at : Infinity;
     const empty = this.cache?.byName.size === 0;
@@ -101,6 +147,8 @@ export class FunctionCatalog {
   private async gather(): Promise<Map<string, FunctionDefinition>> {
     const replies = await this.bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, this.gatherMs);
     replies.sort((a, b) => `${a.provider}/${a.instance}`.localeCompare(`${b.provider}/${b.instance}`));
+    this.answering = new Set(replies.map((reply) => reply.provider));
+    replies.forEach((reply) => this.remember(reply));
     const byName = new Map<string, FunctionDefinition>();
     for (const reply of replies) {
       for (const definition of reply.functions ?? [])

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, BusHeaders } from '@app/bus';
+import { type Bus, type BusHeaders, NoRespondersError } from '@app/bus';
 import {
   AppError,
   type FnCancel,
@@ -9,6 +9,7 @@ import {
   NotFoundError,
   Subjects,
   TimeoutError,
+  UnavailableError,
 } from '@app/contracts';
 import type { FunctionCaller } from '../agent-function';
 
@@ -26,8 +27,8 @@ export interface CallOptions {
 /**
  * Calls a function over the bus. Resolves with the provider's FnExecReply (`error` included:
  * a failed function is the caller's to handle, never retried). Throws only when no provider
- * judged the call: `not_found` (nobody serves the name), `timeout` (no answer by the deadline),
- * `cancelled`.
+ * judged the call: `unavailable` (nobody serves the name right now), `not_found` (not a function
+ * name), `timeout` (no answer by the deadline), `cancelled`.
  */
 export class FunctionClient {
   constructor(private readonly bus: Bus) {}
@@ -81,9 +82,12 @@ function cancelled(): AppError {
 
 function transportError(name: string, err: unknown, timeoutMs: number): unknown {
   if (!(err instanceof AppError)) return err;
-  // The bus reports "nobody subscribed" as unavailable: for a function that means no such function.
-  if (err.code === 'unavailable' && /^no service answers/.test(err.message)) {
-    return new AppError('not_found', `function '${name}' not found (no provider serves it)`);
+  // Nobody subscribed: whether the name never existed or its provider is down is the catalogue's to say.
+  if (err instanceof NoRespondersError) {
+    return new UnavailableError(`function '${name}' is unavailable: no provider serves it right now`, {
+      part: 'function provider',
+      function: name,
+    });
   }
   if (err.code === 'timeout')
     return new TimeoutError(`function '${name}' gave no answer within ${timeoutMs} ms`);

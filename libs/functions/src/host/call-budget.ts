@@ -6,12 +6,17 @@ import { type FnExecRequest, TimeoutError } from '@app/contracts';
  * provider's precise "timed out" rather than a bare bus timeout.
  */
 export function callBudgetMs(request: FnExecRequest, functionTimeoutMs: number, now = Date.now()): number {
-  const requested = request.timeout_ms ?? functionTimeoutMs;
+  const requested = callLimitMs(request, functionTimeoutMs);
   if (request.deadline_ms === undefined) return requested;
   const remaining = request.deadline_ms - now;
   const budget = Math.min(requested, remaining - replyMargin(remaining));
   if (budget <= 0) throw new TimeoutError('the call reached its provider after its deadline');
   return Math.floor(budget);
+}
+
+/** The time limit as the caller (or the function's definition) set it: what a timeout reports. */
+export function callLimitMs(request: FnExecRequest, functionTimeoutMs: number): number {
+  return request.timeout_ms ?? functionTimeoutMs;
 }
 
 function replyMargin(remainingMs: number): number {

@@ -14,7 +14,7 @@ import { isAllowed } from '../allow-list';
 import type { AgentFunction, FunctionCaller, FunctionContext } from '../agent-function';
 import { summarizeParams } from '../calls/params-summary';
 import { validateParams } from '../params/validate-params';
-import { callBudgetMs, traceIdOf } from './call-budget';
+import { callBudgetMs, callLimitMs, traceIdOf } from './call-budget';
 import { callStatus, normalizeResult, raceAbort, toCallError } from './call-outcome';
 import type { ConcurrencyLimiter } from './concurrency-limiter';
 import type { FunctionRegistry } from './function-registry';
@@ -98,11 +98,13 @@ export class FunctionExecutor {
     }
     const entry = this.o.registry.get(name);
     if (!entry) throw new NotFoundError('function', name);
-    const budget = callBudgetMs(request, entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY);
+    const functionTimeout = entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY;
+    const budget = callBudgetMs(request, functionTimeout);
+    const limit = callLimitMs(request, functionTimeout);
     const params = validateParams(entry.fn.params, request.params);
     if (this.running.has(callId)) throw new AppError('conflict', `call id '${callId}' is already running`);
     const call = { callId, deadline: Date.now() + budget, caller: request.caller, traceparent };
-    return this.invoke(entry.fn, params, budget, call);
+    return this.invoke(entry.fn, params, budget, Number.isFinite(limit) ? limit : budget, call);
   }
 
   /** Waits for a slot and runs the function; the signal aborts at the budget's end or on cancel. */
@@ -110,10 +112,11 @@ export class FunctionExecutor {
     fn: AgentFunction,
     params: object,
     budget: number,
+    limit: number,
     call: CallInfo,
   ): Promise<FunctionResult> {
     const controller = new AbortController();
-    const timeout = new TimeoutError(`function '${fn.name}' did not finish within ${budget} ms`);
+    const timeout = new TimeoutError(`function '${fn.name}' did not finish within ${limit} ms`);
     const timer = setTimeout(() => controller.abort(timeout), budget);
     this.running.set(call.callId, controller);
     try {

@@ -133,7 +133,11 @@ describe('FunctionHost (real NATS)', () => {
   it('aborts the signal at the timeout and answers timeout within the caller’s deadline', async () => {
     const started = Date.now();
     const reply = await client.call(wait.name, {}, { timeoutMs: 300 });
-    expect(reply).toMatchObject({ status: 'error', error: { code: 'timeout' } });
+    // The provider stops a little early to answer in time, but reports the limit the caller set.
+    expect(reply).toMatchObject({
+      status: 'error',
+      error: { code: 'timeout', message: `function '${wait.name}' did not finish within 300 ms` },
+    });
     expect(Date.now() - started).toBeLessThan(300);
     await expectEventually(() => expect(seen.aborted).toContain('timeout'));
   });
@@ -147,10 +151,14 @@ describe('FunctionHost (real NATS)', () => {
     expect(reply).toMatchObject({ status: 'error', error: { code: 'forbidden' } });
   });
 
-  it('reports a function nobody serves as not_found, at once', async () => {
+  it('reports a function nobody serves as unavailable, at once, and a name that is no function as not_found', async () => {
     const started = Date.now();
     const err = await client.call(`${ns}_missing`, {}, { timeoutMs: 5_000 }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'not_found', message: expect.stringMatching(/no provider serves it/) });
+    expect(err).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/no provider serves it right now/),
+      details: { function: `${ns}_missing` },
+    });
     expect(Date.now() - started).toBeLessThan(1_000);
     await expect(client.call('fn.exec.>', {}, { timeoutMs: 100 })).rejects.toMatchObject({
       code: 'not_found',
@@ -195,7 +203,7 @@ describe('FunctionHost (real NATS)', () => {
     // The unsubscribe reaches the server asynchronously: a call racing it may time out instead.
     await expectEventually(() =>
       expect(client.call(extra.name, { text: 'x' }, { timeoutMs: 500 })).rejects.toMatchObject({
-        code: 'not_found',
+        code: 'unavailable',
       }),
     );
   });

@@ -35,6 +35,8 @@ describe('PluginLoaderService (real files and sandboxes)', () => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'ac-plugins-')));
     writeFileSync(join(dir, 'alpha.mjs'), plugin('alpha', 'a1'));
     writeFileSync(join(dir, 'broken.js'), 'export default {');
+    writeFileSync(join(dir, 'typo.mjs'), "const a = 1;\nexport default { name: 'typo', x: a +* 2 };\n");
+    writeFileSync(join(dir, 'typed.ts'), 'const n: number = 1;\nconst m: number = ;\nexport default {};\n');
     writeFileSync(join(dir, 'bad_name.js'), plugin('Bad-Name', 'x'));
     writeFileSync(join(dir, 'clash.js'), plugin('send_message', 'hijacked'));
     writeFileSync(join(dir, '_helper.js'), 'export const x = 1;');
@@ -66,7 +68,13 @@ describe('PluginLoaderService (real files and sandboxes)', () => {
       parameters: { properties: { n: { type: 'integer', minimum: 1 } } },
     });
     const log = lines.join('\n');
-    expect(log).toMatch(/custom function file broken\.js not loaded/);
+    expect(log).toMatch(
+      /custom function file broken\.js not loaded: broken\.js:1:17: SyntaxError: Unexpected end of input/,
+    );
+    expect(log).toMatch(
+      /custom function file typo\.mjs not loaded: typo\.mjs:2:38: SyntaxError: Unexpected token '\*'/,
+    );
+    expect(log).toMatch(/custom function file typed\.ts not loaded: typed\.ts:2:19: SyntaxError: /);
     expect(log).toMatch(
       /custom function file bad_name\.js not loaded: bad_name\.js: name must be snake_case/,
     );

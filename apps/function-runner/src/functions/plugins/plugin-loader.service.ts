@@ -7,6 +7,7 @@ import { SandboxPool } from '../sandbox/sandbox-pool';
 import { HTTP_BRIDGE, type HttpBridge } from '../functions.tokens';
 import { customFunction } from './custom-function';
 import { scanPlugins } from './plugin-scan';
+import { locateSyntaxError } from './syntax-location';
 
 const DEBOUNCE_MS = 100;
 const POLL_MS = 2_000;
@@ -95,9 +96,11 @@ export class PluginLoaderService implements OnModuleInit, OnApplicationShutdown 
           ),
         );
       } catch (err) {
-        this.logger.error(
-          `custom function file ${relative(this.dir, file)} not loaded: ${(err as Error).message}`,
-        );
+        const name = relative(this.dir, file);
+        const failure = (err as Error).message;
+        const at = await locateSyntaxError(file, failure);
+        const where = at ? `${name}:${at.line}:${at.column}: ` : '';
+        this.logger.error(`custom function file ${name} not loaded: ${where}${failure.split('\n')[0]}`);
       }
     }
     return fns as AgentFunction[];

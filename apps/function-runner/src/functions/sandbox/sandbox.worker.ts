@@ -32,10 +32,23 @@ function messageOf(err: unknown): string {
   return typeof err === 'string' ? err : 'the function failed';
 }
 
+/** A syntax error says so, with the `path:line`, source and caret lines Node may have put first in its stack. */
+function loadFailure(err: unknown): string {
+  if (!(err instanceof SyntaxError)) return messageOf(err);
+  const header = (err.stack ?? '').split('\n\n')[0];
+  const located = /:\d+\n/.test(header) && !header.startsWith('SyntaxError') ? `\n${header}` : '';
+  return `SyntaxError: ${err.message}${located}`;
+}
+
 function load(file: string): Promise<Plugin> {
   let plugin = plugins.get(file);
   if (!plugin) {
-    plugin = importModule(pathToFileURL(file).href).then((mod) => pluginOf(mod));
+    plugin = importModule(pathToFileURL(file).href).then(
+      (mod) => pluginOf(mod),
+      (err: unknown) => {
+        throw new Error(loadFailure(err));
+      },
+    );
     plugins.set(file, plugin);
   }
   return plugin;

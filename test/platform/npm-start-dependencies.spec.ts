@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectEventually, freshSqliteUrl, REPO_ROOT } from '@app/testing';
+import { alive, commandOf, freePort, type NpmStart, startNpm, waitHealthy } from './npm-start.harness';
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+describe('npm start where NATS and Redis are installed but not running', () => {
+  let app: NpmStart | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('starts both, runs on them, and stops them with the platform', { timeout: 120_000 }, async () => {
+    const [natsPort, redisPort] = [await freePort(), await freePort()];
+    const started = await startNpm([], {
+      NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    });
+    app = started;
+    await waitHealthy(started);
+    expect(started.output()).toMatch(
+      new RegExp(
+        `agentchassis: started nats-server on 127.0.0.1:${natsPort} \\(data and log in .*data/nats\\)`,
+      ),
+    );
+    expect(started.output()).toMatch(
+      new RegExp(`agentchassis: started redis-server on 127.0.0.1:${redisPort}`),
+    );
+    const servers = started.descendants().filter((pid) => /(nats|redis)-server/.test(commandOf(pid)));
+    expect(servers).toHaveLength(2);
+    started.npm.kill('SIGTERM');
+    await expectEventually(() => expect(servers.filter(alive)).toEqual([]), { timeoutMs: 15_000 });
+    expect([await listening(natsPort), await listening(redisPort)]).toEqual([false, false]);
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('leaves neither server behind when its supervisor is killed with -9', { timeout: 120_000 }, async () => {
+    const started = await startNpm([], {
+      NATS_URL: `nats://127.0.0.1:${await freePort()}`,
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    });
+    app = started;
+    await waitHealthy(started);
+    const everything = started.descendants();
+    const supervisor = everything.find((pid) => commandOf(pid).includes('scripts/start.mjs'));
+    process.kill(supervisor!, 'SIGKILL');
+    await expectEventually(() => expect(everything.filter(alive)).toEqual([]), { timeoutMs: 15_000 });
+  });
+});
+
+describe('npm start where NATS and Redis are neither running nor installed', () => {
+  it('names both ways to get them in one line', async () => {
+    // A PATH with node, npm and sh only: no nats-server, no redis-server.
+    const bin = mkdtempSync(join(tmpdir(), 'ac-path-'));
+    for (const tool of ['node', 'npm', 'sh']) {
+      const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      symlinkSync(found, join(bin, tool));
+    }
+    const [natsPort, redisPort] = [await freePort(), await freePort()];
+    const result = spawnSync('npm', ['start', '--silent'], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: bin,
+        HOME: process.env.HOME ?? '/tmp',
+        NATS_URL: `nats://127.0.0.1:${natsPort}`,
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        DATABASE_URL: freshSqliteUrl(),
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('agentchassis:'));
+    expect(lines).toEqual([
+      `agentchassis: cannot reach NATS at nats://127.0.0.1:${natsPort} (NATS_URL) or Redis at redis://127.0.0.1:${redisPort} (REDIS_URL): ` +
+        "start them with 'docker compose up -d nats redis', or install them " +
+        "('apt-get install nats-server redis-server' / 'brew install nats-server redis') and npm start runs them",
+    ]);
+  });
+
+  it('never starts a server for a remote URL', async () => {
+    const result = spawnSync('npm', ['start', '--silent'], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        // TEST-NET-1: documentation addresses nobody answers on.
+        NATS_URL: 'nats://192.0.2.1:4222',
+        DATABASE_URL: freshSqliteUrl(),
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /agentchassis: cannot reach NATS at nats:\/\/192\.0\.2\.1:4222 \(NATS_URL\): check the URL and the server/,
+    );
+    expect(result.stdout).not.toMatch(/started nats-server/);
+  });
+});

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectEventually, REPO_ROOT } from '@app/testing';
 import {
@@ -32,6 +33,7 @@ describe('npm start, stopped through the npm process', () => {
       await expectEventually(() => expect(pids.filter(alive)).toEqual([]), { timeoutMs: STOPPED_WITHIN_MS });
       await portClosed(app.base);
       expect(await app.exited).toEqual({ code: 0, signal: null });
+      expect(app.output()).not.toMatch(/restart \d+ in/);
       for (const service of ['gateway', 'agent-executor', 'function-runner', 'scheduler']) {
         expect(app.output()).toMatch(new RegExp(`${service} +\\| .*\\[${service}\\] stopped`));
       }
@@ -89,6 +91,26 @@ describe('npm start supervising its services', () => {
       );
     },
   );
+
+  it('reports a service that keeps exiting right after it starts', { timeout: 120_000 }, async () => {
+    // The first service with a probe port (agent-executor) finds METRICS_PORT taken, every time.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    try {
+      const started = await startNpm([], { METRICS_PORT: String((taken.address() as AddressInfo).port) });
+      app = started;
+      await expectEventually(
+        () =>
+          expect(started.output()).toMatch(
+            /agentchassis: agent-executor is crash-looping: it exited within 5 s of starting 3 times in a row; its last line: ".*EADDRINUSE.*"; retrying up to every 10 s \(Ctrl-C stops\)/,
+          ),
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+      expect(started.output()).toMatch(/agent-executor exited \(code 1\) after [\d.]+ s; restart 3 in 2 s/);
+    } finally {
+      taken.close();
+    }
+  });
 
   it('runs replicas with their own log prefixes and probe ports', { timeout: 120_000 }, async () => {
     const metrics = await freePort();

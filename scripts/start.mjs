@@ -100,9 +100,15 @@ async function shutdown(reason, code = 0) {
   process.exit(code);
 }
 
+// Ctrl-C in a terminal signals npm and this process alike, and npm forwards its copy: one keypress,
+// two SIGINTs within milliseconds. Only a signal well after the first one means "now".
+const SAME_STOP_MS = 500;
+let firstAt = 0;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
+    if (signals > 0 && Date.now() - firstAt < SAME_STOP_MS) return;
     signals += 1;
+    firstAt ||= Date.now();
     if (signals === 1) return void shutdown(signal);
     log(`${signal} again: killing every process now`);
     supervisor.killAll();

@@ -61,4 +61,34 @@ describe('npm start stopped with a run in flight', () => {
       expect(await started.exited).toEqual({ code: 0, signal: null });
     },
   );
+
+  it('stops at once on a second signal, run or no run', { timeout: 120_000 }, async () => {
+    await app?.close();
+    const started = await startNpm([], {
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_BASE_URL: llm.url,
+      LLM_MODEL: 'scripted-model',
+      LLM_MAX_RETRIES: '0',
+      SHUTDOWN_TIMEOUT: '60s',
+    });
+    app = started;
+    await waitHealthy(started);
+    const pids = started.descendants();
+    const res = await chat(started.base, { message: 'Take your time', stream: true });
+    const seen: string[] = [];
+    const cut = readEvents(res, (event: SseEvent) => {
+      seen.push(event.event);
+      if (event.event === 'run_start') started.npm.kill('SIGTERM');
+    }).then(
+      () => 'ended',
+      () => 'cut',
+    );
+    await expectEventually(() => expect(started.output()).toMatch(/agentchassis: stopping \(SIGTERM\)/));
+    await new Promise((resolve) => setTimeout(resolve, 600)); // past the window of a forwarded copy
+    started.npm.kill('SIGTERM');
+    await expectEventually(() => expect(pids.filter(alive)).toEqual([]), { timeoutMs: 2_000 });
+    expect(started.output()).toMatch(/agentchassis: SIGTERM again: killing every process now/);
+    expect(await cut).toBe('cut');
+    expect(seen).toEqual(['run_start']);
+  });
 });

@@ -20,6 +20,11 @@ export interface NpmStart {
   close(): Promise<void>;
 }
 
+/** What a terminal does on Ctrl-C: SIGINT to every process of the foreground process group. */
+export function ctrlC(app: NpmStart): void {
+  process.kill(-app.npm.pid!, 'SIGINT');
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,6 +56,8 @@ export async function startNpm(args: string[] = [], env: Record<string, string> 
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, as a terminal's foreground job: see ctrlC.
+    detached: true,
   });
   npm.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   npm.stderr?.on('data', (d: Buffer) => (output += d.toString()));

@@ -6,6 +6,7 @@ import {
   ADMIN_KEY,
   alive,
   commandOf,
+  ctrlC,
   freePort,
   type NpmStart,
   portClosed,
@@ -23,17 +24,21 @@ describe('npm start, stopped through the npm process', () => {
     app = undefined;
   });
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`stops every process it started, gracefully, on ${signal} to npm`, { timeout: 120_000 }, async () => {
+  for (const [how, stop] of [
+    ['SIGTERM to npm', (started: NpmStart) => started.npm.kill('SIGTERM')],
+    ['SIGINT to npm', (started: NpmStart) => started.npm.kill('SIGINT')],
+    ['Ctrl-C in a terminal', ctrlC],
+  ] as const) {
+    it(`stops every process it started, gracefully, on ${how}`, { timeout: 120_000 }, async () => {
       app = await startNpm();
       await waitHealthy(app);
       const pids = app.descendants();
       expect(app.services()).toHaveLength(4);
-      app.npm.kill(signal);
+      stop(app);
       await expectEventually(() => expect(pids.filter(alive)).toEqual([]), { timeoutMs: STOPPED_WITHIN_MS });
       await portClosed(app.base);
       expect(await app.exited).toEqual({ code: 0, signal: null });
-      expect(app.output()).not.toMatch(/restart \d+ in/);
+      expect(app.output()).not.toMatch(/restart \d+ in|killing every process/);
       for (const service of ['gateway', 'agent-executor', 'function-runner', 'scheduler']) {
         expect(app.output()).toMatch(new RegExp(`${service} +\\| .*\\[${service}\\] stopped`));
       }

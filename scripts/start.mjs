@@ -121,10 +121,9 @@ const abort = (message) => {
 };
 const dependencies = await planDependencies(config, root, maskUrl).catch((err) => fail(err.message));
 supervisor.start(supervisor.add(dependencies));
-for (const dep of dependencies) {
-  log(
-    `started ${dep.name} on ${dep.host}:${dep.port} (data and log in ${dep.dir}); it stops with the platform`,
-  );
+if (dependencies.length) {
+  const started = dependencies.map((dep) => `${dep.name} on ${dep.host}:${dep.port}`).join(' and ');
+  log(`started ${started} (data and logs in ./data); stopped with the platform`);
 }
 try {
   await waitForDependencies(dependencies);

@@ -29,16 +29,13 @@ describe('npm start where NATS and Redis are installed but not running', () => {
     });
     app = started;
     await waitHealthy(started);
-    expect(started.output()).toMatch(
-      new RegExp(
-        `agentchassis: started nats-server on 127.0.0.1:${natsPort} \\(data and log in .*data/nats\\)`,
-      ),
-    );
-    expect(started.output()).toMatch(
-      new RegExp(`agentchassis: started redis-server on 127.0.0.1:${redisPort}`),
+    expect(started.output()).toContain(
+      `agentchassis: started nats-server on 127.0.0.1:${natsPort} and redis-server on 127.0.0.1:${redisPort} ` +
+        '(data and logs in ./data); stopped with the platform',
     );
     const servers = started.descendants().filter((pid) => /(nats|redis)-server/.test(commandOf(pid)));
     expect(servers).toHaveLength(2);
+    expect(servers.map(commandOf).join('\n')).toMatch(/nats-server .*-js -sd \S+\/data\/nats/);
     started.npm.kill('SIGTERM');
     await expectEventually(() => expect(servers.filter(alive)).toEqual([]), { timeoutMs: 15_000 });
     expect([await listening(natsPort), await listening(redisPort)]).toEqual([false, false]);

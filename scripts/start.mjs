@@ -80,14 +80,14 @@ function serviceSpecs(replicas, metricsPort) {
   return specs;
 }
 
-let replicas;
+let options;
 try {
-  replicas = parseStartArgs(process.argv.slice(2));
+  options = parseStartArgs(process.argv.slice(2));
 } catch (err) {
   if (err instanceof UsageError) fail(err.message);
   throw err;
 }
-build();
+if (options.build) build();
 const config = loadConfig();
 const { maskUrl } = require(join(root, 'dist/libs/config/src'));
 const supervisor = new Supervisor();
@@ -133,4 +133,4 @@ try {
 } catch (err) {
   await abort(err.message);
 }
-supervisor.start(supervisor.add(serviceSpecs(replicas, config.metrics.port)));
+supervisor.start(supervisor.add(serviceSpecs(options.replicas, config.metrics.port)));

@@ -1,17 +1,21 @@
-// The command line of `npm start -- ...`: `--scale <service>=<n>` runs n replicas of a service.
+// The command line of `npm start -- ...`: `--scale <service>=<n>` runs n replicas of a service;
+// `--no-build` runs what is in dist as it is.
 import { parseArgs } from 'node:util';
 
 export const SERVICES = ['gateway', 'agent-executor', 'function-runner', 'scheduler'];
 export const MAX_REPLICAS = 16;
-const USAGE = 'usage: npm start -- [--scale <service>=<n>]...';
+const USAGE = 'usage: npm start -- [--scale <service>=<n>]... [--no-build]';
 
 export class UsageError extends Error {}
 
-/** Returns how many replicas of each service to run; throws a one-line UsageError. */
+/** Returns whether to build and how many replicas of each service to run; throws a one-line UsageError. */
 export function parseStartArgs(argv) {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { scale: { type: 'string', multiple: true } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { scale: { type: 'string', multiple: true }, 'no-build': { type: 'boolean' } },
+    }));
   } catch (err) {
     throw new UsageError(`${err.message.split('\n')[0]} (${USAGE})`);
   }
@@ -36,5 +40,5 @@ export function parseStartArgs(argv) {
     }
     replicas[name] = Number(count);
   }
-  return replicas;
+  return { build: !values['no-build'], replicas };
 }

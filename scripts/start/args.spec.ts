@@ -2,17 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { parseStartArgs, UsageError } from './args.mjs';
 
 describe('npm start arguments', () => {
-  it('runs one of each service by default', () => {
+  it('builds and runs one of each service by default', () => {
     expect(parseStartArgs([])).toEqual({
-      gateway: 1,
-      'agent-executor': 1,
-      'function-runner': 1,
-      scheduler: 1,
+      build: true,
+      replicas: { gateway: 1, 'agent-executor': 1, 'function-runner': 1, scheduler: 1 },
     });
   });
 
+  it('runs what is built with --no-build', () => {
+    expect(parseStartArgs(['--no-build'])).toMatchObject({ build: false });
+  });
+
   it('takes --scale more than once', () => {
-    expect(parseStartArgs(['--scale', 'agent-executor=2', '--scale=function-runner=3'])).toMatchObject({
+    expect(
+      parseStartArgs(['--scale', 'agent-executor=2', '--scale=function-runner=3']).replicas,
+    ).toMatchObject({
       'agent-executor': 2,
       'function-runner': 3,
     });

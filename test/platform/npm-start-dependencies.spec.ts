@@ -65,7 +65,7 @@ describe('npm start where NATS and Redis are neither running nor installed', () 
       symlinkSync(found, join(bin, tool));
     }
     const [natsPort, redisPort] = [await freePort(), await freePort()];
-    const result = spawnSync('npm', ['start', '--silent'], {
+    const result = spawnSync('npm', ['start', '--silent', '--', '--no-build'], {
       cwd: REPO_ROOT,
       env: {
         PATH: bin,
@@ -87,7 +87,7 @@ describe('npm start where NATS and Redis are neither running nor installed', () 
   });
 
   it('never starts a server for a remote URL', async () => {
-    const result = spawnSync('npm', ['start', '--silent'], {
+    const result = spawnSync('npm', ['start', '--silent', '--', '--no-build'], {
       cwd: REPO_ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -34,14 +34,15 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Spawns `npm start -- <args>` with its own NATS, a fresh SQLite database, a free port and its own
+ * Spawns `npm start -- --no-build <args>` with its own NATS, a fresh SQLite database, a free port and its own
  * BullMQ prefix on the suite's Redis; `env` overrides any of them.
  */
 export async function startNpm(args: string[] = [], env: Record<string, string> = {}): Promise<NpmStart> {
   const nats = env.NATS_URL ? undefined : await startNatsServer();
   const port = await freePort();
   let output = '';
-  const npm = spawn('npm', ['start', '--silent', '--', ...args], {
+  // `npm test` builds before the suites run; a build here would rewrite dist under other suites.
+  const npm = spawn('npm', ['start', '--silent', '--', '--no-build', ...args], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

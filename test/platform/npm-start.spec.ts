@@ -156,7 +156,10 @@ describe('npm start with a bad command line', () => {
     ],
     [['--scale', 'function-runner=0'], /must be a whole number from 1 to 16/],
     [['--scale', 'gateway=2'], /npm start runs one gateway/],
-    [['--replicas', '2'], /Unknown option '--replicas'.*usage: npm start -- \[--scale <service>=<n>\]/],
+    [
+      ['--replicas', '2'],
+      /Unknown option '--replicas'.*usage: npm start -- \[--scale <service>=<n>\]\.\.\. \[--no-build\]/,
+    ],
   ] as const) {
     it(`refuses ${args.join(' ')} in one line`, () => {
       const result = spawnSync('npm', ['start', '--silent', '--', ...args], {

@@ -4,16 +4,17 @@ import { UnavailableError } from '@app/contracts';
 /**
  * The HTTP side of a graceful stop: counts the requests in flight (SSE streams included) so a
  * shutdown can close the listener, refuse what still arrives on open connections with 503 and
- * `Connection: close`, and wait for the open ones to finish before the bus is drained under them.
+ * `Connection: close`, tell the open ones not to reuse their connection, and wait for them to
+ * finish before the bus is drained under them.
  */
 export class HttpIntake {
-  private open = 0;
+  private readonly open = new Set<ServerResponse>();
   private draining = false;
   private idle?: () => void;
 
   /** Requests in flight, SSE streams included. */
   get inFlight(): number {
-    return this.open;
+    return this.open.size;
   }
 
   /** Express middleware, mounted before every other one. */
@@ -24,10 +25,10 @@ export class HttpIntake {
       res.end(body);
       return;
     }
-    this.open += 1;
+    this.open.add(res);
     res.once('close', () => {
-      this.open -= 1;
-      if (this.open === 0) this.idle?.();
+      this.open.delete(res);
+      if (this.open.size === 0) this.idle?.();
     });
     next();
   };
@@ -37,7 +38,8 @@ export class HttpIntake {
     this.draining = true;
     server.close();
     server.closeIdleConnections();
-    if (this.open > 0) {
+    for (const res of this.open) if (!res.headersSent) res.setHeader('connection', 'close');
+    if (this.open.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.idle = resolve;

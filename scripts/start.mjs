@@ -1,17 +1,25 @@
-// `npm start`: build if needed, validate the configuration, check NATS and Redis, apply
-// migrations, then run the four services as separate processes (as in production) with
-// prefixed logs. Ctrl-C stops them all.
-import { spawn, execFileSync } from 'node:child_process';
+// `npm start`: build, validate the configuration, check NATS and Redis (starting local ones that
+// are installed but not running), apply migrations, then run the four services as separate
+// processes (as in production) with prefixed logs, restarting any that exits. It runs in the
+// foreground; SIGINT / SIGTERM / SIGHUP stop everything gracefully, a second signal at once.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseStartArgs, SERVICES, UsageError } from './start/args.mjs';
+import { planDependencies, waitForDependencies } from './start/dependencies.mjs';
+import { log, Supervisor } from './start/supervisor.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const SERVICES = ['gateway', 'agent-executor', 'function-runner', 'scheduler'];
-const COLORS = [36, 35, 33, 32];
-const tty = process.stdout.isTTY;
+// Who stops first: the API and the timers that start runs, then the runs, then the functions they
+// call, and the servers everything talks through last.
+const STOP_ORDER = [
+  ['gateway', 'scheduler'],
+  ['agent-executor'],
+  ['function-runner'],
+  ['nats-server', 'redis-server'],
+];
 
 function fail(message) {
   console.error(`agentchassis: ${message}`);
@@ -36,92 +44,93 @@ function loadConfig() {
   }
 }
 
-function reachable(url, defaultPort) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({
-      host: hostname.replace(/^\[|\]$/g, ''),
-      port: Number(port || defaultPort),
-      timeout: 2000,
-    });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
-
-async function checkDependencies(config) {
-  const { maskUrl } = require(join(root, 'dist/libs/config/src'));
-  if (!(await reachable(config.nats.url, 4222))) {
-    fail(
-      `cannot reach NATS at ${maskUrl(config.nats.url)} (NATS_URL): start it with 'docker compose up -d nats' or 'nats-server -js'`,
-    );
-  }
-  if (!(await reachable(config.redis.url, 6379))) {
-    fail(
-      `cannot reach Redis at ${maskUrl(config.redis.url)} (REDIS_URL): start it with 'docker compose up -d redis' or 'redis-server'`,
-    );
-  }
-}
-
 async function migrate(config) {
   const { Migrator } = require(join(root, 'dist/libs/persistence/src'));
-  try {
-    const migrator = await Migrator.open(config.database.url, root);
-    const applied = await migrator.deploy();
-    await migrator.close();
-    if (applied.length) console.log(`agentchassis: applied migrations ${applied.join(', ')}`);
-  } catch (err) {
-    fail(`database migration failed (DATABASE_URL): ${err?.message ?? err}`);
+  const migrator = await Migrator.open(config.database.url, root);
+  const applied = await migrator.deploy();
+  await migrator.close();
+  if (applied.length) log(`applied migrations ${applied.join(', ')}`);
+}
+
+/**
+ * One process spec per replica. Services without an API bind a probe port only with METRICS_PORT;
+ * then each gets its own (METRICS_PORT, +1, +2, ... in the order started), so replicas never clash.
+ */
+function serviceSpecs(replicas, metricsPort) {
+  const specs = [];
+  let probes = 0;
+  for (const service of SERVICES) {
+    for (let i = 1; i <= replicas[service]; i += 1) {
+      const env = { ...process.env };
+      if (service !== 'gateway' && metricsPort !== undefined) {
+        env.METRICS_PORT = String(metricsPort === 0 ? 0 : metricsPort + probes++);
+      }
+      const main = join(root, 'dist/apps', service, 'src/main.js');
+      // The same V8 flag as the images (deploy/Dockerfile): a small young generation, less idle RSS.
+      const args = [
+        '--max-semi-space-size=2',
+        '--require',
+        join(root, 'scripts/start/orphan-guard.cjs'),
+        main,
+      ];
+      const name = replicas[service] > 1 ? `${service}#${i}` : service;
+      specs.push({ name, command: process.execPath, args, env, cwd: root });
+    }
   }
+  return specs;
 }
 
-function prefixLines(stream, label, out) {
-  let rest = '';
-  stream.on('data', (chunk) => {
-    const lines = (rest + chunk.toString()).split('\n');
-    rest = lines.pop();
-    for (const line of lines) out.write(`${label} ${line}\n`);
-  });
-  stream.on('end', () => rest && out.write(`${label} ${rest}\n`));
+let options;
+try {
+  options = parseStartArgs(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError) fail(err.message);
+  throw err;
 }
-
-function run() {
-  const width = Math.max(...SERVICES.map((s) => s.length));
-  let stopping = false;
-  const children = SERVICES.map((name, i) => {
-    const label = tty ? `\x1b[${COLORS[i]}m${name.padEnd(width)} |\x1b[0m` : `${name.padEnd(width)} |`;
-    // The same V8 flag as the images (deploy/Dockerfile): a small young generation, less idle RSS.
-    const child = spawn(
-      process.execPath,
-      ['--max-semi-space-size=2', join(root, 'dist/apps', name, 'src/main.js')],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    prefixLines(child.stdout, label, process.stdout);
-    prefixLines(child.stderr, label, process.stderr);
-    child.on('exit', (code, signal) => {
-      if (!stopping) console.error(`${label} exited (${signal ?? `code ${code}`})`);
-    });
-    return child;
-  });
-  const stop = (signal) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`agentchassis: stopping (${signal})`);
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r))))).then(
-    () => process.exit(stopping ? 0 : 1),
-  );
-}
-
-build();
+if (options.build) build();
 const config = loadConfig();
-await checkDependencies(config);
-await migrate(config);
-run();
+const { maskUrl } = require(join(root, 'dist/libs/config/src'));
+const supervisor = new Supervisor();
+let signals = 0;
+
+async function shutdown(reason, code = 0) {
+  log(`stopping (${reason}); a second signal kills at once`);
+  await supervisor.stop(STOP_ORDER, config.shutdown.timeout + 5_000);
+  log('stopped');
+  process.exit(code);
+}
+
+// Ctrl-C in a terminal signals npm and this process alike, and npm forwards its copy: one keypress,
+// two SIGINTs within milliseconds. Only a signal well after the first one means "now".
+const SAME_STOP_MS = 500;
+let firstAt = 0;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (signals > 0 && Date.now() - firstAt < SAME_STOP_MS) return;
+    signals += 1;
+    firstAt ||= Date.now();
+    if (signals === 1) return void shutdown(signal);
+    log(`${signal} again: killing every process now`);
+    supervisor.killAll();
+  });
+}
+
+const abort = (message) => {
+  console.error(`agentchassis: ${message}`);
+  return shutdown('startup failed', 1);
+};
+const dependencies = await planDependencies(config, root, maskUrl).catch((err) => fail(err.message));
+supervisor.start(supervisor.add(dependencies));
+if (dependencies.length) {
+  const started = dependencies.map((dep) => `${dep.name} on ${dep.host}:${dep.port}`).join(' and ');
+  log(`started ${started} (data and logs in ./data); stopped with the platform`);
+}
+try {
+  await waitForDependencies(dependencies);
+  await migrate(config).catch((err) => {
+    throw new Error(`database migration failed (DATABASE_URL): ${err?.message ?? err}`);
+  });
+} catch (err) {
+  await abort(err.message);
+}
+supervisor.start(supervisor.add(serviceSpecs(options.replicas, config.metrics.port)));

@@ -8,6 +8,7 @@ import type { ServiceName } from '@app/contracts';
 import { ConfigError, loadConfig, maskUrl, type PlatformConfig } from '@app/config';
 import { activeTraceFields, collectProcessMetrics, Logger, Redactor, startTracing } from '@app/observability';
 import { HealthChecks } from './health-checks';
+import { HttpIntake } from './http-intake';
 import { startProbeServer } from './probe.server';
 import { RuntimeModule } from './runtime.module';
 import type { ServiceInfo } from './tokens';
@@ -57,7 +58,8 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
       logger.child({ nest: true }),
     );
     const endpoints = [`nats ${maskUrl(config.nats.url)}`];
-    if (options.http) endpoints.unshift(...(await options.http(app as NestExpressApplication, config)));
+    if (options.http)
+      endpoints.unshift(...(await serveHttp(app as NestExpressApplication, options.http, config)));
     else await app.init();
     if (!options.http && config.metrics.port !== undefined) {
       const probes = await startProbeServer(config.metrics.port, app.get(HealthChecks));
@@ -72,6 +74,19 @@ export async function bootService(options: BootOptions): Promise<INestApplicatio
     await bus.drain().catch(() => undefined);
     process.exit(1);
   }
+}
+
+/** The intake counter goes first, so a stop can refuse new requests and wait for open ones. */
+async function serveHttp(
+  app: NestExpressApplication,
+  http: NonNullable<BootOptions['http']>,
+  config: PlatformConfig,
+) {
+  const intake = new HttpIntake();
+  app.use(intake.handle);
+  const endpoints = await http(app, config);
+  app.get(RuntimeModule).drainOnShutdown(app.getHttpServer(), intake);
+  return endpoints;
 }
 
 async function createApp(

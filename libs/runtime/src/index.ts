@@ -1,5 +1,6 @@
 export * from './bootstrap';
 export * from './health-checks';
+export * from './http-intake';
 export * from './ping.responder';
 export * from './probe.server';
 export * from './redis.module';

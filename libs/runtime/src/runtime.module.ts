@@ -11,6 +11,7 @@ import { Bus } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
 import { Logger, stopTracing } from '@app/observability';
 import { HealthChecks } from './health-checks';
+import type { HttpIntake } from './http-intake';
 import { PingResponder } from './ping.responder';
 import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from './tokens';
 
@@ -26,6 +27,7 @@ export interface RuntimeOptions {
 @Module({})
 export class RuntimeModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly servers: Server[] = [];
+  private api?: { server: Server; intake: HttpIntake };
 
   constructor(
     @Inject(Bus) private readonly bus: Bus,
@@ -52,9 +54,20 @@ export class RuntimeModule implements BeforeApplicationShutdown, OnApplicationSh
     this.servers.push(server);
   }
 
+  /** An HTTP API whose requests need the bus: drained before it, on the same deadline. */
+  drainOnShutdown(server: Server, intake: HttpIntake): void {
+    this.api = { server, intake };
+  }
+
   /** Before the modules close their databases: stop taking requests, let those in flight finish. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.bus.drain(this.config.shutdown.timeout);
+    const deadline = Date.now() + this.config.shutdown.timeout;
+    if (this.api) {
+      const open = this.api.intake.inFlight;
+      if (open > 0) this.logger.info(`stopping: new requests are refused, ${open} in flight may finish`);
+      await this.api.intake.drain(this.api.server, this.config.shutdown.timeout);
+    }
+    await this.bus.drain(Math.max(1, deadline - Date.now()));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -201,7 +201,9 @@ export class SandboxProcess {
   private onExit(code: number | null, signal: NodeJS.Signals | null, resolve: () => void): void {
     this.exitReason ??= describeExit(code, signal, this.stderrTail, this.o.memoryMb);
     if (this.exitReason !== 'killed by the runner') {
-      this.o.logger.warn(`sandbox process stopped: ${this.exitReason}`, {
+      // Ctrl-C in a terminal signals the whole process group, sandboxes included: a stop, not a fault.
+      const stopped = signal === 'SIGINT' || signal === 'SIGTERM' || signal === 'SIGHUP';
+      this.o.logger[stopped ? 'info' : 'warn'](`sandbox process stopped: ${this.exitReason}`, {
         pid: this.child.pid,
         stderr: this.stderrTail.slice(-1_000),
       });

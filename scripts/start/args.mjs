@@ -1,0 +1,44 @@
+// The command line of `npm start -- ...`: `--scale <service>=<n>` runs n replicas of a service;
+// `--no-build` runs what is in dist as it is.
+import { parseArgs } from 'node:util';
+
+export const SERVICES = ['gateway', 'agent-executor', 'function-runner', 'scheduler'];
+export const MAX_REPLICAS = 16;
+const USAGE = 'usage: npm start -- [--scale <service>=<n>]... [--no-build]';
+
+export class UsageError extends Error {}
+
+/** Returns whether to build and how many replicas of each service to run; throws a one-line UsageError. */
+export function parseStartArgs(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { scale: { type: 'string', multiple: true }, 'no-build': { type: 'boolean' } },
+    }));
+  } catch (err) {
+    throw new UsageError(`${err.message.split('\n')[0]} (${USAGE})`);
+  }
+  const replicas = Object.fromEntries(SERVICES.map((name) => [name, 1]));
+  for (const spec of values.scale ?? []) {
+    const match = /^([^=]+)=(.*)$/.exec(spec);
+    if (!match)
+      throw new UsageError(`--scale ${spec}: expected <service>=<n>, e.g. --scale function-runner=3`);
+    const [, name, count] = match;
+    if (!SERVICES.includes(name)) {
+      throw new UsageError(`--scale ${spec}: unknown service '${name}' (one of ${SERVICES.join(', ')})`);
+    }
+    if (!/^\d+$/.test(count) || Number(count) < 1 || Number(count) > MAX_REPLICAS) {
+      throw new UsageError(
+        `--scale ${spec}: the number of replicas must be a whole number from 1 to ${MAX_REPLICAS}`,
+      );
+    }
+    if (name === 'gateway' && count !== '1') {
+      throw new UsageError(
+        `--scale ${spec}: npm start runs one gateway, as it listens on PORT (behind a load balancer, run more)`,
+      );
+    }
+    replicas[name] = Number(count);
+  }
+  return { build: !values['no-build'], replicas };
+}

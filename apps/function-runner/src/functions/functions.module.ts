@@ -8,6 +8,7 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { builtinFunctions } from './builtins/builtins';
 import { FunctionsHandler } from './functions.handler';
 import { HTTP_BRIDGE } from './functions.tokens';
+import { McpServersService } from './mcp/mcp-servers.service';
 import { httpBridge } from './plugins/http-bridge';
 import { PluginLoaderService } from './plugins/plugin-loader.service';
 import { probeNetworkIsolation } from './sandbox/network-isolation';
@@ -59,6 +60,7 @@ async function createSandboxPool(config: PlatformConfig, logger: Logger): Promis
     },
     { provide: SandboxPool, inject: [PLATFORM_CONFIG, Logger], useFactory: createSandboxPool },
     PluginLoaderService,
+    McpServersService,
     FunctionsHandler,
   ],
 })

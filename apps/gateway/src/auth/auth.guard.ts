@@ -31,7 +31,11 @@ export class AuthGuard implements CanActivate {
     const principal = await this.keys.authenticate(bearerToken(req.headers.authorization));
     if (!principal) throw new AppError('unauthorized', 'invalid or revoked API key');
     const needed = scope === 'metrics' ? 'admin' : scope;
-    if (!principal.scopes.includes('admin') && !principal.scopes.includes(needed)) {
+    if (
+      needed !== 'authenticated' &&
+      !principal.scopes.includes('admin') &&
+      !principal.scopes.includes(needed)
+    ) {
       throw new AppError('forbidden', `this API key lacks the '${needed}' scope`);
     }
     await this.limiter.hit(principal.keyId);

@@ -4,7 +4,9 @@ import type { Scope } from '@app/contracts';
  * Which scope each route needs, in one table (first match wins). Routes not listed need `admin`:
  * a new route is closed until someone decides who may call it.
  */
-const POLICY: { method: RegExp; path: RegExp; scope: Scope | 'public' | 'metrics' }[] = [
+export type RouteScope = Scope | 'public' | 'metrics' | 'authenticated';
+
+const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/health(\/live)?$|^\/api\/v1\/health$/, scope: 'public' },
   { method: /^GET$/, path: /^\/metrics$/, scope: 'metrics' },
   { method: /^GET$/, path: /^\/api\/docs(\/.*)?$|^\/api\/docs-json$/, scope: 'public' },
@@ -12,11 +14,13 @@ const POLICY: { method: RegExp; path: RegExp; scope: Scope | 'public' | 'metrics
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
+  // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)
+  { method: /^(GET|POST|DELETE)$/, path: /^\/mcp$/, scope: 'authenticated' },
   { method: /^GET$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:read' },
   { method: /^(POST|DELETE)$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:write' },
 ];
 
-export function requiredScope(method: string, path: string): Scope | 'public' | 'metrics' {
+export function requiredScope(method: string, path: string): RouteScope {
   const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path;
   return POLICY.find((rule) => rule.method.test(method) && rule.path.test(normalised))?.scope ?? 'admin';
 }

@@ -53,9 +53,11 @@ export function parseMcpServers(
   if (raw === undefined || raw === null || raw === '') return { servers: [], secrets: [] };
   if (!Array.isArray(raw)) throw new ConfigError('mcp.servers', 'must be a list of servers');
   const servers = raw.map((entry, i) => parseServer(entry, `mcp.servers[${i}]`, defaultTimeoutMs));
-  const secrets = servers.flatMap((s) =>
-    Object.values(s.transport === 'http' ? s.headers : s.env).filter((v) => v.length >= 4),
-  );
+  // the whole value, and each word of it ("Bearer <token>": the token alone is masked too)
+  const secrets = servers
+    .flatMap((s) => Object.values(s.transport === 'http' ? s.headers : s.env))
+    .flatMap((v) => [v, ...v.split(/\s+/)])
+    .filter((v, i, all) => v.length >= 4 && all.indexOf(v) === i);
   for (const s of servers)
     if (s.transport === 'stdio' && path !== undefined) s.env = { PATH: path, ...s.env };
   const seen = new Set<string>();

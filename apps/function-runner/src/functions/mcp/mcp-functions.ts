@@ -5,6 +5,9 @@ import type { McpConnection } from './mcp-connection';
 import { nameTools, type ToolRef } from './mcp-tool-names';
 import { toFunctionParameters } from './mcp-tool-schema';
 
+/** Some servers describe a tool in pages; every call's prompt pays for it, so it is cut here. */
+export const MAX_DESCRIPTION_CHARS = 1_024;
+
 export interface ServerTools {
   connection: McpConnection;
   tools: Tool[];
@@ -61,8 +64,9 @@ export class McpFunctionBuilder {
     const { connection, definition } = ref;
     const fn: AgentFunction<Record<string, unknown>> = {
       name,
-      description:
+      description: shorten(
         definition.description?.trim() || definition.title || `The tool ${definition.name} of ${ref.server}.`,
+      ),
       params: paramsClassFromSchema(toFunctionParameters(definition.inputSchema)),
       timeoutMs: connection.server.timeout,
       execute: (params, ctx): Promise<FunctionResult> =>
@@ -71,4 +75,8 @@ export class McpFunctionBuilder {
     this.cache.set(name, { key, fn: fn as AgentFunction });
     return fn as AgentFunction;
   }
+}
+
+function shorten(text: string): string {
+  return text.length <= MAX_DESCRIPTION_CHARS ? text : `${text.slice(0, MAX_DESCRIPTION_CHARS - 1)}…`;
 }

@@ -19,8 +19,14 @@ describe('the gateway as an MCP server at /mcp (the SDK client, real processes)'
     clients.push(client);
     return client;
   };
-  const createKey = async (scopes: string[]) =>
-    (await api(stack.base, 'POST', '/api/v1/keys', { name: scopes.join('+'), scopes })).body.key ?? '';
+  const createKey = async (scopes: string[]) => {
+    const { status, body } = await api(stack.base, 'POST', '/api/v1/keys', {
+      name: scopes.join('+'),
+      scopes,
+    });
+    if (status !== 201 || !body.key) throw new Error(`key not created: ${status} ${JSON.stringify(body)}`);
+    return body.key;
+  };
 
   beforeAll(async () => {
     stack = await startMcpStack({
@@ -95,6 +101,36 @@ describe('the gateway as an MCP server at /mcp (the SDK client, real processes)'
     expect((await client.listTools()).tools).toEqual([]);
     const call = await client.callTool({ name: 'everything_get_sum', arguments: { a: 1, b: 2 } });
     expect(call).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('not_found') }] });
+  });
+
+  it('answers malformed requests with a 4xx and a JSON body, never a 500; GET is not served (stateless)', async () => {
+    const send = (body: string, headers: Record<string, string> = {}, method = 'POST') =>
+      fetch(`${stack.base}/mcp`, {
+        method,
+        headers: {
+          authorization: `Bearer ${invokeKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: method === 'POST' ? body : undefined,
+      });
+    const cases = [
+      await send('{"broken": '),
+      await send('{"not":"json-rpc"}'),
+      await send('hello', { 'content-type': 'text/plain' }),
+      await send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { accept: 'text/html' }),
+    ];
+    for (const res of cases) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(await res.json()).toBeTypeOf('object');
+    }
+    // an empty batch holds no request to answer: accepted like a batch of notifications
+    expect((await send('[]')).status).toBe(202);
+    const get = await send('', {}, 'GET');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
   });
 
   it('refuses a wrong key with 401', async () => {

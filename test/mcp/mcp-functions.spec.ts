@@ -59,6 +59,7 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
           command: node,
           args: [TINY],
           env: { EVENT_LOG: eventLog },
+          timeout: '2s',
         },
         {
           name: 'web',
@@ -151,6 +152,18 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     expect(body.error).toMatchObject({ code: 'timeout' });
     await expectEventually(() => {
       expect(existsSync(eventLog) && readFileSync(eventLog, 'utf8')).toMatch(/^cancelled \d+/m);
+    });
+  });
+
+  it("caps a call at the server's own timeout even when the caller allows more", async () => {
+    const { status, body } = await invoke('everything_sleep', { ms: 20_000 }, 10_000);
+    expect(status).toBe(504);
+    expect(body.error).toMatchObject({
+      code: 'timeout',
+      message: expect.stringContaining("MCP server 'tiny'"),
+    });
+    await expectEventually(() => {
+      expect(readFileSync(eventLog, 'utf8').match(/^cancelled \d+/gm)).toHaveLength(2);
     });
   });
 

@@ -1,5 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
   McpError,
@@ -47,10 +50,17 @@ export class McpConnection {
     clearTimeout(this.retryTimer);
     const state = this.state;
     this.state = { kind: 'down', reason: 'the runner is stopping' };
-    if (state.kind === 'ready') await state.client.close().catch(() => undefined);
+    if (state.kind !== 'ready') return;
+    const transport = state.client.transport;
+    // an http server is told the session is over, so it can free it at once
+    if (transport instanceof StreamableHTTPClientTransport)
+      await transport.terminateSession().catch(() => undefined);
+    await state.client.close().catch(() => undefined);
   }
 
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, deadline: number) {
+  /** The server's timeout caps every call: a caller may ask for less time, not more. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, callerDeadline: number) {
+    const deadline = Math.min(callerDeadline, Date.now() + this.server.timeout);
     const client = this.readyClient();
     try {
       return await this.callOn(client, tool, args, signal, deadline);
@@ -92,7 +102,9 @@ export class McpConnection {
   private callError(client: Client | undefined, err: unknown): Error {
     if (err instanceof McpError) {
       if (err.code === (ErrorCode.RequestTimeout as number))
-        return new TimeoutError(`MCP server '${this.server.name}' did not answer in time`);
+        return new TimeoutError(
+          `MCP server '${this.server.name}' did not answer within its time limit (${this.server.timeout} ms at most)`,
+        );
       if (err.code !== (ErrorCode.ConnectionClosed as number)) return new FunctionFailedError(err.message);
     }
     if (err instanceof FunctionFailedError) return err;

@@ -130,8 +130,9 @@ export class McpConnection {
       stderrTail = opened.stderrTail;
       client.onclose = () => this.lost(client, `the server closed the connection ${detail(stderrTail())}`);
       client.onerror = (error) => this.logger.debug(`MCP server '${this.server.name}': ${error.message}`);
-      await client.connect(opened.transport, { timeout: this.server.timeout });
+      // before connecting, so a change announced right after the handshake is not missed
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.relist(client));
+      await client.connect(opened.transport, { timeout: this.server.timeout });
       const tools = await this.listTools(client);
       if (this.closed) return void (await client.close());
       this.state = { kind: 'ready', client };

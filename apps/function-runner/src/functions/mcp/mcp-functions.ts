@@ -54,6 +54,8 @@ export class McpFunctionBuilder {
         plan.refused.push(`${ref.server}/${ref.tool}: ${(err as Error).message}`);
       }
     }
+    const served = new Set(plan.functions.map((fn) => fn.name));
+    for (const name of this.cache.keys()) if (!served.has(name)) this.cache.delete(name);
     return plan;
   }
 

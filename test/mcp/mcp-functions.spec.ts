@@ -71,6 +71,15 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
         { name: 'blocked', transport: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
       ],
     });
+    // a server that is slow to start on a busy machine connects on a later, background attempt
+    await expectEventually(
+      () => {
+        for (const runner of stack.runners)
+          for (const server of ['everything', 'fs', 'tiny', 'web'])
+            expect(runner.output()).toContain(`MCP server '${server}' connected`);
+      },
+      { timeoutMs: 30_000 },
+    );
     bus = await Bus.connect({ url: stack.nats.url, name: 'mcp-spec' });
     bus.serve(Subjects.fnCallsRecord, (data) => {
       records.push(...(data as FunctionCallBatch).calls);

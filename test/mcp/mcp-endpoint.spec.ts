@@ -131,6 +131,7 @@ describe('the gateway as an MCP server at /mcp (the SDK client, real processes)'
     const get = await send('', {}, 'GET');
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+    expect((await send('', {}, 'DELETE')).status).toBe(405);
   });
 
   it('refuses a wrong key with 401', async () => {

@@ -15,17 +15,26 @@ export class McpController {
     return this.mcp.handle(req, res, req.principal);
   }
 
-  /** Stateless: no server-initiated stream to open and no session to end. */
+  /** Stateless: no server-initiated stream to open. */
   @Get()
-  @Delete()
-  notAllowed(@Res() res: Response): void {
-    res
-      .status(405)
-      .set('allow', 'POST')
-      .json({
-        jsonrpc: '2.0',
-        error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST only' },
-        id: null,
-      });
+  stream(@Res() res: Response): void {
+    notAllowed(res);
   }
+
+  /** Stateless: no session to end. */
+  @Delete()
+  end(@Res() res: Response): void {
+    notAllowed(res);
+  }
+}
+
+function notAllowed(res: Response): void {
+  res
+    .status(405)
+    .set('allow', 'POST')
+    .json({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST only' },
+      id: null,
+    });
 }

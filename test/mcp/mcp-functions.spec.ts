@@ -13,9 +13,10 @@ import {
   FILESYSTEM,
   freePort,
   type McpStack,
-  startEverythingHttp,
+  startHttpServer,
   startMcpStack,
   stopProcess,
+  SESSION_HTTP,
   TINY,
 } from './mcp-stack';
 
@@ -27,6 +28,8 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
   const eventLog = join(folder, '..', `${folder.split('/').pop()}-events.log`);
   let httpPort = 0;
   let httpServer: ChildProcess;
+  let sessionPort = 0;
+  let sessionServer: ChildProcess;
   let stack: McpStack;
   let bus: Bus;
   const records: FunctionCallEvent[] = [];
@@ -36,7 +39,9 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
   beforeAll(async () => {
     writeFileSync(join(folder, 'notes.txt'), 'the backups run at nine');
     httpPort = await freePort();
-    httpServer = await startEverythingHttp(httpPort);
+    httpServer = await startHttpServer(httpPort);
+    sessionPort = await freePort();
+    sessionServer = await startHttpServer(sessionPort, [SESSION_HTTP]);
     const node = process.execPath;
     stack = await startMcpStack({
       runners: 2,
@@ -69,13 +74,19 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
           tools: { include: ['echo', 'get-sum'] },
         },
         { name: 'blocked', transport: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
+        {
+          name: 'sessions',
+          transport: 'http',
+          url: `http://127.0.0.1:${sessionPort}/mcp`,
+          allow_private_network: true,
+        },
       ],
     });
     // a server that is slow to start on a busy machine connects on a later, background attempt
     await expectEventually(
       () => {
         for (const runner of stack.runners)
-          for (const server of ['everything', 'fs', 'tiny', 'web'])
+          for (const server of ['everything', 'fs', 'tiny', 'web', 'sessions'])
             expect(runner.output()).toContain(`MCP server '${server}' connected`);
       },
       { timeoutMs: 30_000 },
@@ -91,6 +102,7 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     await bus?.drain();
     await stack?.close();
     if (httpServer) await stopProcess(httpServer);
+    if (sessionServer) await stopProcess(sessionServer);
   });
 
   it('lists every tool as <prefix>_<tool>, from its inputSchema, with collisions renamed and filters applied', async () => {
@@ -239,7 +251,7 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
   it('opens a new session when a restarted http server no longer knows the old one', async () => {
     expect((await invoke('web_get_sum', { a: 2, b: 2 })).body.status).toBe('success');
     await stopProcess(httpServer);
-    httpServer = await startEverythingHttp(httpPort);
+    httpServer = await startHttpServer(httpPort);
     const after = await invoke('web_get_sum', { a: 2, b: 2 });
     expect(after.body).toMatchObject({
       status: 'success',
@@ -247,5 +259,17 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     });
     const logs = stack.runners.map((r) => r.output()).join('\n');
     expect(logs).toContain("MCP server 'web' lost: the server forgot the session; reconnecting");
+  });
+
+  it('opens a new session when a restarted server answers 404 Session not found', async () => {
+    expect((await invoke('sessions_double', { n: 4 })).body.result).toEqual({ message: '8' });
+    await stopProcess(sessionServer);
+    sessionServer = await startHttpServer(sessionPort, [SESSION_HTTP]);
+    expect((await invoke('sessions_double', { n: 5 })).body).toMatchObject({
+      status: 'success',
+      result: { message: '10' },
+    });
+    const logs = stack.runners.map((r) => r.output()).join('\n');
+    expect(logs).toContain("MCP server 'sessions' lost: the server forgot the session; reconnecting");
   });
 });

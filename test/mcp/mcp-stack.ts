@@ -138,9 +138,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** server-everything in its Streamable HTTP mode, as its own process; resolves once it listens. */
-export async function startEverythingHttp(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+export const SESSION_HTTP = join(REPO_ROOT, 'test/mcp/fixtures/session-http-server.mjs');
+
+/**
+ * An HTTP MCP server as its own process (server-everything in its Streamable HTTP mode by
+ * default); resolves once it listens on `port`.
+ */
+export async function startHttpServer(
+  port: number,
+  args = [EVERYTHING, 'streamableHttp'],
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -31,6 +31,10 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
   let sessionPort = 0;
   let sessionServer: ChildProcess;
   let stack: McpStack;
+  const expectServed = <T extends { status: number }>(reply: T): T => {
+    expect(reply.status).toBe(200);
+    return reply;
+  };
   let bus: Bus;
   const records: FunctionCallEvent[] = [];
   const invoke = (name: string, params: Record<string, unknown>, timeout_ms?: number) =>
@@ -74,6 +78,14 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
           tools: { include: ['echo', 'get-sum'] },
         },
         { name: 'blocked', transport: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
+        {
+          name: 'isolated',
+          transport: 'stdio',
+          command: node,
+          args: [TINY],
+          network: false,
+          tools: { include: ['reach'] },
+        },
         {
           name: 'sessions',
           transport: 'http',
@@ -165,6 +177,24 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     expect(Object.keys(env).sort()).toEqual(['MCP_TEST_TOKEN', 'PATH']);
     expect(env.MCP_TEST_TOKEN).toBe(TOKEN);
     expect(JSON.stringify(env)).not.toContain(PLATFORM_SECRET);
+  });
+
+  it('runs a stdio server with network: false in an empty network namespace, where the host allows one', async () => {
+    expect((await invoke('everything_reach', { port: httpPort })).body.result).toEqual({
+      message: 'connected',
+    });
+    const log = stack.runners[0].output();
+    if (log.includes('sandbox: each sandbox has an empty network namespace')) {
+      const isolated = await expectEventually(() =>
+        invoke('isolated_reach', { port: httpPort }).then(expectServed),
+      );
+      expect(isolated.body.result?.message).toMatch(/^error: E[A-Z]+$/);
+    } else {
+      expect(log).toContain("MCP server 'isolated' could not connect");
+      expect(log).toContain(
+        'configured with network: false, but this host cannot cut a process off the network',
+      );
+    }
   });
 
   it('times a slow tool out with the platform error and cancels it on the server', async () => {

@@ -54,6 +54,7 @@ describe('mcp.servers', () => {
         args: ['-y', 'server', '1'],
         env: { PATH: '/usr/bin', TOKEN: 'fs-token-123' },
         cwd: undefined,
+        network: true,
         timeout: 30_000,
         tools: { include: undefined, exclude: [] },
       },
@@ -104,6 +105,11 @@ describe('mcp.servers', () => {
       'a bad tool filter',
       [{ name: 'x', transport: 'stdio', command: 'a', tools: { only: [] } }],
       'mcp.servers[0].tools.only',
+    ],
+    [
+      'a network flag that is not a boolean',
+      [{ name: 'x', transport: 'stdio', command: 'a', network: 'no' }],
+      'mcp.servers[0].network: must be true or false',
     ],
     [
       'a name used twice',

@@ -19,6 +19,8 @@ export interface McpStdioServer extends McpServerBase {
   /** The server's whole environment: what the config names, plus the runner's PATH unless named. */
   env: Record<string, string>;
   cwd?: string;
+  /** false: the server gets an empty network namespace, as custom functions do (and is not started where none can be made). */
+  network: boolean;
 }
 
 export interface McpHttpServer extends McpServerBase {
@@ -37,7 +39,7 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMMON = ['name', 'transport', 'timeout', 'tools', 'prefix'];
 const ALLOWED: Record<string, string[]> = {
-  stdio: [...COMMON, 'command', 'args', 'env', 'cwd'],
+  stdio: [...COMMON, 'command', 'args', 'env', 'cwd', 'network'],
   http: [...COMMON, 'url', 'headers', 'allow_private_network'],
 };
 
@@ -97,6 +99,7 @@ function parseServer(entry: unknown, at: string, defaultTimeoutMs: number): McpS
       args: stringList(node.args, `${at}.args`) ?? [],
       env: stringMap(node.env, `${at}.env`, ENV_NAME),
       cwd: optionalString(node.cwd, `${at}.cwd`),
+      network: optionalBool(node.network, `${at}.network`) ?? true,
     };
   }
   const url = optionalString(node.url, `${at}.url`);
@@ -108,7 +111,7 @@ function parseServer(entry: unknown, at: string, defaultTimeoutMs: number): McpS
     transport,
     url,
     headers: stringMap(node.headers, `${at}.headers`, HEADER_NAME),
-    allow_private_network: node.allow_private_network === true,
+    allow_private_network: optionalBool(node.allow_private_network, `${at}.allow_private_network`) ?? false,
   };
 }
 
@@ -121,6 +124,12 @@ function mapping(value: unknown, at: string): Record<string, unknown> {
 function optionalString(value: unknown, at: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw new ConfigError(at, 'must be a string');
+  return value;
+}
+
+function optionalBool(value: unknown, at: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw new ConfigError(at, 'must be true or false');
   return value;
 }
 

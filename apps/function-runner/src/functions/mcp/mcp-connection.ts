@@ -13,6 +13,7 @@ import type { McpServerConfig } from '@app/config';
 import { FunctionFailedError, type FunctionResult, TimeoutError, UnavailableError } from '@app/contracts';
 import type { Logger } from '@app/observability';
 import { toFunctionResult, type ToolCallResult } from './mcp-tool-result';
+import type { NetworkIsolation } from '../sandbox/network-isolation';
 import { openTransport } from './mcp-transport';
 
 const BACKOFF_MS = [100, 200, 400, 800, 1_600, 2_000];
@@ -35,6 +36,7 @@ export class McpConnection {
 
   constructor(
     readonly server: McpServerConfig,
+    private readonly isolation: NetworkIsolation,
     private readonly logger: Logger,
     /** Called with the (filtered) tool list after every connect and every list change. */
     private readonly onTools: (tools: Tool[]) => void,
@@ -126,7 +128,7 @@ export class McpConnection {
     const client = new Client({ name: 'agentchassis-function-runner', version: '1.0.0' });
     let stderrTail = () => '';
     try {
-      const opened = await openTransport(this.server);
+      const opened = await openTransport(this.server, this.isolation);
       stderrTail = opened.stderrTail;
       client.onclose = () => this.lost(client, `the server closed the connection ${detail(stderrTail())}`);
       client.onerror = (error) => this.logger.debug(`MCP server '${this.server.name}': ${error.message}`);

@@ -4,6 +4,8 @@ import type { PlatformConfig } from '@app/config';
 import { FunctionRegistry } from '@app/functions';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
+import { NETWORK_ISOLATION } from '../functions.tokens';
+import type { NetworkIsolation } from '../sandbox/network-isolation';
 import { McpConnection } from './mcp-connection';
 import { McpFunctionBuilder } from './mcp-functions';
 
@@ -25,10 +27,11 @@ export class McpServersService implements OnModuleInit, OnApplicationShutdown {
     @Inject(FunctionRegistry) private readonly registry: FunctionRegistry,
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
     @Inject(Logger) logger: Logger,
+    @Inject(NETWORK_ISOLATION) isolation: NetworkIsolation,
   ) {
     this.logger = logger.child({ component: 'mcp' });
     this.connections = config.mcp.servers.map((server) => {
-      const connection: McpConnection = new McpConnection(server, this.logger, (tools) => {
+      const connection: McpConnection = new McpConnection(server, isolation, this.logger, (tools) => {
         this.tools.set(connection, tools);
         this.mount();
       });

@@ -9,16 +9,14 @@ import { expectEventually } from '@app/testing';
 import {
   api,
   childrenOf,
-  EVERYTHING,
-  FILESYSTEM,
   freePort,
   type McpStack,
   startHttpServer,
   startMcpStack,
   stopProcess,
   SESSION_HTTP,
-  TINY,
 } from './mcp-stack';
+import { testServers } from './test-servers';
 
 const TOKEN = 'tok-mcp-child-0123456789';
 const PLATFORM_SECRET = 'sk-platform-secret-0123456789';
@@ -46,53 +44,10 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     httpServer = await startHttpServer(httpPort);
     sessionPort = await freePort();
     sessionServer = await startHttpServer(sessionPort, [SESSION_HTTP]);
-    const node = process.execPath;
     stack = await startMcpStack({
       runners: 2,
       env: { LLM_API_KEY: PLATFORM_SECRET, AGENT_CATALOG_TTL: '1h' },
-      servers: [
-        {
-          name: 'everything',
-          transport: 'stdio',
-          command: node,
-          args: [EVERYTHING, 'stdio'],
-          env: { MCP_TEST_TOKEN: TOKEN },
-          timeout: '3s',
-        },
-        { name: 'fs', prefix: 'files', transport: 'stdio', command: node, args: [FILESYSTEM, folder] },
-        // same prefix as server-everything: its `echo` collides and is renamed, not dropped
-        {
-          name: 'tiny',
-          prefix: 'everything',
-          transport: 'stdio',
-          command: node,
-          args: [TINY],
-          env: { EVENT_LOG: eventLog },
-          timeout: '2s',
-        },
-        {
-          name: 'web',
-          transport: 'http',
-          url: `http://127.0.0.1:${httpPort}/mcp`,
-          allow_private_network: true,
-          tools: { include: ['echo', 'get-sum'] },
-        },
-        { name: 'blocked', transport: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
-        {
-          name: 'isolated',
-          transport: 'stdio',
-          command: node,
-          args: [TINY],
-          network: false,
-          tools: { include: ['reach'] },
-        },
-        {
-          name: 'sessions',
-          transport: 'http',
-          url: `http://127.0.0.1:${sessionPort}/mcp`,
-          allow_private_network: true,
-        },
-      ],
+      servers: testServers({ folder, eventLog, httpPort, sessionPort, token: TOKEN }),
     });
     // a server that is slow to start on a busy machine connects on a later, background attempt
     await expectEventually(

@@ -20,6 +20,7 @@ import { testServers } from './test-servers';
 
 const TOKEN = 'tok-mcp-child-0123456789';
 const PLATFORM_SECRET = 'sk-platform-secret-0123456789';
+const HEADER_SECRET = 'hdr-secret-9f8e7d6c5b4a';
 
 describe('MCP servers as functions (gateway, executor, two runners; real MCP servers from npm)', () => {
   const folder = mkdtempSync(join(tmpdir(), 'ac-mcp-fs-'));
@@ -47,7 +48,14 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     stack = await startMcpStack({
       runners: 2,
       env: { LLM_API_KEY: PLATFORM_SECRET, AGENT_CATALOG_TTL: '1h' },
-      servers: testServers({ folder, eventLog, httpPort, sessionPort, token: TOKEN }),
+      servers: testServers({
+        folder,
+        eventLog,
+        httpPort,
+        sessionPort,
+        token: TOKEN,
+        headerSecret: HEADER_SECRET,
+      }),
     });
     // a server that is slow to start on a busy machine connects on a later, background attempt
     await expectEventually(
@@ -98,6 +106,11 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     expect(log).toMatch(
       /MCP server 'blocked' could not connect: .*SSRF guard: .*127\.0\.0\.1 is a loopback address/,
     );
+  });
+
+  it("never logs an http server's header values", () => {
+    for (const service of [...stack.runners, stack.gateway, stack.executor])
+      expect(service.output()).not.toContain(HEADER_SECRET);
   });
 
   it('calls tools through POST /functions/:name/invoke: text, structured content, images', async () => {

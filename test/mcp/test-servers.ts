@@ -11,6 +11,8 @@ export function testServers(o: {
   httpPort: number;
   sessionPort: number;
   token: string;
+  /** Sent to the http servers; must never appear in a log. */
+  headerSecret: string;
 }): Record<string, unknown>[] {
   return [
     {
@@ -43,9 +45,15 @@ export function testServers(o: {
       transport: 'http',
       url: `http://127.0.0.1:${o.httpPort}/mcp`,
       allow_private_network: true,
+      headers: { 'x-api-key': o.headerSecret },
       tools: { include: ['echo', 'get-sum'] },
     },
-    { name: 'blocked', transport: 'http', url: `http://127.0.0.1:${o.httpPort}/mcp` },
+    {
+      name: 'blocked',
+      transport: 'http',
+      url: `http://127.0.0.1:${o.httpPort}/mcp`,
+      headers: { authorization: `Bearer ${o.headerSecret}` },
+    },
     {
       name: 'isolated',
       transport: 'stdio',

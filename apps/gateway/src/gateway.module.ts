@@ -10,6 +10,7 @@ import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
+import { McpModule } from './mcp/mcp.module';
 import { RunsModule } from './runs/runs.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -32,6 +33,7 @@ export class GatewayModule {
         AgentsModule,
         TasksModule,
         DocsModule,
+        ...(config.mcp.serve ? [McpModule] : []),
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

@@ -119,6 +119,8 @@ export const CONFIG_KEYS = [
     secret: true,
     example: 'https://hooks.example.com/notify',
   }),
+  // The gateway's own MCP server at /mcp; `mcp.servers` (MCP servers the runner mounts) is read apart.
+  key('mcp.serve', 'MCP_SERVE', 'bool', { default: true }),
   key('scheduler.max_tasks_per_owner', 'SCHEDULER_MAX_TASKS_PER_OWNER', 'int', { default: 100, min: 1 }),
   key('scheduler.min_cron_interval', 'SCHEDULER_MIN_CRON_INTERVAL', 'duration', { default: 1_000, min: 0 }),
   key('scheduler.catchup_window', 'SCHEDULER_CATCHUP_WINDOW', 'duration', { default: 300_000, min: 0 }),

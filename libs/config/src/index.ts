@@ -1,5 +1,6 @@
 export * from './config-keys';
 export * from './config.error';
 export * from './load-config';
+export * from './mcp-config';
 export { maskUrl } from './parse-value';
 export * from './platform-config';

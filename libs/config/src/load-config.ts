@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { CONFIG_KEYS } from './config-keys';
 import { ConfigError, type ConfigProblem } from './config.error';
+import { parseMcpServers } from './mcp-config';
 import { exampleFor, parseValue } from './parse-value';
 import type { PlatformConfig } from './platform-config';
 
@@ -36,7 +37,20 @@ export function loadConfig(env: Env = process.env): PlatformConfig {
     setPath(config, spec.path, value);
     if ('secret' in spec && spec.secret) secrets.push(...secretParts(String(value)));
   }
+  let mcp: ReturnType<typeof parseMcpServers> = { servers: [], secrets: [] };
+  try {
+    mcp = parseMcpServers(
+      getPath(file, 'mcp.servers'),
+      (config.functions as { default_timeout: number }).default_timeout,
+      env.PATH,
+    );
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
+  setPath(config, 'mcp.servers', mcp.servers);
+  secrets.push(...mcp.secrets);
   config.sections = Object.fromEntries(Object.entries(file).filter(([k]) => !isKnownSection(k)));
   config.secrets = secrets;
   return config as unknown as PlatformConfig;

@@ -1,3 +1,5 @@
+import type { McpServerConfig } from './mcp-config';
+
 /** The whole platform's configuration, typed. Each app reads only its own part of it. */
 export interface PlatformConfig {
   llm: {
@@ -67,6 +69,12 @@ export interface PlatformConfig {
     rate_limit_per_minute: number;
     max_concurrent_runs: number;
     daily_token_quota: number;
+  };
+  mcp: {
+    /** Whether the gateway serves `/mcp`. */
+    serve: boolean;
+    /** MCP servers whose tools the function-runner serves as functions. */
+    servers: McpServerConfig[];
   };
   /** On SIGTERM, how long in-flight requests may take to finish before the bus closes. */
   shutdown: { timeout: number };

@@ -7,17 +7,17 @@ import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { builtinFunctions } from './builtins/builtins';
 import { FunctionsHandler } from './functions.handler';
-import { HTTP_BRIDGE } from './functions.tokens';
+import { HTTP_BRIDGE, NETWORK_ISOLATION } from './functions.tokens';
+import { McpServersService } from './mcp/mcp-servers.service';
 import { httpBridge } from './plugins/http-bridge';
 import { PluginLoaderService } from './plugins/plugin-loader.service';
-import { probeNetworkIsolation } from './sandbox/network-isolation';
+import { type NetworkIsolation, probeNetworkIsolation } from './sandbox/network-isolation';
 import { SandboxPool } from './sandbox/sandbox-pool';
 import { sandboxScript } from './sandbox/sandbox-process';
 
 const BUILTINS = Symbol('BUILTINS');
 
-async function createSandboxPool(config: PlatformConfig, logger: Logger): Promise<SandboxPool> {
-  const isolation = await probeNetworkIsolation();
+function createSandboxPool(config: PlatformConfig, logger: Logger, isolation: NetworkIsolation): SandboxPool {
   if (isolation.isolated) logger.info(`sandbox: ${isolation.detail}`);
   else {
     logger.warn(
@@ -57,8 +57,14 @@ async function createSandboxPool(config: PlatformConfig, logger: Logger): Promis
       inject: [BUILTINS],
       useFactory: (builtins: ReturnType<typeof builtinFunctions>) => httpBridge(builtins.httpRequest),
     },
-    { provide: SandboxPool, inject: [PLATFORM_CONFIG, Logger], useFactory: createSandboxPool },
+    { provide: NETWORK_ISOLATION, useFactory: probeNetworkIsolation },
+    {
+      provide: SandboxPool,
+      inject: [PLATFORM_CONFIG, Logger, NETWORK_ISOLATION],
+      useFactory: createSandboxPool,
+    },
     PluginLoaderService,
+    McpServersService,
     FunctionsHandler,
   ],
 })

@@ -35,7 +35,7 @@ export class AuthGuard implements CanActivate {
     if (!principal) throw new AppError('unauthorized', 'invalid or revoked API key');
     // the API document reveals no data: any valid key may read it
     const needed = scope === 'metrics' ? 'admin' : scope;
-    if (needed !== 'docs' && !hasScope(principal.scopes, needed)) {
+    if (needed !== 'docs' && needed !== 'authenticated' && !hasScope(principal.scopes, needed)) {
       throw new AppError('forbidden', `this API key lacks the '${needed}' scope`);
     }
     await this.limiter.hit(principal.keyId);

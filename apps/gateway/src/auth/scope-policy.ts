@@ -1,7 +1,7 @@
 import type { Scope } from '@app/contracts';
 
 /** A key's scope; or `public`; or a route public by a setting (`metrics`: METRICS_PUBLIC, `docs`: DOCS_PUBLIC). */
-export type RouteScope = Scope | 'public' | 'metrics' | 'docs';
+export type RouteScope = Scope | 'public' | 'metrics' | 'docs' | 'authenticated';
 
 /**
  * Which scope each route needs, in one table (first match wins). Routes not listed need `admin`:
@@ -15,6 +15,8 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
+  // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)
+  { method: /^(GET|POST|DELETE)$/, path: /^\/mcp$/, scope: 'authenticated' },
   { method: /^GET$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:read' },
   { method: /^(POST|DELETE)$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:write' },
 ];

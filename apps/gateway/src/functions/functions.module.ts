@@ -18,5 +18,6 @@ import { FunctionsService } from './functions.service';
       },
     },
   ],
+  exports: [FunctionsService],
 })
 export class FunctionsModule {}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+import base from '../../vitest.config.mts';
+
+// The MCP benchmark, never part of `npm test`: `npm run build`, then
+// `npx vitest run --config bench/mcp/vitest.config.mts` (BENCH_WRITE=1 updates docs/benchmarks.md).
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['bench/mcp/**/*.bench-run.ts'],
+    testTimeout: 600_000,
+    fileParallelism: false,
+  },
+});

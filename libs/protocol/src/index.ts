@@ -34,6 +34,7 @@ export { parseAssistantReply } from './reply-parser';
 export { encodeCalls } from './xml-toon.codec';
 export { applySchemaTypes } from './schema-types';
 export { encodeResult, encodeError } from './result.codec';
+export { decodeResult } from './result-decoder';
 export { encodeData } from './toon-data';
 export { buildSystemPrompt } from './prompt';
 export type { SystemPromptOptions } from './prompt';
@@ -42,6 +43,7 @@ export type { TokenEncoding } from './tokens';
 export type {
   DataEncodingOptions,
   DataFormat,
+  DecodedResult,
   EncodedData,
   FunctionParameters,
   ParameterSchema,
@@ -51,5 +53,7 @@ export type {
   PromptFunction,
   PromptProtocol,
   ResultContent,
+  ResultEncodingOptions,
+  ResultPaging,
   ToolProtocol,
 } from './types';

@@ -36,7 +36,6 @@ const workedExample = () =>
       name: 'add_items',
       params: {
         list: 'groceries',
-        notify: true,
         items: [
           { name: 'Apple', qty: 3 },
           { name: 'Banana', qty: 6 },
@@ -45,12 +44,12 @@ const workedExample = () =>
     },
   ]);
 
+// Paid on every request: each clause earns its tokens. `<every-row>` and `<note>` are the two
+// result elements a model cannot guess (result-render.ts).
 const xmlToonGuideText = () => `## Calling functions
-Call functions with <call> elements, e.g. (not a real function):
+Reply with <call> elements, e.g. (not a real function):
 ${workedExample()}
-One <p>name: value</p> per parameter; lists and objects in <data type="toon"> (header key[count]{fields}:, then one row per line) or <data type="json">.
-Calls in one reply run concurrently; results return as <result> elements.
-To answer the user, reply without <call>.`;
+One <p>name: value</p> per parameter; lists and objects in <data type="toon"> (key[count]{fields}: then one row per line) or <data type="json">. Calls in one reply run concurrently. Results come back as <result>; <every-row>field: value</every-row> holds fields equal in every row of its table. To answer the user, reply without <call>.`;
 
 const JSON_ACTION_GUIDE = `## Calling functions
 Reply with exactly one JSON object and nothing else:

@@ -5,6 +5,7 @@ import {
   type ErrorBody,
   type FnExecReply,
   type FnExecRequest,
+  type FunctionDefinition,
   type FunctionResult,
   Subjects,
 } from '@app/contracts';
@@ -21,7 +22,12 @@ import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
 /** Time the bus waits past a call's own deadline for the provider's timeout reply. */
 const REPLY_GRACE_MS = 500;
 
-type Checked = { call: ToolCall; args: Record<string, unknown>; refusal?: ErrorBody };
+type Checked = {
+  call: ToolCall;
+  args: Record<string, unknown>;
+  refusal?: ErrorBody;
+  definition?: FunctionDefinition;
+};
 
 /**
  * Runs the calls of one model reply: refuses what the allow-list, the schema or `max_tool_calls`
@@ -69,9 +75,9 @@ export class ToolExecutorService {
     const errors = validateAgainstDefinition(definition, args);
     if (errors.length > 0) {
       const message = `invalid parameters: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`;
-      return { call, args, refusal: { code: 'invalid_params', message, details: errors } };
+      return { call, args, definition, refusal: { code: 'invalid_params', message, details: errors } };
     }
-    return { call, args };
+    return { call, args, definition };
   }
 
   private async settle(
@@ -80,11 +86,11 @@ export class ToolExecutorService {
     run: RunState,
     allowed?: string[],
   ): Promise<ToolOutcome> {
-    const { call, args } = item;
+    const { call, args, definition } = item;
     this.events.emit(run, 'tool_call', { step: run.step, index, name: call.name, args });
     const outcome = item.refusal
       ? this.outcome(run, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
-      : await this.execute(run, call, args, allowed);
+      : await this.execute(run, call, args, allowed, definition);
     this.events.emit(run, 'tool_result', {
       step: run.step,
       index,
@@ -111,6 +117,7 @@ export class ToolExecutorService {
     call: ToolCall,
     args: Record<string, unknown>,
     allowed?: string[],
+    definition?: FunctionDefinition,
   ): Promise<ToolOutcome> {
     const started = performance.now();
     const timeoutMs = Math.max(1, Math.min(run.profile.single_call_timeout, run.remainingMs()));
@@ -138,7 +145,7 @@ export class ToolExecutorService {
     }
     const elapsedMs = Math.round(performance.now() - started);
     return reply.status === 'success'
-      ? this.outcome(run, call, args, { result: reply.result ?? {}, executed: true, elapsedMs })
+      ? this.outcome(run, call, args, { result: reply.result ?? {}, executed: true, elapsedMs }, definition)
       : this.outcome(run, call, args, { error: reply.error, executed: true, elapsedMs });
   }
 
@@ -165,11 +172,17 @@ export class ToolExecutorService {
     call: ToolCall,
     args: Record<string, unknown>,
     found: { result?: FunctionResult; error?: ErrorBody; executed: boolean; elapsedMs: number },
+    definition?: FunctionDefinition,
   ): ToolOutcome {
     const maxLen = run.profile.observation_max_len;
     const observation = found.error
       ? errorObservation(call.name, found.error.message, maxLen)
-      : successObservation(call.name, found.result ?? {}, maxLen, run.profile.model);
+      : successObservation(call.name, found.result ?? {}, {
+          maxLen,
+          model: run.profile.model,
+          definition,
+          args,
+        });
     return { call, args, status: found.error ? 'error' : 'success', observation, ...found };
   }
 

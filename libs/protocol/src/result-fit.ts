@@ -17,6 +17,8 @@ interface State {
   /** Undefined: no data, or all of it left out. */
   data?: DataCut;
   markdownLines: number;
+  /** When not even the first Markdown line fits whole: its start, cut at a word. */
+  markdownHead?: string;
 }
 
 /**
@@ -33,7 +35,8 @@ export function fitSuccess(name: string, content: ResultContent, options: Option
   const plain = content.data === undefined ? undefined : toJsonValue(content.data);
   const lines = content.markdown ? content.markdown.split('\n') : [];
   const render = (state: State) => {
-    const markdown = state.markdownLines > 0 ? lines.slice(0, state.markdownLines).join('\n') : undefined;
+    const markdown =
+      state.markdownLines > 0 ? lines.slice(0, state.markdownLines).join('\n') : state.markdownHead;
     const data = state.data ? encodeData(state.data.value, options) : undefined;
     const note = noteOf(name, state, plain, lines.length, options);
     return renderSuccess(name, { message: state.message, data, markdown, note });
@@ -59,6 +62,12 @@ export function fitSuccess(name: string, content: ResultContent, options: Option
     state.markdownLines = largest(state.markdownLines, lines.length, (n) =>
       fits({ ...state, markdownLines: n }),
     );
+    if (state.markdownLines === 0 && lines.length > 0) {
+      const head = (n: number) => cutText(lines[0], n) || undefined;
+      state.markdownHead = head(
+        largest(0, lines[0].length, (n) => fits({ ...state, markdownHead: head(n) })),
+      );
+    }
     return state;
   };
   const whole = fill(content.message, false);
@@ -113,7 +122,9 @@ function noteOf(name: string, state: State, plain: unknown, markdownTotal: numbe
   if (state.messageCut) parts.push('message cut');
   const data = dataNote(name, state.data, plain, options);
   if (data) parts.push(data);
-  if (state.markdownLines === 0 && markdownTotal > 0) parts.push(`output left out (${markdownTotal} lines)`);
+  if (state.markdownHead) parts.push(`output cut within line 1 of ${markdownTotal}`);
+  else if (state.markdownLines === 0 && markdownTotal > 0)
+    parts.push(`output left out (${markdownTotal} lines)`);
   else if (state.markdownLines < markdownTotal)
     parts.push(`output cut after line ${state.markdownLines} of ${markdownTotal}`);
   return parts.length ? `Cut to ${options.maxLength} characters: ${parts.join('; ')}.` : '';

@@ -28,7 +28,11 @@ export interface ParameterSchema {
   enum?: unknown[];
   minimum?: number;
   maximum?: number;
-  items?: { type: string };
+  /** An array's items: a type, or a whole schema (an object's shape, an enum). */
+  items?: ParameterSchema | { type: string };
+  /** An object's fields, when its shape is known. */
+  properties?: Record<string, ParameterSchema>;
+  required?: string[];
 }
 
 export interface FunctionParameters {

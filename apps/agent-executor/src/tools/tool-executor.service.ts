@@ -15,6 +15,7 @@ import { newId } from '../common/ids';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import type { RunState } from '../runs/run-state';
 import { FunctionCatalogService } from './function-catalog.service';
+import { answerFunctionDescribe, isFunctionDescribe } from './function-describe';
 import { errorObservation, successObservation } from './observation';
 import { validateAgainstDefinition } from './param-validator';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
@@ -27,6 +28,8 @@ type Checked = {
   args: Record<string, unknown>;
   refusal?: ErrorBody;
   definition?: FunctionDefinition;
+  /** Answered by the executor itself (function_describe): no provider, no call counted. */
+  local?: FunctionResult;
 };
 
 /**
@@ -47,7 +50,7 @@ export class ToolExecutorService {
     for (const call of calls) checked.push(await this.check(call, run));
     let limitReached = false;
     for (const item of checked) {
-      if (item.refusal) continue;
+      if (item.refusal || item.local) continue;
       if (run.toolCallsExecuted >= run.profile.max_tool_calls) {
         limitReached = true;
         item.refusal = {
@@ -66,6 +69,12 @@ export class ToolExecutorService {
 
   private async check(call: ToolCall, run: RunState): Promise<Checked> {
     const { allowed_tools: allowList, name: agent } = run.profile;
+    if (isFunctionDescribe(call.name)) {
+      const answer = answerFunctionDescribe(call.params, await this.catalog.allowedFor(allowList));
+      return 'error' in answer
+        ? { call, args: call.params, refusal: answer.error }
+        : { call, args: call.params, local: answer.result };
+    }
     if (!isAllowed(allowList, call.name)) {
       return refuse(call, 'forbidden', `function '${call.name}' is not available to agent '${agent}'`);
     }
@@ -90,7 +99,9 @@ export class ToolExecutorService {
     this.events.emit(run, 'tool_call', { step: run.step, index, name: call.name, args });
     const outcome = item.refusal
       ? this.outcome(run, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
-      : await this.execute(run, call, args, allowed, definition);
+      : item.local
+        ? this.outcome(run, call, args, { result: item.local, executed: false, elapsedMs: 0 })
+        : await this.execute(run, call, args, allowed, definition);
     this.events.emit(run, 'tool_result', {
       step: run.step,
       index,

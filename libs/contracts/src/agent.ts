@@ -15,17 +15,19 @@ export class AgentRunRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
 }
 
-export type FinishReason =
-  | 'final'
-  | 'max_steps'
-  | 'max_tool_calls'
-  | 'budget'
-  | 'timeout'
-  | 'parse_error'
-  | 'cancelled'
-  | 'error'
-  | 'awaiting_approval'
-  | 'rejected';
+export const FINISH_REASONS = [
+  'final',
+  'max_steps',
+  'max_tool_calls',
+  'budget',
+  'timeout',
+  'parse_error',
+  'cancelled',
+  'error',
+  'awaiting_approval',
+  'rejected',
+] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
 
 export interface FunctionCallSummary {
   name: string;

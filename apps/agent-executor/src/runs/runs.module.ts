@@ -14,6 +14,7 @@ import { RunControlService } from './run-control.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunLoopService } from './run-loop.service';
+import { RunMetrics } from './run-metrics';
 import { RunRepository } from './run.repository';
 import { RunsHandler } from './runs.handler';
 import { StaleRunSweeper } from './stale-run.sweeper';
@@ -26,6 +27,7 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     RunLoopService,
     RunExecutionService,
     RunFinisherService,
+    RunMetrics,
     RunControlService,
     RunRepository,
     PlannerService,

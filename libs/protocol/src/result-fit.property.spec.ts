@@ -122,7 +122,8 @@ describe('results cut to a limit', () => {
         const whole = expected(generated);
         if (cut === encodeResult(fn, generated)) return;
         expect(decoded.note).toMatch(/^Cut to \d+ characters: /);
-        if (decoded.markdown !== undefined) expect(whole.markdown?.startsWith(decoded.markdown)).toBe(true);
+        if (decoded.markdown !== undefined)
+          expect(whole.markdown?.startsWith(decoded.markdown.replace(/…$/, ''))).toBe(true);
         if (Array.isArray(whole.data) && Array.isArray(decoded.data) && !/in part/.test(decoded.note ?? ''))
           expect(decoded.data).toEqual(whole.data.slice(0, decoded.data.length));
       }),

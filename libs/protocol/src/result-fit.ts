@@ -165,10 +165,19 @@ function cutText(text: string, length: number): string {
   return word ? `${word}…` : '';
 }
 
-/** The largest n in [low, high] for which `ok(n)` holds, given that it holds for `low`. */
+/**
+ * The largest n in [low, high] for which `ok(n)` holds, given that it holds for `low`: galloping
+ * up from `low` first, so a probe is never much larger than the answer (a huge table is never
+ * encoded whole to find the few rows that fit), then halving.
+ */
 function largest(low: number, high: number, ok: (n: number) => boolean): number {
   let best = low;
-  let [lo, hi] = [low + 1, high];
+  let step = 1;
+  while (best + step <= high && ok(best + step)) {
+    best += step;
+    step *= 2;
+  }
+  let [lo, hi] = [best + 1, Math.min(high, best + step - 1)];
   while (lo <= hi) {
     const mid = Math.floor((lo + hi) / 2);
     if (ok(mid)) [best, lo] = [mid, mid + 1];

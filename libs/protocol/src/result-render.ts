@@ -14,7 +14,7 @@ export interface SuccessParts {
 }
 
 /**
- * A successful result in the seed's shape (§2.3.3): `<message>`, then `<data type="toon|json">`
+ * A successful result: `<message>`, then `<data type="toon|json">`
  * (preceded by `<every-row>` when fields common to every row were taken out of the table), then
  * `<output type="markdown">`, then `<note>`, each only when present. Text is not XML-escaped
  * (that would cost tokens and readability); only a closing tag that would end an element early
@@ -32,7 +32,7 @@ export function renderSuccess(name: string, parts: SuccessParts): string {
   return lines.join('\n');
 }
 
-/** A failed call in the seed's shape (§2.3.4). */
+/** A failed call: its message in `<error>`. */
 export function renderError(name: string, message: string, note?: string): string {
   return [
     `<result name="${escapeAttribute(name)}" status="error">`,

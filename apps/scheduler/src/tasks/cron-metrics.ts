@@ -4,7 +4,7 @@ import { initialiseCounter, Metrics } from '@app/observability';
 const CRON_OUTCOMES = ['completed', 'failed', 'missed'] as const;
 
 /**
- * `ac_cron_executions_total{status}` (seed 000 §2.5.2): every cron tick, by what became of it.
+ * `ac_cron_executions_total{status}`: every cron tick, by what became of it.
  * Each status is exported at 0 from the start, so "no fires" and "no scheduler" differ.
  */
 @Injectable()

@@ -23,13 +23,17 @@ export interface SuccessParts {
 export function renderSuccess(name: string, parts: SuccessParts): string {
   const lines = [`<result name="${escapeAttribute(name)}" status="success">`];
   if (parts.message) lines.push(`  <message>${guard(parts.message)}</message>`);
-  if (parts.data?.common)
-    lines.push(`  <every-row>${guard(commonFieldsText(parts.data.common))}</every-row>`);
+  if (parts.data?.common) lines.push(everyRowLine(parts.data.common));
   if (parts.data) lines.push(`  <data type="${parts.data.type}">`, guard(parts.data.text), '  </data>');
   if (parts.markdown) lines.push('  <output type="markdown">', guard(parts.markdown), '  </output>');
   if (parts.note) lines.push(`  <note>${guard(parts.note)}</note>`);
   lines.push('</result>');
   return lines.join('\n');
+}
+
+/** The `<every-row>` line: what folding a table's common fields adds to a result. */
+export function everyRowLine(common: Record<string, unknown>): string {
+  return `  <every-row>${guard(commonFieldsText(common))}</every-row>`;
 }
 
 /** A failed call: its message in `<error>`. */

@@ -1,5 +1,6 @@
 import { encode as encodeToon } from '@toon-format/toon';
-import { commonFieldsText, foldCommonFields } from './common-fields';
+import { foldCommonFields } from './common-fields';
+import { everyRowLine } from './result-render';
 import { countTokens } from './tokens';
 import type { DataEncodingOptions, EncodedData } from './types';
 
@@ -47,7 +48,7 @@ function cheapest(candidates: EncodedData[], model: string | undefined): Encoded
 }
 
 function tokensOf(candidate: EncodedData, model: string | undefined): number {
-  const common = candidate.common ? countTokens(commonFieldsText(candidate.common), model) : 0;
+  const common = candidate.common ? countTokens(`${everyRowLine(candidate.common)}\n`, model) : 0;
   return countTokens(candidate.text, model) + common;
 }
 

@@ -81,7 +81,7 @@ export function fitSuccess(name: string, content: ResultContent, options: Option
 
 /** An error whose message is over the limit: cut at a word. */
 export function fitError(name: string, message: string, limit: number): string {
-  const note = `error message cut to fit ${limit} characters`;
+  const note = `Cut to ${limit} characters: error message cut.`;
   const length = largest(
     0,
     message.length,
@@ -156,13 +156,16 @@ function sizeOf(value: unknown): number {
   return typeof value === 'object' && value !== null ? Object.keys(value).length : 1;
 }
 
-/** The text's first `length` characters, backed off to a word boundary, marked with `…`. */
+/**
+ * Prose cut to its first `length` characters, backed off to a word boundary (a first word longer
+ * than that is cut where it must, never inside a character), marked with `…`.
+ */
 function cutText(text: string, length: number): string {
   if (length >= text.length) return text;
   const head = text.slice(0, length);
   const space = head.search(/\s\S*$/);
-  const word = (space > 0 ? head.slice(0, space) : '').trimEnd();
-  return word ? `${word}…` : '';
+  const kept = space > 0 ? head.slice(0, space).trimEnd() : head.replace(/[\uD800-\uDBFF]$/, '');
+  return kept ? `${kept}…` : '';
 }
 
 /**

@@ -64,6 +64,15 @@ describe('errorObservation', () => {
     expect(text.length).toBeLessThanOrEqual(200);
     expect(decodeResult(text).error).toMatch(/^(word )+word…$/);
   });
+
+  it('cuts a message without a space where it must rather than lose it', () => {
+    const text = errorObservation('f', `https://example.com/${'a'.repeat(400)}`, 200);
+    expect(text.length).toBeLessThanOrEqual(200);
+    expect(decodeResult(text)).toMatchObject({
+      error: expect.stringMatching(/^https:\/\/example\.com\/a+…$/),
+      note: 'Cut to 200 characters: error message cut.',
+    });
+  });
 });
 
 describe('pagingOf', () => {

@@ -24,16 +24,16 @@ export function successObservation(
   options: ObservationOptions,
 ): string {
   const { maxLen, model } = options;
+  const whole = encodeResult(name, result, { model });
+  if (result.data !== undefined)
+    countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), model);
+  if (whole.length <= maxLen) return whole;
   const paging = pagingOf(options.definition, options.args);
-  const encoded = encodeResult(name, result, { model, maxLength: maxLen, ...(paging ? { paging } : {}) });
-  if (result.data !== undefined) countSavedTokens(name, result, model);
-  return encoded;
+  return encodeResult(name, result, { model, maxLength: maxLen, ...(paging ? { paging } : {}) });
 }
 
 /** `ac_tokens_saved_total`: what the chosen encoding saved against compact JSON in the same envelope. */
-function countSavedTokens(name: string, result: FunctionResult, model?: string): void {
-  const encoded = encodeResult(name, result, { model });
-  const asJson = encodeResult(name, result, { model, format: 'json' });
+function countSavedTokens(encoded: string, asJson: string, model?: string): void {
   if (encoded === asJson) return;
   const saved = countTokens(asJson, model) - countTokens(encoded, model);
   if (saved > 0) Metrics.tokensSaved().inc(saved);

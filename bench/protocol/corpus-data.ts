@@ -149,6 +149,22 @@ export function alerts(count: number, seed = 7) {
   }));
 }
 
+/**
+ * The scheduler's `delay_list` rows (task-functions.ts): six fields, `executed_at` and `error`
+ * null in every row (pending and cancelled tasks), `run_at` an ISO timestamp.
+ */
+export function delays(count: number, seed = 9) {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, (_, index) => ({
+    name: `${pick(random, ['remind', 'report', 'follow_up', 'renew'])}_${index + 1}`,
+    run_at: isoTime(BASE_TIME, between(random, 30, 40_000)),
+    target: pick(random, ['send_message', 'send_message', 'agent', 'http_request']),
+    status: pick(random, ['pending', 'pending', 'pending', 'cancelled']),
+    executed_at: null,
+    error: null,
+  }));
+}
+
 /** Semi-uniform: every entry has the common fields, some carry extra context or an error object. */
 export function logs(count: number, seed = 8) {
   const random = seededRandom(seed);

@@ -72,6 +72,16 @@ export const FUNCTIONS: PromptFunction[] = [
   define('list_alerts', 'Open monitoring alerts.', {
     severity: { type: 'string', enum: ['critical', 'warning', 'info'] },
   }),
+  // As the scheduler defines it (task-function.params.ts), paging included.
+  define('delay_list', 'List one-off tasks, optionally only those in one status.', {
+    status: {
+      type: 'string',
+      enum: ['pending', 'completed', 'failed', 'cancelled', 'missed'],
+      description: 'Only tasks in this status',
+    },
+    offset: { type: 'integer', minimum: 0, default: 0, description: 'Tasks to skip, for the next page' },
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'Most tasks to return' },
+  }),
   define(
     'render_report',
     'Render a Markdown sales report for a period.',

@@ -6,12 +6,23 @@ import {
   encodeError,
   encodeResult,
   type DataFormat,
+  type PromptFunction,
 } from '../../libs/protocol/src/index';
+import { CONFIG_KEYS } from '../../libs/config/src/config-keys';
 import { FUNCTIONS } from './functions';
 import type { Scenario, Step, StepResult } from './scenarios';
 
-/** How a conversation is put on the wire. */
-export type Variant = 'ours' | 'compactJson' | 'functionCalling' | 'functionCallingToolsAsJson';
+/**
+ * How a conversation is put on the wire. `functionCalling` counts the `tools` array as sent, the
+ * JSON the OpenAI API receives; `functionCallingRendered` as gpt-tokenizer estimates OpenAI's
+ * internal rendering of it (the provider does not publish the exact text).
+ */
+export type Variant = 'ours' | 'compactJson' | 'functionCalling' | 'functionCallingRendered';
+
+/** `executor.function_definition_budget`'s default, as the executor applies it. */
+export const DEFINITION_BUDGET = Number(
+  CONFIG_KEYS.find((key) => key.path === 'executor.function_definition_budget')?.default,
+);
 
 export const INSTRUCTIONS = 'You are the operations and sales assistant of ACME GmbH. Be concise and exact.';
 
@@ -59,7 +70,7 @@ export function finalPromptTokens(scenario: Scenario, variant: Variant): number 
 function transcript(scenario: Scenario, variant: Variant): Transcript {
   return variant === 'ours' || variant === 'compactJson'
     ? xmlToonTranscript(scenario, variant === 'ours' ? 'auto' : 'json')
-    : functionCallingTranscript(scenario, variant === 'functionCallingToolsAsJson');
+    : functionCallingTranscript(scenario, variant === 'functionCalling');
 }
 
 function xmlToonTranscript(scenario: Scenario, format: DataFormat | 'auto'): Transcript {
@@ -67,6 +78,7 @@ function xmlToonTranscript(scenario: Scenario, format: DataFormat | 'auto'): Tra
     functions: FUNCTIONS,
     protocol: 'xml-toon',
     instructions: INSTRUCTIONS,
+    definitionBudget: DEFINITION_BUDGET,
   });
   const opening =
     messageTokens({ role: 'system', content: system }) +
@@ -115,10 +127,10 @@ function functionCallingTranscript(scenario: Scenario, toolsAsJson: boolean): Tr
   return { opening, turns };
 }
 
-/** By default the provider's own rendering of `tools` (estimated); optionally the raw JSON array. */
-function toolDefinitionTokens(asJson: boolean): number {
-  if (!asJson) return countTokens(formatFunctionDefinitions(FUNCTIONS as never)) + TOOL_DEFINITIONS_OVERHEAD;
-  const tools = FUNCTIONS.map((fn) => ({ type: 'function', function: fn }));
+/** The `tools` array as sent (its JSON), or as the provider's rendering of it is estimated. */
+export function toolDefinitionTokens(asJson: boolean, functions: PromptFunction[] = FUNCTIONS): number {
+  if (!asJson) return countTokens(formatFunctionDefinitions(functions as never)) + TOOL_DEFINITIONS_OVERHEAD;
+  const tools = functions.map((fn) => ({ type: 'function', function: fn }));
   return countTokens(JSON.stringify(tools));
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
-import { measureCorpus } from './budget';
+import { measureCorpus, measureLargeToolset } from './budget';
 import { scoreParsers } from './parser-choice';
 import { renderReport, SECTION_HEADING, type Machine } from './report';
 
@@ -9,7 +9,7 @@ import { renderReport, SECTION_HEADING, type Machine } from './report';
 const DOC_PATH = 'docs/benchmarks.md';
 
 function main(): void {
-  const report = renderReport(measureCorpus(), scoreParsers(), describeMachine());
+  const report = renderReport(measureCorpus(), measureLargeToolset(), scoreParsers(), describeMachine());
   console.log(report);
   if (process.argv.includes('--write')) writeSection(report);
 }

@@ -1,5 +1,5 @@
 import type { ParsedCall, ResultContent } from '../../libs/protocol/src/index';
-import { alerts, files, inventory, logs, metrics, orders, repositories, users } from './corpus-data';
+import { alerts, delays, files, inventory, logs, metrics, orders, repositories, users } from './corpus-data';
 
 export type StepResult = { ok: true; content: ResultContent } | { ok: false; error: string };
 
@@ -86,6 +86,12 @@ const sevenDayFiles = files(250, 11)
 
 export const RESULT_SCENARIOS: Scenario[] = [
   single('users, 10 rows', 'Who are our users?', call('list_users', { limit: 10 }), ok({ data: users(10) })),
+  single(
+    'delay_list, 50 rows',
+    'What is scheduled?',
+    call('delay_list', { limit: 50 }),
+    ok({ message: '50 of 64 delay task(s), from offset 0', data: delays(50) }),
+  ),
   single(
     'orders, 50 rows',
     'Paid orders since October?',

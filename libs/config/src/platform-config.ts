@@ -18,6 +18,11 @@ export interface PlatformConfig {
     run_timeout: number;
     /** How long the executor trusts its copy of the function catalog before asking again. */
     catalog_ttl: number;
+    /**
+     * Most prompt tokens the function definitions of a text-protocol run may take; over it they are
+     * listed one line each and `function_describe` gives a full signature on demand.
+     */
+    function_definition_budget: number;
   };
   nats: {
     url: string;

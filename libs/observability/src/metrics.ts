@@ -74,6 +74,18 @@ export const Metrics = {
     ),
 } as const;
 
+/**
+ * Exports each given label set of a counter at 0 right away: a series that only appears with its
+ * first event leaves `absent()` unable to tell "none yet" from "not running", and `rate()`
+ * blind to that first event.
+ */
+export function initialiseCounter<L extends string>(
+  counter: Counter<L>,
+  labelSets: Partial<Record<L, string>>[],
+): void {
+  for (const labels of labelSets) counter.inc(labels, 0);
+}
+
 let defaultsStarted = false;
 
 /** Process metrics (CPU, memory, event loop, GC) for the service, once per process. */

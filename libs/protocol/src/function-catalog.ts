@@ -1,47 +1,120 @@
+import { countTokens } from './tokens';
 import type { ParameterSchema, PromptFunction } from './types';
 
+/** The built-in that gives a function's full signature when the prompt lists names only. */
+export const FUNCTION_DESCRIBE = 'function_describe';
+
+export interface CatalogOptions {
+  /** Most tokens the definitions may take; over it, the brief listing is used. */
+  budget?: number;
+  /** Model whose tokenizer counts the budget; o200k_base when omitted. */
+  model?: string;
+}
+
+/** Words of a description kept in the brief listing, at most; fewer when the budget is tight. */
+const BRIEF_WORDS = 12;
+
 /**
- * Lists functions for a system prompt in TypeScript-like notation, which models read fluently
- * and which costs fewer tokens than prose: `?` marks an optional parameter, `a|b` an enum,
- * `1..365` a range, `= 7` a default and `//` starts the description.
+ * Lists functions for a system prompt as TypeScript-like signatures, which models read fluently
+ * and which cost fewer tokens than JSON Schema: `?` marks an optional parameter, `"a"|"b"` an
+ * enum, `1..365` a range, `= 7` a default, `{a: string}` an object's shape; the description
+ * follows, then one indented line per described parameter.
  *
- *   clean_logs: Delete log files older than N days.
- *   - path: string // Directory to clean
- *   - days?: integer 1..365 = 7 // Keep the last N days
+ *   clean_logs(path: string, days?: integer 1..365 = 7): Delete old log files.
+ *     path: Directory to clean
+ *
+ * When that is over `budget` tokens, each function gets one line, its name and the start of its
+ * description (as many words as the budget allows); when not even one word fits, the names alone,
+ * grouped by their first `_` segment (`crm_{list_contacts,get_contact}`). Either way
+ * `function_describe` gives a full signature on demand. The names are always all there: a model
+ * cannot call what it was never told of.
  */
-export function describeFunctions(functions: PromptFunction[]): string {
-  return ['## Functions (? marks an optional parameter)', ...functions.map(describeFunction)].join('\n');
+export function describeFunctions(functions: PromptFunction[], options: CatalogOptions = {}): string {
+  const full = ['## Functions', ...functions.map(describeFunction)].join('\n');
+  const { budget, model } = options;
+  if (budget === undefined || countTokens(full, model) <= budget) return full;
+  const brief = (words: number) => briefCatalog(functions, words);
+  let words = BRIEF_WORDS;
+  while (words > 0 && countTokens(brief(words), model) > budget) words -= words > 4 ? 2 : 1;
+  return brief(words);
 }
 
-function describeFunction(fn: PromptFunction): string {
+/** One function's full signature block, as listed in the prompt and by `function_describe`. */
+export function describeFunction(fn: PromptFunction): string {
   const required = new Set(fn.parameters.required ?? []);
-  const params = Object.entries(fn.parameters.properties).map(([name, schema]) =>
-    describeParameter(name, schema, required.has(name)),
+  const params = Object.entries(fn.parameters.properties);
+  const signature = params
+    .map(([name, schema]) => parameterText(name, schema, required.has(name)))
+    .join(', ');
+  const notes = params.flatMap(([name, schema]) =>
+    schema.description?.trim() ? [`  ${name}: ${oneLine(schema.description)}`] : [],
   );
-  return [`${fn.name}: ${fn.description.trim()}`, ...params].join('\n');
+  return [`${fn.name}(${signature}): ${oneLine(fn.description)}`, ...notes].join('\n');
 }
 
-function describeParameter(name: string, schema: ParameterSchema, required: boolean): string {
-  const signature = `- ${name}${required ? '' : '?'}: ${typeOf(schema)}${rangeOf(schema)}${defaultOf(schema)}`;
-  return schema.description ? `${signature} // ${schema.description.trim()}` : signature;
+function briefCatalog(functions: PromptFunction[], words: number): string {
+  const lines =
+    words > 0
+      ? functions.map((fn) => `${fn.name}: ${firstWords(fn.description, words)}`)
+      : groupedNames(functions.map((fn) => fn.name));
+  const grouping = words > 0 ? '' : '; a_{b,c} stands for a_b and a_c';
+  return [
+    `## Functions (call ${FUNCTION_DESCRIBE} for one's parameters before calling it${grouping})`,
+    `${FUNCTION_DESCRIBE}(name: string): Full signature of a function`,
+    ...lines,
+  ].join('\n');
 }
 
-/** An enum is written as its values; an array as `item[]`. */
-function typeOf(schema: ParameterSchema): string {
-  if (schema.enum?.length) return schema.enum.map(valueText).join('|');
-  return schema.type === 'array' && schema.items ? `${schema.items.type}[]` : schema.type;
+/** Names sharing a first `_` segment on one line, as `crm_{list_contacts,get_contact}`. */
+function groupedNames(names: string[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const name of names) {
+    const cut = name.indexOf('_');
+    const prefix = cut > 0 && cut < name.length - 1 ? name.slice(0, cut + 1) : name;
+    groups.set(prefix, [...(groups.get(prefix) ?? []), name.slice(prefix.length)]);
+  }
+  return [...groups].map(([prefix, rests]) =>
+    rests.length === 1 ? `${prefix}${rests[0]}` : `${prefix}{${rests.join(',')}}`,
+  );
 }
 
-function rangeOf({ minimum, maximum }: ParameterSchema): string {
+function parameterText(name: string, schema: ParameterSchema, required: boolean): string {
+  return `${name}${required ? '' : '?'}: ${typeOf(schema)}${rangeOf(schema)}${defaultOf(schema)}`;
+}
+
+/** An enum as its values, an array as `item[]`, an object with known fields as its shape. */
+function typeOf(schema: Omit<ParameterSchema, 'type'> & { type: string }): string {
+  if (schema.enum?.length) return schema.enum.map((value) => JSON.stringify(value)).join('|');
+  if (schema.type === 'array' && schema.items) {
+    const item = typeOf(schema.items);
+    return `${item.includes('|') ? `(${item})` : item}[]`;
+  }
+  if (schema.type === 'object' && schema.properties) {
+    const required = new Set(schema.required ?? []);
+    const fields = Object.entries(schema.properties).map(([name, field]) =>
+      parameterText(name, field, required.has(name)),
+    );
+    return `{${fields.join(', ')}}`;
+  }
+  return schema.type;
+}
+
+function rangeOf({ minimum, maximum }: Omit<ParameterSchema, 'type'>): string {
   if (minimum !== undefined && maximum !== undefined) return ` ${minimum}..${maximum}`;
   if (minimum !== undefined) return ` >=${minimum}`;
   return maximum !== undefined ? ` <=${maximum}` : '';
 }
 
-function defaultOf(schema: ParameterSchema): string {
-  return schema.default === undefined ? '' : ` = ${valueText(schema.default)}`;
+function defaultOf(schema: Omit<ParameterSchema, 'type'>): string {
+  return schema.default === undefined ? '' : ` = ${JSON.stringify(schema.default)}`;
 }
 
-function valueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
+}
+
+function firstWords(text: string, count: number): string {
+  if (count === 0) return '';
+  const words = oneLine(text).split(' ');
+  return words.length <= count ? words.join(' ') : `${words.slice(0, count).join(' ')}…`;
 }

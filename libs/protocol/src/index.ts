@@ -21,27 +21,36 @@
  *   history replay); `parseAssistantReply(encodeCalls(calls))` gives them back.
  *
  * Results (agent → model), in the seed's §2.3 shapes:
- * - `encodeResult(name, { data?, markdown?, message? }, { format?, model? })` and
- *   `encodeError(name, message)`. `data` must be JSON-serialisable (a cycle throws).
+ * - `encodeResult(name, { data?, markdown?, message? }, { format?, model?, maxLength?, paging? })`
+ *   and `encodeError(name, message, { maxLength? })`. `data` must be JSON-serialisable (a cycle
+ *   throws). Over `maxLength` a result is cut at structural boundaries and stays decodable.
  * - `encodeData(value, { format?, model? })`: TOON for uniform tables, else the cheaper of TOON
  *   and compact JSON by the model's token count; `format` forces one.
  *
  * Prompts and cost:
- * - `buildSystemPrompt({ functions, protocol, instructions })`; `native` yields instructions only.
+ * - `buildSystemPrompt({ functions, protocol, instructions, definitionBudget? })`; `native` yields
+ *   instructions only. Functions are TypeScript-like signatures; over `definitionBudget` tokens
+ *   they are listed one line each and the model asks `function_describe` (answered by the caller
+ *   with `describeFunction`) for a signature.
+ * - `decodeResult(text)` reads a `<result>` back (tests, tooling): every value is recoverable.
  * - `countTokens(text, model?)`: o200k_base, or cl100k_base for gpt-4 / gpt-3.5 era models.
  */
 export { parseAssistantReply } from './reply-parser';
 export { encodeCalls } from './xml-toon.codec';
 export { applySchemaTypes } from './schema-types';
 export { encodeResult, encodeError } from './result.codec';
+export { decodeResult } from './result-decoder';
 export { encodeData } from './toon-data';
 export { buildSystemPrompt } from './prompt';
+export { describeFunction, describeFunctions, FUNCTION_DESCRIBE } from './function-catalog';
+export type { CatalogOptions } from './function-catalog';
 export type { SystemPromptOptions } from './prompt';
 export { countTokens, encodingForModel } from './tokens';
 export type { TokenEncoding } from './tokens';
 export type {
   DataEncodingOptions,
   DataFormat,
+  DecodedResult,
   EncodedData,
   FunctionParameters,
   ParameterSchema,
@@ -51,5 +60,7 @@ export type {
   PromptFunction,
   PromptProtocol,
   ResultContent,
+  ResultEncodingOptions,
+  ResultPaging,
   ToolProtocol,
 } from './types';

@@ -24,15 +24,17 @@ const cleanLogs: PromptFunction = {
 const exampleIn = (prompt: string, pattern: RegExp) => prompt.match(pattern)?.[0] ?? '';
 
 describe('buildSystemPrompt', () => {
-  it('lists each function with parameter type, optionality, range, enum, default and description', () => {
+  it('lists each function as a signature with type, optionality, range, enum, default and descriptions', () => {
     const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
-    expect(prompt).toContain(`## Functions (? marks an optional parameter)
-clean_logs: Delete log files older than N days.
-- path: string // Directory to clean
-- days?: integer 1..365 = 7 // Keep the last N days
-- level?: info|warn|error
-- patterns?: string[]
-- dry_run?: boolean = false`);
+    expect(prompt).toContain(`## Functions
+clean_logs(path: string, days?: integer 1..365 = 7, level?: "info"|"warn"|"error", patterns?: string[], dry_run?: boolean = false): Delete log files older than N days.
+  path: Directory to clean
+  days: Keep the last N days`);
+  });
+
+  it('explains the <every-row> element results may carry', () => {
+    const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
+    expect(prompt).toContain('<every-row> holds fields equal in every row of the table');
   });
 
   it('opens with the instructions', () => {

@@ -7,6 +7,13 @@ export interface SystemPromptOptions {
   protocol: PromptProtocol;
   /** The agent's own instructions; they open the prompt. */
   instructions?: string;
+  /**
+   * Most tokens the function definitions may take; over it they are listed one line each and
+   * `function_describe` gives a full signature on demand (function-catalog.ts). No limit when omitted.
+   */
+  definitionBudget?: number;
+  /** Model whose tokenizer counts the budget. */
+  model?: string;
 }
 
 /**
@@ -15,10 +22,12 @@ export interface SystemPromptOptions {
  * are returned: the functions travel in the provider's `tools` array. Every token is paid for
  * on every step, so the wording is deliberately terse.
  */
-export function buildSystemPrompt({ functions, protocol, instructions }: SystemPromptOptions): string {
+export function buildSystemPrompt(options: SystemPromptOptions): string {
+  const { functions, protocol, instructions, definitionBudget, model } = options;
   const opening = instructions?.trim() ?? '';
   if (protocol === 'native' || functions.length === 0) return opening;
-  return [opening, protocolGuide(protocol), describeFunctions(functions)].filter(Boolean).join('\n\n');
+  const catalog = describeFunctions(functions, { budget: definitionBudget, model });
+  return [opening, protocolGuide(protocol), catalog].filter(Boolean).join('\n\n');
 }
 
 function protocolGuide(protocol: ToolProtocol): string {
@@ -36,7 +45,6 @@ const workedExample = () =>
       name: 'add_items',
       params: {
         list: 'groceries',
-        notify: true,
         items: [
           { name: 'Apple', qty: 3 },
           { name: 'Banana', qty: 6 },
@@ -45,12 +53,12 @@ const workedExample = () =>
     },
   ]);
 
+// Paid on every request: each clause earns its tokens. `<every-row>` and `<note>` are the two
+// result elements a model cannot guess (result-render.ts).
 const xmlToonGuideText = () => `## Calling functions
-Call functions with <call> elements, e.g. (not a real function):
+Example call (not a real function):
 ${workedExample()}
-One <p>name: value</p> per parameter; lists and objects in <data type="toon"> (header key[count]{fields}:, then one row per line) or <data type="json">.
-Calls in one reply run concurrently; results return as <result> elements.
-To answer the user, reply without <call>.`;
+One <p>name: value</p> per parameter; lists and objects in <data>: TOON (key[count]{fields}: then one row per line) or type="json". A reply's calls run concurrently. Results come as <result>; its <every-row> holds fields equal in every row of the table. To answer the user, reply without <call>.`;
 
 const JSON_ACTION_GUIDE = `## Calling functions
 Reply with exactly one JSON object and nothing else:

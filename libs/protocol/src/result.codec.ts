@@ -1,38 +1,27 @@
+import { fitError, fitSuccess } from './result-fit';
+import { renderError, renderSuccess } from './result-render';
 import { encodeData } from './toon-data';
-import type { DataEncodingOptions, ResultContent } from './types';
-import { escapeAttribute, guardClosingTag } from './xml-text';
+import type { ResultContent, ResultEncodingOptions } from './types';
 
 /**
- * A successful result in the seed's shape (§2.3.3): `<message>`, then `<data type="toon|json">`,
- * then `<output type="markdown">`, each only when present. Text is not XML-escaped (that would
- * cost tokens and readability); only a closing tag that would end the element early is guarded.
+ * A successful result as the model reads it (shape in result-render.ts). With `maxLength`, a
+ * result over it is cut where its structure allows and stays well-formed and decodable
+ * (result-fit.ts).
  */
 export function encodeResult(
   name: string,
   content: ResultContent,
-  options: DataEncodingOptions = {},
+  options: ResultEncodingOptions = {},
 ): string {
-  const lines = [`<result name="${escapeAttribute(name)}" status="success">`];
-  if (content.message) lines.push(`  <message>${guard(content.message, 'message')}</message>`);
-  if (content.data !== undefined) {
-    const data = encodeData(content.data, options);
-    lines.push(`  <data type="${data.type}">`, guard(data.text, 'data'), '  </data>');
-  }
-  if (content.markdown)
-    lines.push('  <output type="markdown">', guard(content.markdown, 'output'), '  </output>');
-  lines.push('</result>');
-  return lines.join('\n');
+  const data = content.data === undefined ? undefined : encodeData(content.data, options);
+  const whole = renderSuccess(name, { message: content.message, data, markdown: content.markdown });
+  if (options.maxLength === undefined || whole.length <= options.maxLength) return whole;
+  return fitSuccess(name, content, { ...options, maxLength: options.maxLength });
 }
 
-/** A failed call in the seed's shape (§2.3.4). */
-export function encodeError(name: string, message: string): string {
-  return [
-    `<result name="${escapeAttribute(name)}" status="error">`,
-    `  <error>${guard(message, 'error')}</error>`,
-    '</result>',
-  ].join('\n');
-}
-
-function guard(text: string, tag: string): string {
-  return guardClosingTag(text, `${tag}|result`);
+/** A failed call; with `maxLength`, a long message is cut at a word boundary. */
+export function encodeError(name: string, message: string, options: { maxLength?: number } = {}): string {
+  const whole = renderError(name, message);
+  if (options.maxLength === undefined || whole.length <= options.maxLength) return whole;
+  return fitError(name, message, options.maxLength);
 }

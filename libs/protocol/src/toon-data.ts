@@ -1,4 +1,6 @@
 import { encode as encodeToon } from '@toon-format/toon';
+import { foldCommonFields } from './common-fields';
+import { everyRowLine } from './result-render';
 import { countTokens } from './tokens';
 import type { DataEncodingOptions, EncodedData } from './types';
 
@@ -6,9 +8,11 @@ import type { DataEncodingOptions, EncodedData } from './types';
  * Encodes structured data for the model. A uniform table (an array of objects with the same
  * primitive fields) is always TOON; anything else is whichever of TOON and compact JSON costs
  * fewer tokens. TOON is written comma-delimited, or tab-delimited when that is cheaper (text
- * with commas needs quotes). Ties go to the more familiar form: JSON over TOON, commas over
- * tabs. The value is first brought to the JSON data model (toJSON, dropped `undefined`, bigint
- * as number or string), so every candidate says the same thing.
+ * with commas needs quotes). In `auto`, a table's fields that hold one value in every row (often
+ * `null`) may be taken out of the rows and returned as `common`, said once, when that is cheaper.
+ * Ties go to the more familiar form: JSON over TOON, commas over tabs, no folding. The value is
+ * first brought to the JSON data model (toJSON, dropped `undefined`, bigint as number or
+ * string), so every candidate says the same thing.
  */
 export function encodeData(value: unknown, options: DataEncodingOptions = {}): EncodedData {
   const plain = toJsonValue(value);
@@ -16,7 +20,8 @@ export function encodeData(value: unknown, options: DataEncodingOptions = {}): E
   const json: EncodedData = { type: 'json', text: JSON.stringify(plain) };
   if (format === 'json') return json;
   const toon = toonCandidates(plain);
-  if (format === 'toon' || isUniformTable(plain)) return cheapest(toon, options.model);
+  if (format === 'toon') return cheapest(toon, options.model);
+  if (isUniformTable(plain)) return cheapest([...toon, ...foldedCandidates(plain)], options.model);
   return cheapest([json, ...toon], options.model);
 }
 
@@ -31,9 +36,20 @@ function toonCandidates(plain: unknown): EncodedData[] {
       ];
 }
 
+function foldedCandidates(table: unknown): EncodedData[] {
+  const folded = foldCommonFields(table as Record<string, unknown>[]);
+  if (!folded) return [];
+  return toonCandidates(folded.rows).map((candidate) => ({ ...candidate, common: folded.common }));
+}
+
 function cheapest(candidates: EncodedData[], model: string | undefined): EncodedData {
-  const costs = candidates.map((candidate) => countTokens(candidate.text, model));
+  const costs = candidates.map((candidate) => tokensOf(candidate, model));
   return candidates[costs.indexOf(Math.min(...costs))];
+}
+
+function tokensOf(candidate: EncodedData, model: string | undefined): number {
+  const common = candidate.common ? countTokens(`${everyRowLine(candidate.common)}\n`, model) : 0;
+  return countTokens(candidate.text, model) + common;
 }
 
 export function toJsonValue(value: unknown): unknown {

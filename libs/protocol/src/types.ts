@@ -28,7 +28,11 @@ export interface ParameterSchema {
   enum?: unknown[];
   minimum?: number;
   maximum?: number;
-  items?: { type: string };
+  /** An array's items: a type, or a whole schema (an object's shape, an enum). */
+  items?: ParameterSchema | { type: string };
+  /** An object's fields, when its shape is known. */
+  properties?: Record<string, ParameterSchema>;
+  required?: string[];
 }
 
 export interface FunctionParameters {
@@ -56,6 +60,8 @@ export type DataFormat = 'toon' | 'json';
 export interface EncodedData {
   type: DataFormat;
   text: string;
+  /** Fields taken out of every row of the table in `text`, each with its one value. */
+  common?: Record<string, unknown>;
 }
 
 export interface DataEncodingOptions {
@@ -63,4 +69,33 @@ export interface DataEncodingOptions {
   format?: DataFormat | 'auto';
   /** Model whose tokenizer decides "cheaper"; o200k_base when omitted. */
   model?: string;
+}
+
+export interface ResultEncodingOptions extends DataEncodingOptions {
+  /**
+   * The most characters the encoded result may take. Over it, the result is cut where its
+   * structure allows (whole rows, items, keys, lines) and stays well-formed; a `<note>` says what
+   * was left out and how to get it.
+   */
+  maxLength?: number;
+  /** The function pages its results: how to ask for the rows after the ones shown. */
+  paging?: ResultPaging;
+}
+
+export interface ResultPaging {
+  /** The parameter that skips rows, e.g. `offset`. */
+  offsetParam: string;
+  /** Its value in the call that produced this result. */
+  offset: number;
+}
+
+/** A `<result>` element read back: what the model saw, as values. */
+export interface DecodedResult {
+  name: string;
+  status: 'success' | 'error';
+  message?: string;
+  data?: unknown;
+  markdown?: string;
+  error?: string;
+  note?: string;
 }

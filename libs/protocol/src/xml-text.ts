@@ -26,9 +26,21 @@ export function toCdata(text: string): string {
 }
 
 /**
- * Keeps element text from closing its element early: only `</tag` is rewritten, so Markdown,
- * TOON and JSON stay readable (and cheap) for the model.
+ * Keeps element text from closing its element early: only `</tag` is rewritten (to `&lt;/tag`),
+ * so Markdown, TOON and JSON stay readable (and cheap) for the model. Text that already holds
+ * `&lt;/tag` gets one more `amp;` (`&amp;lt;/tag`), so `unguardClosingTag` restores it exactly.
  */
-export function guardClosingTag(text: string, tag: string): string {
-  return text.replace(new RegExp(`</(${tag})`, 'gi'), '&lt;/$1');
+export function guardClosingTag(text: string, tags: string): string {
+  return text.replace(
+    new RegExp(`</(${tags})|&((?:amp;)*)lt;/(${tags})`, 'gi'),
+    (_match, closed: string | undefined, amps: string, guarded: string) =>
+      closed === undefined ? `&amp;${amps}lt;/${guarded}` : `&lt;/${closed}`,
+  );
+}
+
+/** The inverse of `guardClosingTag` for the same tags. */
+export function unguardClosingTag(text: string, tags: string): string {
+  return text.replace(new RegExp(`&((?:amp;)*)lt;/(${tags})`, 'gi'), (_match, amps: string, tag: string) =>
+    amps ? `&${amps.slice(4)}lt;/${tag}` : `</${tag}`,
+  );
 }

@@ -33,6 +33,11 @@ export class AgentProfilesService {
       this.fromConfig.set(DEFAULT_AGENT, resolveProfile(BUILTIN_DEFAULT, 'builtin'));
   }
 
+  /** The agents of the configuration file (and `default`): known before any run. */
+  configuredNames(): string[] {
+    return [...this.fromConfig.keys()];
+  }
+
   async get(name: string): Promise<AgentProfile> {
     const profile = this.fromConfig.get(name) ?? (await this.fromApi(name));
     if (!profile) throw new NotFoundError('agent', name);

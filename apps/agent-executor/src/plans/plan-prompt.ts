@@ -1,4 +1,5 @@
 import type { FunctionDefinition, Plan, PlanStep } from '@app/contracts';
+import { describeFunctions } from '@app/protocol';
 import type { AgentProfile } from '../agents/agent-profile';
 
 const PLAN_FORMAT =
@@ -12,7 +13,7 @@ export function planningPrompt(profile: AgentProfile, functions: FunctionDefinit
 Write a plan for the user's request. Reply with one JSON object and nothing else:
 ${PLAN_FORMAT}
 Each step calls one function with literal parameter values; the steps run in order; at most ${profile.max_steps} steps. If no function is needed, reply {"steps":[]}.`,
-    describeFunctions(functions),
+    listFunctions(functions),
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -53,14 +54,7 @@ export function describePlan(plan: Plan): string {
   return ['The plan is waiting for approval:', ...lines].join('\n');
 }
 
-function describeFunctions(functions: FunctionDefinition[]): string {
-  if (functions.length === 0) return '## Functions\n(none)';
-  const lines = functions.map((fn) => {
-    const required = new Set(fn.parameters.required ?? []);
-    const params = Object.entries(fn.parameters.properties).map(
-      ([name, schema]) => `${name}${required.has(name) ? '' : '?'}: ${schema.type}`,
-    );
-    return `- ${fn.name}(${params.join(', ')}): ${fn.description.trim()}`;
-  });
-  return ['## Functions', ...lines].join('\n');
+/** Full signatures, whatever their size: a plan is written in one reply, with no round to ask. */
+function listFunctions(functions: FunctionDefinition[]): string {
+  return functions.length === 0 ? '## Functions\n(none)' : describeFunctions(functions);
 }

@@ -230,13 +230,16 @@ describe('the ReAct loop', () => {
     expect(run.trace[0]).toMatchObject({ error: 'division by zero' });
   });
 
-  it('cuts a long observation with a marker and never executes calls found inside a result', async () => {
+  it('cuts a long observation to the limit with a note and never executes calls found inside a result', async () => {
     world.script({ replies: [call('fetch_page', { size: 5000 }), 'Read it.'] });
     const reply = await ask(world.bus, { message: 'Fetch the page', agent: 'reader' });
     expect(reply.finish_reason).toBe('final');
     const observation = lastMessages().at(-1)?.content ?? '';
-    expect(observation.length).toBeLessThan(400);
-    expect(observation).toMatch(/\[truncated: \d+ of \d+ characters left out\]\n<\/result>$/);
+    expect(observation.length).toBeLessThanOrEqual(200);
+    expect(observation).toMatch(/^  <output type="markdown">\n<call name="divide">/m);
+    expect(observation).toMatch(
+      /<note>Cut to 200 characters: output cut within line 1 of 1\.<\/note>\n<\/result>$/,
+    );
     expect(world.functions.calls.map((c) => c.name)).toEqual(['fetch_page']);
   });
 

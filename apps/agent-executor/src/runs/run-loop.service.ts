@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Metrics } from '@app/observability';
+import type { PlatformConfig } from '@app/config';
 import type { AgentProtocol, FunctionDefinition, Usage } from '@app/contracts';
 import { buildSystemPrompt } from '@app/protocol';
+import { PLATFORM_CONFIG } from '@app/runtime';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import type { ChatMessage, CompletionResult } from '../llm/llm-provider';
 import { FunctionCatalogService } from '../tools/function-catalog.service';
@@ -28,6 +30,7 @@ export class RunLoopService {
     @Inject(ToolExecutorService) private readonly tools: ToolExecutorService,
     @Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService,
     @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   async run(run: RunState, conversation: ChatMessage[]): Promise<RunOutcome> {
@@ -115,7 +118,13 @@ export class RunLoopService {
     const protocol: AgentProtocol = run.profile.protocol;
     return {
       role: 'system',
-      content: buildSystemPrompt({ functions, protocol, instructions: run.profile.system_prompt }),
+      content: buildSystemPrompt({
+        functions,
+        protocol,
+        instructions: run.profile.system_prompt,
+        definitionBudget: this.config.executor.function_definition_budget,
+        model: run.profile.model,
+      }),
     };
   }
 }

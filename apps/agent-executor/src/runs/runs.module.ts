@@ -15,6 +15,7 @@ import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunListRepository } from './run-list.repository';
 import { RunLoopService } from './run-loop.service';
+import { RunMetrics } from './run-metrics';
 import { RunRepository } from './run.repository';
 import { RunsHandler } from './runs.handler';
 import { StaleRunSweeper } from './stale-run.sweeper';
@@ -27,6 +28,7 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     RunLoopService,
     RunExecutionService,
     RunFinisherService,
+    RunMetrics,
     RunControlService,
     RunRepository,
     RunListRepository,

@@ -1,22 +1,35 @@
-import type { FunctionResult } from '@app/contracts';
+import type { FunctionDefinition, FunctionResult } from '@app/contracts';
 import { Metrics } from '@app/observability';
-import { countTokens, encodeError, encodeResult } from '@app/protocol';
+import { countTokens, encodeError, encodeResult, type ResultPaging } from '@app/protocol';
+
+export interface ObservationOptions {
+  /** The profile's `observation_max_len`. */
+  maxLen: number;
+  model?: string;
+  /** The called function, when known: a cut result tells how to page through it. */
+  definition?: FunctionDefinition;
+  /** The parameters the call ran with. */
+  args?: Record<string, unknown>;
+}
 
 /**
- * What the model reads back from one call: the seed's `<result>` shape, cut to the profile's
- * `observation_max_len` with a marker saying how much was left out. The closing tag is kept so a
- * cut result still reads as one element.
+ * What the model reads back from one call: the `<result>` element, cut to the profile's
+ * `observation_max_len` where its structure allows (whole rows, items, fields, lines; see
+ * libs/protocol result-fit.ts), so it stays well-formed and its data decodes, with a note on what
+ * was left out and, for a function with an `offset` parameter, the offset that gives the rest.
  */
 export function successObservation(
   name: string,
   result: FunctionResult,
-  maxLen: number,
-  model?: string,
+  options: ObservationOptions,
 ): string {
-  const encoded = encodeResult(name, result, { model });
+  const { maxLen, model } = options;
+  const whole = encodeResult(name, result, { model });
   if (result.data !== undefined)
-    countSavedTokens(encoded, encodeResult(name, result, { model, format: 'json' }), model);
-  return cut(encoded, maxLen);
+    countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), model);
+  if (whole.length <= maxLen) return whole;
+  const paging = pagingOf(options.definition, options.args);
+  return encodeResult(name, result, { model, maxLength: maxLen, ...(paging ? { paging } : {}) });
 }
 
 /** `ac_tokens_saved_total`: what the chosen encoding saved against compact JSON in the same envelope. */
@@ -27,13 +40,16 @@ function countSavedTokens(encoded: string, asJson: string, model?: string): void
 }
 
 export function errorObservation(name: string, message: string, maxLen: number): string {
-  return cut(encodeError(name, message), maxLen);
+  return encodeError(name, message, { maxLength: maxLen });
 }
 
-const CLOSING = '\n</result>';
-
-export function cut(text: string, maxLen: number): string {
-  if (text.length <= maxLen) return text;
-  const kept = text.slice(0, Math.max(0, maxLen));
-  return `${kept}\n[truncated: ${text.length - kept.length} of ${text.length} characters left out]${CLOSING}`;
+/** A function pages when it takes an integer `offset` (the `*_list` built-ins do). */
+export function pagingOf(
+  definition: FunctionDefinition | undefined,
+  args: Record<string, unknown> | undefined,
+): ResultPaging | undefined {
+  const offset = definition?.parameters.properties.offset;
+  if (!offset || (offset.type !== 'integer' && offset.type !== 'number')) return undefined;
+  const given = args?.offset;
+  return { offsetParam: 'offset', offset: typeof given === 'number' && given > 0 ? given : 0 };
 }

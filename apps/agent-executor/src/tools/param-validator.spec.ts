@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionDefinition } from '@app/contracts';
-import { cut } from './observation';
 import { validateAgainstDefinition } from './param-validator';
 
 const definition: FunctionDefinition = {
@@ -34,14 +33,5 @@ describe('validateAgainstDefinition', () => {
       { field: 'room', message: 'must be one of "red", "blue"' },
       { field: 'nights', message: 'must be at most 14' },
     ]);
-  });
-});
-
-describe('cut', () => {
-  it('leaves a short observation alone and marks a long one, keeping the closing tag', () => {
-    expect(cut('short', 10)).toBe('short');
-    expect(cut('x'.repeat(50), 10)).toBe(
-      `${'x'.repeat(10)}\n[truncated: 40 of 50 characters left out]\n</result>`,
-    );
   });
 });

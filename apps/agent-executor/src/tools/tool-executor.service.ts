@@ -5,6 +5,7 @@ import {
   type ErrorBody,
   type FnExecReply,
   type FnExecRequest,
+  type FunctionDefinition,
   type FunctionResult,
   Subjects,
 } from '@app/contracts';
@@ -14,6 +15,7 @@ import { newId } from '../common/ids';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import type { RunState } from '../runs/run-state';
 import { FunctionCatalogService } from './function-catalog.service';
+import { answerFunctionDescribe, isFunctionDescribe } from './function-describe';
 import { errorObservation, successObservation } from './observation';
 import { validateAgainstDefinition } from './param-validator';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
@@ -21,7 +23,14 @@ import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
 /** Time the bus waits past a call's own deadline for the provider's timeout reply. */
 const REPLY_GRACE_MS = 500;
 
-type Checked = { call: ToolCall; args: Record<string, unknown>; refusal?: ErrorBody };
+type Checked = {
+  call: ToolCall;
+  args: Record<string, unknown>;
+  refusal?: ErrorBody;
+  definition?: FunctionDefinition;
+  /** Answered by the executor itself (function_describe): no provider, no call counted. */
+  local?: FunctionResult;
+};
 
 /**
  * Runs the calls of one model reply: refuses what the allow-list, the schema or `max_tool_calls`
@@ -41,7 +50,7 @@ export class ToolExecutorService {
     for (const call of calls) checked.push(await this.check(call, run));
     let limitReached = false;
     for (const item of checked) {
-      if (item.refusal) continue;
+      if (item.refusal || item.local) continue;
       if (run.toolCallsExecuted >= run.profile.max_tool_calls) {
         limitReached = true;
         item.refusal = {
@@ -60,6 +69,12 @@ export class ToolExecutorService {
 
   private async check(call: ToolCall, run: RunState): Promise<Checked> {
     const { allowed_tools: allowList, name: agent } = run.profile;
+    if (isFunctionDescribe(call.name)) {
+      const answer = answerFunctionDescribe(call.params, await this.catalog.allowedFor(allowList));
+      return 'error' in answer
+        ? { call, args: call.params, refusal: answer.error }
+        : { call, args: call.params, local: answer.result };
+    }
     if (!isAllowed(allowList, call.name)) {
       return refuse(call, 'forbidden', `function '${call.name}' is not available to agent '${agent}'`);
     }
@@ -69,9 +84,9 @@ export class ToolExecutorService {
     const errors = validateAgainstDefinition(definition, args);
     if (errors.length > 0) {
       const message = `invalid parameters: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`;
-      return { call, args, refusal: { code: 'invalid_params', message, details: errors } };
+      return { call, args, definition, refusal: { code: 'invalid_params', message, details: errors } };
     }
-    return { call, args };
+    return { call, args, definition };
   }
 
   private async settle(
@@ -80,11 +95,13 @@ export class ToolExecutorService {
     run: RunState,
     allowed?: string[],
   ): Promise<ToolOutcome> {
-    const { call, args } = item;
+    const { call, args, definition } = item;
     this.events.emit(run, 'tool_call', { step: run.step, index, name: call.name, args });
     const outcome = item.refusal
       ? this.outcome(run, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
-      : await this.execute(run, call, args, allowed);
+      : item.local
+        ? this.outcome(run, call, args, { result: item.local, executed: false, elapsedMs: 0 })
+        : await this.execute(run, call, args, allowed, definition);
     this.events.emit(run, 'tool_result', {
       step: run.step,
       index,
@@ -111,6 +128,7 @@ export class ToolExecutorService {
     call: ToolCall,
     args: Record<string, unknown>,
     allowed?: string[],
+    definition?: FunctionDefinition,
   ): Promise<ToolOutcome> {
     const started = performance.now();
     const timeoutMs = Math.max(1, Math.min(run.profile.single_call_timeout, run.remainingMs()));
@@ -139,7 +157,7 @@ export class ToolExecutorService {
     }
     const elapsedMs = Math.round(performance.now() - started);
     return reply.status === 'success'
-      ? this.outcome(run, call, args, { result: reply.result ?? {}, executed: true, elapsedMs })
+      ? this.outcome(run, call, args, { result: reply.result ?? {}, executed: true, elapsedMs }, definition)
       : this.outcome(run, call, args, { error: reply.error, executed: true, elapsedMs });
   }
 
@@ -166,11 +184,17 @@ export class ToolExecutorService {
     call: ToolCall,
     args: Record<string, unknown>,
     found: { result?: FunctionResult; error?: ErrorBody; executed: boolean; elapsedMs: number },
+    definition?: FunctionDefinition,
   ): ToolOutcome {
     const maxLen = run.profile.observation_max_len;
     const observation = found.error
       ? errorObservation(call.name, found.error.message, maxLen)
-      : successObservation(call.name, found.result ?? {}, maxLen, run.profile.model);
+      : successObservation(call.name, found.result ?? {}, {
+          maxLen,
+          model: run.profile.model,
+          definition,
+          args,
+        });
     return { call, args, status: found.error ? 'error' : 'success', observation, ...found };
   }
 

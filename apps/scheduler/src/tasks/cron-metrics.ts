@@ -1,10 +1,22 @@
-import { Injectable } from '@nestjs/common';
-import { Metrics } from '@app/observability';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { initialiseCounter, Metrics } from '@app/observability';
 
-/** `ac_cron_executions_total{status}` (seed 000 §2.5.2): every cron tick, by what became of it. */
+const CRON_OUTCOMES = ['completed', 'failed', 'missed'] as const;
+
+/**
+ * `ac_cron_executions_total{status}`: every cron tick, by what became of it.
+ * Each status is exported at 0 from the start, so "no fires" and "no scheduler" differ.
+ */
 @Injectable()
-export class CronMetrics {
-  record(status: 'completed' | 'failed' | 'missed', count = 1): void {
+export class CronMetrics implements OnModuleInit {
+  onModuleInit(): void {
+    initialiseCounter(
+      Metrics.cronExecutions(),
+      CRON_OUTCOMES.map((status) => ({ status })),
+    );
+  }
+
+  record(status: (typeof CRON_OUTCOMES)[number], count = 1): void {
     if (count > 0) Metrics.cronExecutions().inc({ status }, count);
   }
 }

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError } from '@app/contracts';
 import { DB, type Db } from '@app/persistence';
 import { type FireOutcome, storedResult } from './fire-outcome';
-import { isUniqueViolation, PAGE_SIZE } from './repository.util';
+import { isUniqueViolation, PAGE_SIZE, type TaskPage } from './repository.util';
 import type { CronInput } from './task-input';
 import type { CronTaskRow } from './task.views';
 
@@ -11,6 +11,13 @@ export interface CronClaim {
   task: CronTaskRow;
   fireId: string;
 }
+
+type CronFilter = { name?: string; owner?: string };
+
+const cronWhere = (filter: CronFilter) => ({
+  name: filter.name ? { contains: filter.name } : undefined,
+  owner: filter.owner || undefined,
+});
 
 /** CronTask rows. */
 @Injectable()
@@ -35,12 +42,18 @@ export class CronTaskRepository {
     return this.db.cronTask.findUnique({ where: { id } });
   }
 
-  list(filter: { name?: string; owner?: string }, limit = PAGE_SIZE): Promise<CronTaskRow[]> {
+  /** By the unique name, so pages neither skip nor repeat a task. */
+  list(filter: CronFilter, page: Partial<TaskPage> = {}): Promise<CronTaskRow[]> {
     return this.db.cronTask.findMany({
-      where: { name: filter.name ? { contains: filter.name } : undefined, owner: filter.owner || undefined },
+      where: cronWhere(filter),
       orderBy: { name: 'asc' },
-      take: limit,
+      skip: page.offset ?? 0,
+      take: page.limit ?? PAGE_SIZE,
     });
+  }
+
+  count(filter: CronFilter): Promise<number> {
+    return this.db.cronTask.count({ where: cronWhere(filter) });
   }
 
   countEnabled(owner: string): Promise<number> {

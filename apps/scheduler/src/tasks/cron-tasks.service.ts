@@ -10,6 +10,7 @@ import {
 import { Logger, activeTraceparent } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
 import { CronTaskRepository } from './cron-task.repository';
+import type { TaskPage } from './repository.util';
 import { TaskFireRepository } from './task-fire.repository';
 import { TaskGuards } from './task-guards.service';
 import { cronInput } from './task-input';
@@ -50,6 +51,13 @@ export class CronTasksService {
 
   async list(req: ListCronsRequest): Promise<CronTaskView[]> {
     return (await this.crons.list({ name: req.name, owner: req.owner })).map((row) => toCronView(row));
+  }
+
+  /** One page of the list in its stable order, and how many tasks match in all. */
+  async page(req: ListCronsRequest, page: TaskPage): Promise<{ tasks: CronTaskView[]; total: number }> {
+    const filter = { name: req.name, owner: req.owner };
+    const [rows, total] = await Promise.all([this.crons.list(filter, page), this.crons.count(filter)]);
+    return { tasks: rows.map((row) => toCronView(row)), total };
   }
 
   /** The task with its most recent fires, newest first. */

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError, type DelayStatus } from '@app/contracts';
 import { DB, type Db } from '@app/persistence';
 import { type FireOutcome, INTERRUPTED, storedResult } from './fire-outcome';
-import { isUniqueViolation, PAGE_SIZE } from './repository.util';
+import { isUniqueViolation, PAGE_SIZE, type TaskPage } from './repository.util';
 import type { DelayInput } from './task-input';
 import type { DelayTaskRow } from './task.views';
 
@@ -11,6 +11,10 @@ export interface DelayClaim {
   task: DelayTaskRow;
   fireId: string;
 }
+
+type DelayFilter = { status?: DelayStatus; owner?: string };
+
+const delayWhere = (filter: DelayFilter) => ({ status: filter.status, owner: filter.owner || undefined });
 
 /** DelayTask rows. */
 @Injectable()
@@ -38,12 +42,18 @@ export class DelayTaskRepository {
     return this.db.delayTask.findUnique({ where: { name } });
   }
 
-  list(filter: { status?: DelayStatus; owner?: string }, limit = PAGE_SIZE): Promise<DelayTaskRow[]> {
+  /** In a stable order (run_at, then the unique name), so pages neither skip nor repeat a task. */
+  list(filter: DelayFilter, page: Partial<TaskPage> = {}): Promise<DelayTaskRow[]> {
     return this.db.delayTask.findMany({
-      where: { status: filter.status, owner: filter.owner || undefined },
-      orderBy: { run_at: 'asc' },
-      take: limit,
+      where: delayWhere(filter),
+      orderBy: [{ run_at: 'asc' }, { name: 'asc' }],
+      skip: page.offset ?? 0,
+      take: page.limit ?? PAGE_SIZE,
     });
+  }
+
+  count(filter: DelayFilter): Promise<number> {
+    return this.db.delayTask.count({ where: delayWhere(filter) });
   }
 
   countPending(owner: string): Promise<number> {

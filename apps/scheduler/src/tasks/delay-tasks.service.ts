@@ -10,6 +10,7 @@ import {
 import { Logger, activeTraceparent } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
 import { DelayTaskRepository } from './delay-task.repository';
+import type { TaskPage } from './repository.util';
 import { TaskGuards } from './task-guards.service';
 import { delayInput } from './task-input';
 import { TaskQueue } from './task-queue.service';
@@ -53,6 +54,13 @@ export class DelayTasksService {
 
   async list(req: ListDelaysRequest): Promise<DelayTaskView[]> {
     return (await this.delays.list({ status: req.status, owner: req.owner })).map(toDelayView);
+  }
+
+  /** One page of the list in its stable order, and how many tasks match in all. */
+  async page(req: ListDelaysRequest, page: TaskPage): Promise<{ tasks: DelayTaskView[]; total: number }> {
+    const filter = { status: req.status, owner: req.owner };
+    const [rows, total] = await Promise.all([this.delays.list(filter, page), this.delays.count(filter)]);
+    return { tasks: rows.map(toDelayView), total };
   }
 
   async get(name: string, owner = ''): Promise<DelayTaskView> {

@@ -7,6 +7,12 @@ export function isUniqueViolation(err: unknown): boolean {
 
 export const PAGE_SIZE = 500;
 
+/** A window of a list: rows skipped, then at most `limit` rows. */
+export interface TaskPage {
+  offset: number;
+  limit: number;
+}
+
 const INT_MAX = 2_147_483_647;
 
 /** How late a fire started, in ms, clamped to the 32-bit column. */

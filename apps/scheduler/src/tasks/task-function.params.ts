@@ -28,9 +28,28 @@ export class DelayCreateParams {
   misfire_policy?: string;
 }
 
+// Paging of the *_list functions: a long list is read page by page; an observation cut short
+// names the offset of its next row.
+export const LIST_PAGE_DEFAULTS = { offset: 0, limit: 100 };
+const OFFSET = {
+  description: 'Tasks to skip, for the next page',
+  type: 'integer',
+  min: 0,
+  default: LIST_PAGE_DEFAULTS.offset,
+} as const;
+const LIMIT = {
+  description: 'Most tasks to return',
+  type: 'integer',
+  min: 1,
+  max: 500,
+  default: LIST_PAGE_DEFAULTS.limit,
+} as const;
+
 export class DelayListParams {
   @Param({ description: 'Only tasks in this status', enum: DELAY_STATUSES.filter((s) => s !== 'running') })
   status?: string;
+  @Param(OFFSET) offset?: number;
+  @Param(LIMIT) limit?: number;
 }
 
 export class TaskNameParams {
@@ -58,4 +77,6 @@ export class CronCreateParams {
 
 export class CronListParams {
   @Param({ description: 'Only tasks whose name contains this' }) name?: string;
+  @Param(OFFSET) offset?: number;
+  @Param(LIMIT) limit?: number;
 }

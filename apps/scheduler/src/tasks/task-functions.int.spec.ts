@@ -254,4 +254,28 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
     const erins = await scheduler.get(DelayTasksService).list({ owner: 'erin' });
     expect(erins.map((t) => t.name)).toEqual(['admins']);
   });
+
+  it('pages delay_list and cron_list with offset and limit, in a stable order', async () => {
+    const replies = await bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, 1_000);
+    const definitions = replies.find((r) => r.provider === 'scheduler')!.functions;
+    for (const name of ['delay_list', 'cron_list']) {
+      const params = definitions.find((f) => f.name === name)!.parameters.properties;
+      expect(Object.keys(params).slice(-2)).toEqual(['offset', 'limit']);
+      expect(params.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 100 });
+    }
+    const runAt = inMs(7_200_000);
+    for (const name of ['p_c', 'p_a', 'p_b'])
+      await call('delay_create', { name, run_at: runAt, function: fn.name }, 'carol');
+    const names = (reply: FnExecReply) =>
+      (reply as { result: { data: { name: string }[] } }).result.data.map((row) => row.name);
+    const first = await call('delay_list', { limit: 2 }, 'carol');
+    expect(names(first)).toEqual(['p_a', 'p_b']);
+    expect(first).toMatchObject({ result: { message: '2 of 3 delay task(s), from offset 0' } });
+    expect(names(await call('delay_list', { offset: 2, limit: 2 }, 'carol'))).toEqual(['p_c']);
+    expect(errorOf(await call('delay_list', { limit: 0 }, 'carol'))).toMatch(/limit/);
+    for (const name of ['c_b', 'c_a'])
+      await call('cron_create', { name, cron_expr: '0 9 * * *', function: fn.name }, 'dave');
+    expect(names(await call('cron_list', { offset: 1 }, 'dave'))).toEqual(['c_b']);
+    expect(await call('cron_list', {}, 'dave')).toMatchObject({ result: { message: '2 cron task(s)' } });
+  });
 });

@@ -14,11 +14,13 @@ import {
 import type { AgentFunction, FunctionCaller, FunctionResult } from '@app/functions';
 import { CronTasksService } from './cron-tasks.service';
 import { DelayTasksService } from './delay-tasks.service';
+import type { TaskPage } from './repository.util';
 import {
   CronCreateParams,
   CronListParams,
   DelayCreateParams,
   DelayListParams,
+  LIST_PAGE_DEFAULTS,
   TaskNameParams,
 } from './task-function.params';
 
@@ -94,9 +96,10 @@ export class TaskFunctions {
   }
 
   private async delayList(p: DelayListParams, caller: FunctionCaller): Promise<FunctionResult> {
-    const query = parseDto(ListDelaysQuery, p, 'params');
-    const tasks = await this.delays.list({ ...query, owner: caller.principal });
-    return { message: `${tasks.length} delay task(s)`, data: tasks.map(delayRow) };
+    const query = parseDto(ListDelaysQuery, { status: p.status }, 'params');
+    const page = pageOf(p);
+    const { tasks, total } = await this.delays.page({ ...query, owner: caller.principal }, page);
+    return { message: pageMessage('delay', tasks.length, total, page), data: tasks.map(delayRow) };
   }
 
   private async delayCancel(p: TaskNameParams, caller: FunctionCaller): Promise<FunctionResult> {
@@ -115,9 +118,10 @@ export class TaskFunctions {
   }
 
   private async cronList(p: CronListParams, caller: FunctionCaller): Promise<FunctionResult> {
-    const query = parseDto(ListCronsQuery, p, 'params');
-    const tasks = await this.crons.list({ ...query, owner: caller.principal });
-    return { message: `${tasks.length} cron task(s)`, data: tasks.map(cronRow) };
+    const query = parseDto(ListCronsQuery, { name: p.name }, 'params');
+    const page = pageOf(p);
+    const { tasks, total } = await this.crons.page({ ...query, owner: caller.principal }, page);
+    return { message: pageMessage('cron', tasks.length, total, page), data: tasks.map(cronRow) };
   }
 
   private async cronDelete(p: TaskNameParams, caller: FunctionCaller): Promise<FunctionResult> {
@@ -153,6 +157,16 @@ function requireScope(name: string, scope: Scope, caller: FunctionCaller): void 
     `${name} needs the '${scope}' scope, which the caller's API key lacks; nothing was done`,
     { missing_scope: scope },
   );
+}
+
+function pageOf(p: { offset?: number; limit?: number }): TaskPage {
+  return { offset: p.offset ?? LIST_PAGE_DEFAULTS.offset, limit: p.limit ?? LIST_PAGE_DEFAULTS.limit };
+}
+
+/** `3 delay task(s)`, or where a page sits in a longer list: `100 of 250 delay task(s), from offset 0`. */
+function pageMessage(kind: 'delay' | 'cron', shown: number, total: number, page: TaskPage): string {
+  if (page.offset === 0 && shown === total) return `${total} ${kind} task(s)`;
+  return `${shown} of ${total} ${kind} task(s), from offset ${page.offset}`;
 }
 
 /** A task that runs an agent turn goes back to the conversation (and agent) that scheduled it. */

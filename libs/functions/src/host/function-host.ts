@@ -12,6 +12,7 @@ import {
 } from '@app/contracts';
 import type { Logger } from '@app/observability';
 import { CallRecordPublisher } from '../calls/call-record.publisher';
+import { initialiseCallMetrics } from './call-outcome';
 import { ConcurrencyLimiter } from './concurrency-limiter';
 import { FunctionExecutor } from './function-executor';
 import type { FunctionRegistry } from './function-registry';
@@ -67,6 +68,7 @@ export class FunctionHost {
       this.o.bus.subscribe(Subjects.fnCancel, (data) => this.cancel(data)),
     );
     this.sync();
+    initialiseCallMetrics(this.o.registry.names());
     this.stopListening = this.o.registry.onChange(() => void this.changed());
     await this.o.bus.flush();
     this.announce('started');

@@ -1,0 +1,29 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { AGENT_PROTOCOLS, FINISH_REASONS } from '@app/contracts';
+import { initialiseCounter, Metrics } from '@app/observability';
+import { AgentProfilesService } from '../agents/agent-profiles.service';
+
+const TEXT_PROTOCOLS = AGENT_PROTOCOLS.filter((protocol) => protocol !== 'native');
+
+/**
+ * Exports the executor's counters at 0 before the first run, for every label value known at
+ * start: `ac_runs_total` for each configured agent and finish reason, parse failures for each
+ * text protocol, and the tokens saved. Agents created over REST appear with their first run.
+ */
+@Injectable()
+export class RunMetrics implements OnModuleInit {
+  constructor(@Inject(AgentProfilesService) private readonly profiles: AgentProfilesService) {}
+
+  onModuleInit(): void {
+    const agents = this.profiles.configuredNames();
+    initialiseCounter(
+      Metrics.runs(),
+      agents.flatMap((agent) => FINISH_REASONS.map((finish_reason) => ({ agent, finish_reason }))),
+    );
+    initialiseCounter(
+      Metrics.parseFailures(),
+      TEXT_PROTOCOLS.map((protocol) => ({ protocol })),
+    );
+    initialiseCounter(Metrics.tokensSaved(), [{}]);
+  }
+}

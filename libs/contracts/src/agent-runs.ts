@@ -22,7 +22,8 @@ export class SessionRefRequest {
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
 }
 
-export type RunStatus = 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+export type RunStatus =
+  'running' | 'awaiting_approval' | 'awaiting_tool_results' | 'completed' | 'failed' | 'cancelled';
 
 /** One entry of a run's trace (seed 001/002): an action with its observation, or a model step. */
 export interface TraceStep {
@@ -36,8 +37,11 @@ export interface TraceStep {
     | 'replan'
     | 'plan_step'
     | 'summary'
-    | 'history_summary';
+    | 'history_summary'
+    | 'client_tool_call';
   thought?: string;
+  /** `client_tool_call`: the id the caller answers; the observation arrives with the next turn. */
+  call_id?: string;
   action?: { tool: string; args: Record<string, unknown> };
   observation?: string;
   error?: string;

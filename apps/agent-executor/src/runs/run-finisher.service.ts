@@ -40,7 +40,8 @@ export class RunFinisherService {
     if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
     else {
       const save = this.runs.saveWrite(run.runId, progress);
-      await this.appendTurn(run.id.sessionId, run.runId, input, outcome.reply, save, run);
+      const said = outcome.transcript ?? outcome.reply;
+      await this.appendTurn(run.id.sessionId, run.runId, input, said, save, run);
     }
     const body: AgentRunReply = {
       session_id: run.id.sessionId,
@@ -49,6 +50,7 @@ export class RunFinisherService {
       function_calls: run.functionCalls,
       finish_reason: outcome.finishReason,
       usage: { ...run.usage },
+      ...(outcome.clientCalls ? { client_tool_calls: outcome.clientCalls } : {}),
     };
     this.events.emit(run, 'run_end', body);
     Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });

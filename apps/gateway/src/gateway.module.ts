@@ -9,6 +9,7 @@ import { ChatModule } from './chat/chat.module';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
+import { OpenAiModule } from './openai/openai.module';
 import { RunsModule } from './runs/runs.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -30,6 +31,7 @@ export class GatewayModule {
         SessionsModule,
         AgentsModule,
         TasksModule,
+        OpenAiModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

@@ -11,3 +11,5 @@ export * from './health';
 export * from './scheduler';
 export * from './subjects';
 export * from './validate';
+export * from './openai-requests';
+export * from './openai-responses';

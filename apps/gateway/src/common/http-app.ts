@@ -4,6 +4,7 @@ import type { PlatformConfig } from '@app/config';
 import { platformVersion } from '@app/runtime';
 import { bodyParserError } from './http-error.filter';
 import { httpObservability } from './http-observability.middleware';
+import { openAiError } from '../openai/openai-error';
 import { serveOpenApi } from './openapi';
 
 export const MAX_BODY_BYTES = 1_048_576;
@@ -14,10 +15,11 @@ export async function configureHttp(app: NestExpressApplication, config: Platfor
   app.use(httpObservability);
   app.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
   serveOpenApi(app, platformVersion());
-  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     const mapped = bodyParserError(err);
     if (!mapped) return next(err);
-    res.status(mapped.status).json({ error: mapped.body });
+    if (req.path.startsWith('/v1/')) res.status(mapped.status).json(openAiError(err).body);
+    else res.status(mapped.status).json({ error: mapped.body });
   });
   await app.listen(config.gateway.port, config.gateway.host);
   const address = app.getHttpServer().address() as { port: number } | null;

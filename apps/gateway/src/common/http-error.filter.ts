@@ -50,17 +50,22 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   toResponse(exception: unknown): { status: number; body: ErrorBody } {
-    if (exception instanceof AppError)
-      return { status: STATUS[exception.code] ?? 500, body: exception.toBody() };
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request');
-      return { status, body: { code, message: httpMessage(exception) } };
-    }
-    const parser = bodyParserError(exception);
-    if (parser) return parser;
-    return { status: 500, body: { code: 'internal', message: 'internal error' } };
+    return errorResponse(exception);
   }
+}
+
+/** Any exception as the status and platform error body it is answered with. */
+export function errorResponse(exception: unknown): { status: number; body: ErrorBody } {
+  if (exception instanceof AppError)
+    return { status: STATUS[exception.code] ?? 500, body: exception.toBody() };
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request');
+    return { status, body: { code, message: httpMessage(exception) } };
+  }
+  const parser = bodyParserError(exception);
+  if (parser) return parser;
+  return { status: 500, body: { code: 'internal', message: 'internal error' } };
 }
 
 function httpMessage(exception: HttpException): string {

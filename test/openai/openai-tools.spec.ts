@@ -136,6 +136,35 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
     );
   });
 
+  it('streams a client tool call as standard tool_calls the SDK helper assembles', async () => {
+    openai.script({ rules: [{ match: 'Weather in Lima', reply: weatherCall('Lima') }] });
+    const stream = client.chat.completions.stream({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'Weather in Lima?' }],
+      tools: [weatherTool],
+    });
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0].finish_reason).toBe('tool_calls');
+    const [call] = final.choices[0].message.tool_calls as OpenAI.ChatCompletionMessageFunctionToolCall[];
+    expect(call).toMatchObject({
+      id: expect.stringMatching(/^call_run_/),
+      function: { name: 'get_weather' },
+    });
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Lima' });
+    const { response } = await client.chat.completions
+      .create({
+        model: 'helper',
+        messages: [{ role: 'user', content: 'Weather in Lima?' }],
+        tools: [weatherTool],
+        stream: true,
+      })
+      .withResponse();
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('x-run-id')).toMatch(/^run_/);
+    expect(response.headers.get('x-session-id')).toMatch(/^ses_/);
+    await response.text();
+  });
+
   it('refuses a client tool named like a platform function, a missing result and a native agent', async () => {
     const clash = {
       type: 'function' as const,

@@ -196,6 +196,11 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
     expect(await notJson.json()).toMatchObject({
       error: { type: 'invalid_request_error', message: expect.any(String) },
     });
+    await expect(client.embeddings.create({ model: 'helper', input: 'x' })).rejects.toMatchObject({
+      status: 404,
+      type: 'invalid_request_error',
+      message: expect.stringContaining('POST /v1/embeddings is not served'),
+    });
     // The platform's own API keeps its error shape.
     expect(await (await fetch(`${openai.stack.base}/api/v1/agents`)).json()).toMatchObject({
       error: { code: 'unauthorized' },

@@ -10,8 +10,8 @@ const POLICY: { method: RegExp; path: RegExp; scope: Scope | 'public' | 'metrics
   { method: /^GET$/, path: /^\/api\/docs(\/.*)?$|^\/api\/docs-json$/, scope: 'public' },
   { method: /^(GET|POST|DELETE)$/, path: /^\/api\/v1\/(chat|sessions|runs)(\/.*)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
-  { method: /^GET$/, path: /^\/v1\/models(\/[^/]+)?$/, scope: 'chat' },
-  { method: /^POST$/, path: /^\/v1\/chat\/completions$/, scope: 'chat' },
+  // The OpenAI-compatible API: its two routes, and a 404 in its own error shape for any other.
+  { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
   { method: /^GET$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:read' },

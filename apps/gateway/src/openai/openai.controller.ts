@@ -1,10 +1,24 @@
-import { Body, Controller, Get, Headers, Inject, Param, Post, Res, UseFilters } from '@nestjs/common';
+import {
+  All,
+  Body,
+  Controller,
+  Get,
+  Headers,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
+import type { Request } from 'express';
 import type { Response } from 'express';
 import {
   ChatCompletionRequest,
   ID_PATTERN,
   InvalidParamsError,
   NAME_PATTERN,
+  AppError,
   NotFoundError,
   parseDto,
 } from '@app/contracts';
@@ -42,5 +56,14 @@ export class OpenAiController {
       throw new InvalidParamsError([{ field: 'X-Session-Id', message: 'must be a session id (ses_…)' }]);
     const request = parseDto(ChatCompletionRequest, body, 'chat completion request', { unknown: 'strip' });
     return this.openai.complete(request, sessionId, { principal, keyId }, res);
+  }
+
+  /** Other OpenAI endpoints (embeddings, the Responses API, …) are not served: a 404 in OpenAI's shape. */
+  @All('*path')
+  unknown(@Req() req: Request): never {
+    throw new AppError(
+      'not_found',
+      `${req.method} ${req.path} is not served: the OpenAI-compatible API has GET /v1/models and POST /v1/chat/completions`,
+    );
   }
 }

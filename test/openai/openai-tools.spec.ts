@@ -38,6 +38,7 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
     openai = await startOpenAiStack(() => [
       { name: 'helper', allowed_tools: ['add'] },
       { name: 'native-helper', protocol: 'native', allowed_tools: ['add'] },
+      { name: 'json-helper', protocol: 'json-action', allowed_tools: ['add'] },
     ]);
     client = openai.client();
     setTracingDisabled(true);
@@ -163,6 +164,34 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
     expect(response.headers.get('x-run-id')).toMatch(/^run_/);
     expect(response.headers.get('x-session-id')).toMatch(/^ses_/);
     await response.text();
+  });
+
+  it('pauses for a client tool with the json-action protocol too', async () => {
+    openai.script({
+      rules: [
+        { match: 'Weather in Bern', reply: '{"type":"action","tool":"get_weather","args":{"city":"Bern"}}' },
+        { match: '<result name="get_weather"', reply: '{"type":"final","answer":"Snow in Bern."}' },
+      ],
+    });
+    const question: OpenAI.ChatCompletionMessageParam = { role: 'user', content: 'Weather in Bern?' };
+    const first = await client.chat.completions.create({
+      model: 'json-helper',
+      messages: [question],
+      tools: [weatherTool],
+    });
+    expect(llmMessages()[0].content).toContain('get_weather: The weather in a city.');
+    const [call] = first.choices[0].message.tool_calls as OpenAI.ChatCompletionMessageFunctionToolCall[];
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Bern' });
+    const second = await client.chat.completions.create({
+      model: 'json-helper',
+      tools: [weatherTool],
+      messages: [
+        question,
+        first.choices[0].message,
+        { role: 'tool', tool_call_id: call.id, content: 'snow' },
+      ],
+    });
+    expect(second.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: 'Snow in Bern.' } });
   });
 
   it('refuses a client tool named like a platform function, a missing result and a native agent', async () => {

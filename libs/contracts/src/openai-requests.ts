@@ -3,6 +3,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   Equals,
+  IsEmpty,
   IsArray,
   IsBoolean,
   IsIn,
@@ -121,7 +122,8 @@ export class OpenAiStreamOptions {
  * Body of `POST /v1/chat/completions`. `model` names an agent. Fields not listed here
  * (temperature, top_p, max_tokens, stop, seed, user, metadata, …) are accepted and ignored: the
  * agent's profile decides them. Refused with 400: `n` other than 1, `logprobs: true`, a
- * `response_format` other than text, a `tool_choice` other than auto/none, non-text content.
+ * `response_format` other than text, a `tool_choice` other than auto/none, non-text content,
+ * the legacy `functions` and `function_call`.
  */
 export class ChatCompletionRequest {
   @IsString()
@@ -149,6 +151,8 @@ export class ChatCompletionRequest {
   @IsOptional() @Equals(1, { message: 'only n=1 is supported' }) n?: number;
   @IsOptional() @Equals(false, { message: 'logprobs are not supported' }) logprobs?: boolean;
   @IsOptional() @IsTextFormat() response_format?: { type: 'text' };
+  @IsEmpty({ message: 'is not supported: use tools' }) functions?: never;
+  @IsEmpty({ message: 'is not supported: use tool_choice' }) function_call?: never;
   /** Accepted for compatibility and never used: sessions are explicit (`X-Session-Id`). */
   @IsOptional() @IsString() @MaxLength(256) user?: string;
 }

@@ -92,12 +92,14 @@ describe('toRunRequest', () => {
         logprobs: true,
         response_format: { type: 'json_object' },
         tool_choice: 'required',
+        functions: [{ name: 'f' }],
       });
     expect(bad).toThrow(InvalidParamsError);
     try {
       bad();
     } catch (err) {
       expect((err as InvalidParamsError).fields.map((f) => f.field).sort()).toEqual([
+        'functions',
         'logprobs',
         'messages.0.content',
         'n',

@@ -27,6 +27,12 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
     expect(await client.models.retrieve('helper')).toMatchObject({ id: 'helper', object: 'model' });
   });
 
+  it('appears in the OpenAPI document with its two routes, not its catch-all', async () => {
+    const doc = (await (await fetch(`${openai.stack.base}/api/docs`)).json()) as { paths: object };
+    const paths = Object.keys(doc.paths).filter((path) => path.startsWith('/v1/'));
+    expect(paths.sort()).toEqual(['/v1/chat/completions', '/v1/models', '/v1/models/{model}']);
+  });
+
   it('answers a completion with the final answer, usage summed over the run and the run id', async () => {
     openai.script({ rules: [{ match: 'Two plus three', reply: addCall(2, 3) }], fallback: 'Five.' });
     const { data, response } = await client.chat.completions
@@ -74,8 +80,11 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
     expect(final.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: 'Two.' } });
     expect(final.choices[0].message.tool_calls ?? []).toEqual([]);
     expect(chunks.some((c) => c.choices.some((choice) => choice.delta.tool_calls))).toBe(false);
-    const events = chunks.filter((c) => c.agentchassis).map((c) => c.agentchassis?.event);
-    expect(events).toEqual(['thought', 'tool_call', 'tool_result', 'run_end']);
+    const events = chunks
+      .filter((c) => c.agentchassis)
+      .map((c) => c.agentchassis?.event)
+      .filter((type, i, all) => type !== 'delta' || all[i - 1] !== 'delta');
+    expect(events).toEqual(['delta', 'thought', 'tool_call', 'tool_result', 'delta', 'run_end']);
     expect(chunks.find((c) => c.agentchassis?.event === 'tool_call')?.agentchassis).toMatchObject({
       name: 'add',
       arguments: { a: 1, b: 1 },

@@ -64,11 +64,12 @@ export class ChatCompletionChunkChoice {
 }
 
 /**
- * What the agent did on the platform's side, on a chunk whose `choices` is empty: `thought`,
+ * What the agent did on the platform's side, on a chunk whose `choices` is empty: `delta` (a
+ * step's text as it is written), `thought` (a step that calls functions: its text was a thought),
  * `tool_call`, `tool_result`, `plan`, `plan_step`, and `run_end` (on the chunk with the finish reason).
  */
 export class AgentChassisStreamEvent {
-  event!: 'thought' | 'tool_call' | 'tool_result' | 'plan' | 'plan_step' | 'run_end';
+  event!: 'delta' | 'thought' | 'tool_call' | 'tool_result' | 'plan' | 'plan_step' | 'run_end';
   [field: string]: unknown;
 }
 

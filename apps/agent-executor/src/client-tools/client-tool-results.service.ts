@@ -48,7 +48,7 @@ export class ClientToolResultsService {
     if (request.session_id && request.session_id !== record.session_id)
       throw invalid('session_id', `tool call '${firstId}' belongs to another session`);
     if (record.status !== 'awaiting_tool_results')
-      throw new ConflictError(`the tool calls of run '${runId}' are already answered`);
+      throw new ConflictError(`run '${runId}' no longer waits for tool results (${record.status})`);
     const batch = lastReply(record.trace);
     const answers = new Map(results.map((result) => [result.tool_call_id, result.content]));
     checkAnswers(batch, answers);
@@ -66,7 +66,7 @@ export class ClientToolResultsService {
       message,
       claim: async () => {
         if (!(await this.runs.transition(runId, 'awaiting_tool_results', 'completed')))
-          throw new ConflictError(`the tool calls of run '${runId}' are already answered`);
+          throw new ConflictError(`run '${runId}' no longer waits for tool results (answered meanwhile)`);
       },
     };
   }

@@ -28,7 +28,7 @@ const reply: AgentRunReply = {
 describe('ChatCompletionChunks', () => {
   const chunks = () => new ChatCompletionChunks('run_1', 'helper', true, 1_700_000_000);
 
-  it('opens with the role, holds deltas back, shows server-side activity only in the extension', () => {
+  it('opens with the role, and shows text as written and server-side activity only in the extension', () => {
     const format = chunks();
     const start = event('run_start', { run_id: 'run_1', session_id: 'ses_1' });
     expect(format.headers(start)).toEqual({ 'x-run-id': 'run_1', 'x-session-id': 'ses_1' });
@@ -41,7 +41,9 @@ describe('ChatCompletionChunks', () => {
         ],
       }),
     ]);
-    expect(format.event(event('delta', { step: 1, text: 'Adding' }))).toBe('');
+    expect(parse(format.event(event('delta', { step: 1, text: 'Adding' })))).toEqual([
+      expect.objectContaining({ choices: [], agentchassis: { event: 'delta', step: 1, text: 'Adding' } }),
+    ]);
     const [call] = parse(
       format.event(event('tool_call', { step: 1, index: 0, name: 'add', args: { a: 1 } })),
     );

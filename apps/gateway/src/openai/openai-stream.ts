@@ -16,9 +16,9 @@ import { completionId, FINISH_REASONS, toolCallsOf, usageOf } from './openai-res
  * The content is the final answer only, as in the non-streamed reply: a model step's text is
  * known to be the answer (not the thought before a function call) only when the step ends, so
  * the answer is sent when the run ends. Meanwhile what the agent does on the platform's side
- * (thoughts, its function calls and their results, plans) arrives on chunks with empty `choices`
- * and an `agentchassis` field: never as `tool_calls`, which a standard client would try to run.
- * Only client tool calls are `tool_calls`.
+ * (each step's text as it is written, thoughts, its function calls and their results, plans)
+ * arrives on chunks with empty `choices` and an `agentchassis` field: never as `tool_calls`,
+ * which a standard client would try to run. Only client tool calls are `tool_calls`.
  */
 export class ChatCompletionChunks implements RunStreamFormat {
   private readonly id: string;
@@ -41,6 +41,8 @@ export class ChatCompletionChunks implements RunStreamFormat {
     switch (event.type) {
       case 'run_start':
         return this.chunk([this.choice({ role: 'assistant', content: '' })]);
+      case 'delta':
+        return this.extension({ event: 'delta', ...(event.data as AgentEventData['delta']) });
       case 'thought':
         return this.extension({ event: 'thought', ...(event.data as AgentEventData['thought']) });
       case 'tool_call': {

@@ -9,10 +9,10 @@ import {
   Post,
   Req,
   Res,
+  SetMetadata,
   UseFilters,
 } from '@nestjs/common';
-import type { Request } from 'express';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import {
   ChatCompletionRequest,
   ID_PATTERN,
@@ -60,6 +60,8 @@ export class OpenAiController {
 
   /** Other OpenAI endpoints (embeddings, the Responses API, …) are not served: a 404 in OpenAI's shape. */
   @All('*path')
+  // @nestjs/swagger's ApiExcludeEndpoint, as plain metadata: the generator loads only on demand.
+  @SetMetadata('swagger/apiExcludeEndpoint', { disable: true })
   unknown(@Req() req: Request): never {
     throw new AppError(
       'not_found',

@@ -180,6 +180,14 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
     await expect(
       client.chat.completions.create({ model: 'nobody', messages: [{ role: 'user', content: 'Hi' }] }),
     ).rejects.toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    // Refused before the run starts, a streamed request is answered as an ordinary error too.
+    await expect(
+      client.chat.completions.create({
+        model: 'nobody',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+      }),
+    ).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     await expect(
       client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'Hi' }], n: 2 }),
     ).rejects.toMatchObject({ status: 400, type: 'invalid_request_error', param: 'n' });

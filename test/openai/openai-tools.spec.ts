@@ -255,5 +255,11 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
     expect(seen).toEqual([{ city: 'Paris' }]);
     expect(result.finalOutput).toMatch(/^Paris: <result name="get_weather" status="success">[\s\S]*rainy/);
     expect(llmMessages()[0].content).toContain('Be brief.');
+    // Streamed, through the SDK's own chunk reader.
+    const streamed = await run(agent, 'Weather in Paris?', { stream: true });
+    for await (const _event of streamed) void _event;
+    await streamed.completed;
+    expect(seen).toHaveLength(2);
+    expect(streamed.finalOutput).toMatch(/^Paris: <result name="get_weather" status="success">[\s\S]*rainy/);
   });
 });

@@ -180,6 +180,22 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
     await expect(
       client.chat.completions.create({ model: 'nobody', messages: [{ role: 'user', content: 'Hi' }] }),
     ).rejects.toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    const hello = [{ role: 'user' as const, content: 'Hi' }];
+    await expect(
+      client.chat.completions.create(
+        { model: 'helper', messages: hello },
+        { headers: { 'X-Session-Id': 'no good' } },
+      ),
+    ).rejects.toMatchObject({ status: 400, param: 'X-Session-Id' });
+    await expect(
+      client.chat.completions.create(
+        { model: 'helper', messages: hello },
+        { headers: { 'X-Session-Id': 'ses_gone' } },
+      ),
+    ).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining("session 'ses_gone' not found"),
+    });
     // Refused before the run starts, a streamed request is answered as an ordinary error too.
     await expect(
       client.chat.completions.create({

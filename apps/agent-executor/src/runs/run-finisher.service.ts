@@ -101,6 +101,30 @@ export class RunFinisherService {
     };
   }
 
+  /**
+   * Ends a run paused for client tool results without their answer. Its turn is in the session
+   * already (the question and the calls as the model wrote them), so only the record changes.
+   */
+  async closePaused(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
+    await this.runs.save(record.id, {
+      status: statusOf(outcome.finishReason),
+      reply: outcome.reply,
+      finish_reason: outcome.finishReason,
+      trace: record.trace,
+      used_tools: record.used_tools,
+      usage: record.usage,
+      total_ms: record.total_ms,
+    });
+    return {
+      session_id: record.session_id ?? '',
+      run_id: record.id,
+      reply: outcome.reply,
+      function_calls: [],
+      finish_reason: outcome.finishReason,
+      usage: record.usage,
+    };
+  }
+
   /** The turn's two messages and the run's final record, in one transaction. */
   private async appendTurn(
     sessionId: string,

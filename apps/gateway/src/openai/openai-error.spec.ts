@@ -9,6 +9,7 @@ describe('openAiError', () => {
     expect(openAiParam('messages.3.content')).toBe('messages[3].content');
     expect(openAiParam('tools.0.function.name')).toBe('tools[0].function.name');
     expect(openAiParam('agent')).toBe('model');
+    expect(openAiParam('session_id')).toBe('X-Session-Id');
   });
 
   it('answers an unknown agent as model_not_found, limits with their code and Retry-After', () => {

@@ -20,6 +20,7 @@ const PARAMS: [RegExp, string][] = [
   [/^client_tools.*/, 'tools'],
   [/^(tool_results|history|message)(\..*)?$/, 'messages'],
   [/^agent$/, 'model'],
+  [/^session_id$/, 'X-Session-Id'],
   [/\.(\d+)(?=\.|$)/g, '[$1]'],
 ];
 

@@ -47,7 +47,7 @@ export class ClientToolResult {
 
 /**
  * Body of `agent.run`: one conversation turn. The gateway may pre-assign the run id (for SSE).
- * - `session_id` continues a session; without it a new one is opened, seeded with `history` when
+ * - `session_id` continues a session; without it a new one is opened, holding `history` when
  *   the caller holds the conversation itself (a stateless turn).
  * - `instructions` are added to the agent's system prompt for this turn only.
  * - `client_tools`: a call to one of them pauses the run (`client_tool_calls`); `tool_results`

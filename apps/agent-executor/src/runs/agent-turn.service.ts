@@ -29,7 +29,7 @@ const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';
 
 /**
- * One conversation turn (`agent.run`): finds or opens the session (seeded with a caller-held
+ * One conversation turn (`agent.run`): finds or opens the session (opened with a caller-held
  * history, or the session of a run paused for client tool results), picks the agent, records the
  * run, loads the windowed history and hands the turn to the ReAct loop or the plan runner.
  */
@@ -71,13 +71,13 @@ export class AgentTurnService {
     };
     const run = new RunState(identity, profile, this.timeoutFor(profile));
     run.clientTools = clientTools;
-    const seed = existing ? [] : this.seedOf(request.history, profile);
+    const earlier = existing ? [] : this.earlierMessages(request.history, profile);
     await resumed?.claim();
     return this.execution.execute(
       run,
       message,
-      () => this.record(run, request, message, existing ? undefined : { session, seed }),
-      () => this.work(run, session, message, !existing && seed.length === 0),
+      () => this.record(run, request, message, existing ? undefined : { session, earlier }),
+      () => this.work(run, session, message, !existing && earlier.length === 0),
     );
   }
 
@@ -106,7 +106,7 @@ export class AgentTurnService {
   }
 
   /** A caller-held history becomes the new session's first messages. */
-  private seedOf(history: HistoryMessage[] | undefined, profile: AgentProfile): NewMessage[] {
+  private earlierMessages(history: HistoryMessage[] | undefined, profile: AgentProfile): NewMessage[] {
     return (history ?? []).map((m) => ({
       id: newId('msg'),
       role: m.role,
@@ -115,12 +115,12 @@ export class AgentTurnService {
     }));
   }
 
-  /** The run's record, and for a new session the session itself (with any seed), in one transaction. */
+  /** The run's record, and for a new session the session itself (with the caller's history), in one transaction. */
   private async record(
     run: RunState,
     request: AgentRunRequest,
     input: string,
-    opening?: { session: SessionRecord; seed: NewMessage[] },
+    opening?: { session: SessionRecord; earlier: NewMessage[] },
   ): Promise<void> {
     const title = (request.history?.find((m) => m.role === 'user')?.content ?? input).slice(0, TITLE_CHARS);
     const openSession = opening
@@ -131,8 +131,8 @@ export class AgentTurnService {
             owner: opening.session.owner,
             title,
           }),
-          ...(opening.seed.length > 0
-            ? [this.sessions.messagesWrite(opening.session.id, run.runId, opening.seed)]
+          ...(opening.earlier.length > 0
+            ? [this.sessions.messagesWrite(opening.session.id, run.runId, opening.earlier)]
             : []),
         ]
       : [];

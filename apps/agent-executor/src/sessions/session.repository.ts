@@ -106,7 +106,7 @@ export class SessionRepository {
     }
   }
 
-  /** Inserts messages numbered from `firstSeq` (also how a new session is seeded with a caller's history). */
+  /** Inserts messages numbered from `firstSeq` (also a new session's caller-held history). */
   messagesWrite(
     sessionId: string,
     runId: string,

@@ -19,15 +19,17 @@ export interface OpenAiStack {
 
 /**
  * The chat stack (gateway + executor processes, their own nats-server, SQLite, the scripted
- * model, the `add` function) with API keys on, as an OpenAI client meets it.
+ * model, the `add` function) with API keys on, as an OpenAI client meets it; `env` adds settings
+ * (e.g. a PostgreSQL `DATABASE_URL`).
  */
 export async function startOpenAiStack(
   agents: (llmUrl: string) => Record<string, unknown>[],
+  env: Record<string, string> = {},
 ): Promise<OpenAiStack> {
   const stack = await startChatStack({
     functions: [add],
     agents,
-    env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
+    env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), ...env },
   });
   const createKey = async (scopes: Scope[]) => {
     const res = await post(

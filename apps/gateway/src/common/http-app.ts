@@ -4,7 +4,7 @@ import type { PlatformConfig } from '@app/config';
 import { platformVersion } from '@app/runtime';
 import { bodyParserError } from './http-error.filter';
 import { httpObservability } from './http-observability.middleware';
-import { openAiError } from '../openai/openai-error';
+import { openAiError } from '../openai/openai-error.filter';
 import { serveOpenApi } from './openapi';
 
 export const MAX_BODY_BYTES = 1_048_576;

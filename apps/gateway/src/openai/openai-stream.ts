@@ -7,7 +7,7 @@ import type {
   ChatCompletionChunkChoice,
 } from '@app/contracts';
 import type { RunStreamFormat } from '../chat/sse-relay';
-import { openAiError } from './openai-error';
+import { openAiError } from './openai-error.filter';
 import { completionId, FINISH_REASONS, toolCallsOf, usageOf } from './openai-response';
 
 /**

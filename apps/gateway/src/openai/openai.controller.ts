@@ -23,7 +23,7 @@ import {
   parseDto,
 } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal } from '../auth/principal.decorator';
-import { OpenAiErrorFilter } from './openai-error';
+import { OpenAiErrorFilter } from './openai-error.filter';
 import { OpenAiService } from './openai.service';
 
 /** The OpenAI-compatible API: models are agents; errors in OpenAI's shape. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, InvalidParamsError, NotFoundError } from '@app/contracts';
-import { openAiError, openAiParam } from './openai-error';
+import { openAiError, openAiParam } from './openai-error.filter';
 
 describe('openAiError', () => {
   it('names the OpenAI request field of a platform field', () => {

@@ -11,6 +11,7 @@ import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
+import { OpenAiModule } from './openai/openai.module';
 import { RunsModule } from './runs/runs.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -34,6 +35,7 @@ export class GatewayModule {
         TasksModule,
         DocsModule,
         ...(config.mcp.serve ? [McpModule] : []),
+        OpenAiModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

@@ -46,7 +46,14 @@ export class SessionRefRequest {
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
 }
 
-export const RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed', 'cancelled'] as const;
+export const RUN_STATUSES = [
+  'running',
+  'awaiting_approval',
+  'awaiting_tool_results',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const TRACE_STEP_KINDS = [
@@ -59,6 +66,7 @@ export const TRACE_STEP_KINDS = [
   'plan_step',
   'summary',
   'history_summary',
+  'client_tool_call',
 ] as const;
 
 /** One entry of a run's trace (seed 001/002): an action with its observation, or a model step. */
@@ -66,6 +74,8 @@ export class TraceStep {
   @IsInt() step!: number;
   @IsIn(TRACE_STEP_KINDS) kind!: (typeof TRACE_STEP_KINDS)[number];
   @IsOptional() @IsString() thought?: string;
+  /** `client_tool_call`: the id the caller answers; the observation arrives with the next turn. */
+  @IsOptional() @IsString() call_id?: string;
   /** `{tool, args}` */
   @IsOptional() @IsObject() action?: { tool: string; args: Record<string, unknown> };
   @IsOptional() @IsString() observation?: string;

@@ -1,16 +1,20 @@
 import { Type } from 'class-transformer';
 import {
   Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
@@ -19,10 +23,47 @@ import { ErrorBody } from './errors';
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const MAX_MESSAGE_CHARS = 32_000;
+/** A caller-given history (a stateless turn) is at most this many messages. */
+export const MAX_HISTORY_MESSAGES = 500;
+/** Names of tools a caller runs itself: OpenAI's rule for function names. */
+export const CLIENT_TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** `call_<run id>_<index>`: the id of a client tool call names the run that waits for its result. */
+export const CLIENT_CALL_ID_PATTERN = /^call_([A-Za-z0-9_-]{1,64})_(\d{1,4})$/;
 
-/** Body of `agent.run`: one conversation turn. The gateway may pre-assign the run id (for SSE). */
+/** One earlier message of a conversation the caller holds itself. */
+export class HistoryMessage {
+  @IsIn(['user', 'assistant']) role!: 'user' | 'assistant';
+  @IsString() @MaxLength(MAX_MESSAGE_CHARS) content!: string;
+}
+
+/** A tool the caller runs itself: offered to the model next to the agent's functions. */
+export class ClientTool {
+  @IsString() @Matches(CLIENT_TOOL_NAME_PATTERN) name!: string;
+  @IsOptional() @IsString() @MaxLength(4_000) description?: string;
+  /** JSON Schema of the arguments object. */
+  @IsOptional() @IsObject() parameters?: Record<string, unknown>;
+}
+
+/** The caller's result of one client tool call. */
+export class ClientToolResult {
+  @IsString() @Matches(CLIENT_CALL_ID_PATTERN) tool_call_id!: string;
+  @IsString() @MaxLength(MAX_MESSAGE_CHARS) content!: string;
+}
+
+/**
+ * Body of `agent.run`: one conversation turn. The gateway may pre-assign the run id (for SSE).
+ * - `session_id` continues a session; without it a new one is opened, holding `history` when
+ *   the caller holds the conversation itself (a stateless turn).
+ * - `instructions` are added to the agent's system prompt for this turn only.
+ * - `client_tools`: a call to one of them pauses the run (`client_tool_calls`); `tool_results`
+ *   answer those calls and continue in the paused run's session (`message` may then be empty).
+ */
 export class AgentRunRequest {
-  @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
+  @ValidateIf((r: AgentRunRequest) => r.tool_results === undefined || (r.message ?? '') !== '')
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_MESSAGE_CHARS)
+  message!: string;
   @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
   @IsOptional() @IsString() @Matches(ID_PATTERN) run_id?: string;
   @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
@@ -31,6 +72,30 @@ export class AgentRunRequest {
   @IsOptional() @IsScopes() scopes?: Scope[];
   /** Publish step events on `agent.events.<run_id>` while running. */
   @IsOptional() @IsBoolean() stream?: boolean;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_HISTORY_MESSAGES)
+  @ValidateNested({ each: true })
+  @Type(() => HistoryMessage)
+  history?: HistoryMessage[];
+
+  @IsOptional() @IsString() @MaxLength(MAX_MESSAGE_CHARS) instructions?: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(128)
+  @ValidateNested({ each: true })
+  @Type(() => ClientTool)
+  client_tools?: ClientTool[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(128)
+  @ValidateNested({ each: true })
+  @Type(() => ClientToolResult)
+  tool_results?: ClientToolResult[];
 }
 
 /** Body of `POST /api/v1/chat`. */
@@ -53,6 +118,7 @@ export const FINISH_REASONS = [
   'error',
   'awaiting_approval',
   'rejected',
+  'client_tool_calls',
 ] as const;
 export type FinishReason = (typeof FINISH_REASONS)[number];
 
@@ -65,6 +131,13 @@ export class FunctionCallSummary {
 export class Usage {
   @IsInt() @Min(0) prompt_tokens!: number;
   @IsInt() @Min(0) completion_tokens!: number;
+}
+
+/** A call of a client tool the run waits for: answered by a `tool_results` entry with this id. */
+export class ClientToolCall {
+  @IsString() id!: string;
+  @IsString() name!: string;
+  @IsObject() arguments!: Record<string, unknown>;
 }
 
 /** The chat response (DESIGN §8), also the reply of `agent.run`. */
@@ -84,6 +157,12 @@ export class AgentRunReply {
    * `unavailable`, 502 `upstream_error`), the provider's status and code in `details`.
    */
   @IsOptional() @ValidateNested() @Type(() => ErrorBody) error?: ErrorBody;
+  /** With `client_tool_calls`: the calls the caller must answer. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ClientToolCall)
+  client_tool_calls?: ClientToolCall[];
 }
 
 /** The events of a run, in the order they can come; also the SSE event names of the chat API. */

@@ -13,3 +13,5 @@ export * from './json-schema';
 export * from './scheduler';
 export * from './subjects';
 export * from './validate';
+export * from './openai-requests';
+export * from './openai-responses';

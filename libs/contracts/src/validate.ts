@@ -4,15 +4,21 @@ import { BadRequestError, type FieldError, InvalidParamsError } from './errors';
 
 /**
  * Validates untrusted input (an HTTP body, a NATS message) against a DTO class, once, at the
- * boundary. Every bad field is listed; unknown fields are refused so typos surface.
+ * boundary. Every bad field is listed; unknown fields are refused so typos surface, or dropped
+ * (`unknown: 'strip'`) where a foreign wire format grows fields the platform does not use.
  */
-export function parseDto<T extends object>(cls: new () => T, input: unknown, what = 'request'): T {
+export function parseDto<T extends object>(
+  cls: new () => T,
+  input: unknown,
+  what = 'request',
+  { unknown = 'refuse' }: { unknown?: 'refuse' | 'strip' } = {},
+): T {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     const hint = input === undefined ? ' (send one with content-type: application/json)' : '';
     throw new BadRequestError(`${what} must be a JSON object${hint}`);
   }
   const instance = plainToInstance(cls, input, { enableImplicitConversion: false });
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: unknown === 'refuse' });
   if (errors.length > 0) throw new InvalidParamsError(flatten(errors), `invalid ${what}`);
   return instance;
 }

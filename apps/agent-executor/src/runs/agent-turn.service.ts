@@ -1,26 +1,36 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AgentRunReply, AgentRunRequest } from '@app/contracts';
-import { NotFoundError } from '@app/contracts';
+import {
+  type AgentRunReply,
+  type AgentRunRequest,
+  type HistoryMessage,
+  InvalidParamsError,
+  NotFoundError,
+} from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { activeTraceId } from '@app/observability';
+import { countTokens } from '@app/protocol';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, DEFAULT_AGENT } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
+import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
+import { ClientToolsService } from '../client-tools/client-tools.service';
 import { newId } from '../common/ids';
 import { requireOwner } from '../common/ownership';
 import type { ChatMessage } from '../llm/llm-provider';
 import { PlanRunnerService } from '../plans/plan-runner.service';
 import { SessionHistoryService } from '../sessions/session-history.service';
-import { type SessionRecord, SessionRepository } from '../sessions/session.repository';
+import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';
 import { RunExecutionService } from './run-execution.service';
 import { RunLoopService } from './run-loop.service';
 import { RunState } from './run-state';
 import { RunRepository } from './run.repository';
 
 const TITLE_CHARS = 80;
+const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';
 
 /**
- * One conversation turn (`agent.run`): finds or opens the session, picks the agent, records the
+ * One conversation turn (`agent.run`): finds or opens the session (opened with a caller-held
+ * history, or the session of a run paused for client tool results), picks the agent, records the
  * run, loads the windowed history and hands the turn to the ReAct loop or the plan runner.
  */
 @Injectable()
@@ -34,13 +44,24 @@ export class AgentTurnService {
     @Inject(RunExecutionService) private readonly execution: RunExecutionService,
     @Inject(RunLoopService) private readonly loop: RunLoopService,
     @Inject(PlanRunnerService) private readonly planRunner: PlanRunnerService,
+    @Inject(ClientToolsService) private readonly clientTools: ClientToolsService,
+    @Inject(ClientToolResultsService) private readonly results: ClientToolResultsService,
   ) {}
 
   async run(request: AgentRunRequest): Promise<AgentRunReply> {
-    const existing = request.session_id ? await this.sessions.find(request.session_id) : null;
-    if (request.session_id && !existing) throw new NotFoundError('session', request.session_id);
+    if (request.history && (request.session_id || request.tool_results))
+      throw new InvalidParamsError([{ field: 'history', message: HISTORY_ALONE }], 'invalid run request');
+    const resumed = request.tool_results
+      ? await this.results.resume(request, request.tool_results)
+      : undefined;
+    const sessionId = resumed?.sessionId ?? request.session_id;
+    const message = [resumed?.message, request.message].filter(Boolean).join('\n\n');
+    const existing = sessionId ? await this.sessions.find(sessionId) : null;
+    if (sessionId && !existing) throw new NotFoundError('session', sessionId);
     if (existing) requireOwner('session', existing.id, existing.owner, request.principal);
-    const profile = await this.profiles.get(request.agent ?? existing?.agent ?? DEFAULT_AGENT);
+    const agent = await this.profiles.get(request.agent ?? existing?.agent ?? DEFAULT_AGENT);
+    const clientTools = await this.clientTools.offer(request.client_tools, agent);
+    const profile = withInstructions(agent, request.instructions);
     const session = existing ?? this.newSession(request, profile);
     const identity = {
       runId: request.run_id ?? newId('run'),
@@ -50,11 +71,14 @@ export class AgentTurnService {
       stream: request.stream === true,
     };
     const run = new RunState(identity, profile, this.timeoutFor(profile));
+    run.clientTools = clientTools;
+    const earlier = existing ? [] : this.earlierMessages(request.history, profile);
+    await resumed?.claim();
     return this.execution.execute(
       run,
-      request.message,
-      () => this.record(run, request, existing ? undefined : session),
-      () => this.work(run, session, request.message, !existing),
+      message,
+      () => this.record(run, request, message, existing ? undefined : { session, earlier }),
+      () => this.work(run, session, message, !existing && earlier.length === 0),
     );
   }
 
@@ -82,17 +106,35 @@ export class AgentTurnService {
     };
   }
 
-  /** The run's record, and for a new session the session itself, in one transaction. */
-  private async record(run: RunState, request: AgentRunRequest, newSession?: SessionRecord): Promise<void> {
-    const title = request.message.slice(0, TITLE_CHARS);
-    const openSession = newSession
+  /** A caller-held history becomes the new session's first messages. */
+  private earlierMessages(history: HistoryMessage[] | undefined, profile: AgentProfile): NewMessage[] {
+    return (history ?? []).map((m) => ({
+      id: newId('msg'),
+      role: m.role,
+      content: m.content,
+      tokens: countTokens(m.content, profile.model),
+    }));
+  }
+
+  /** The run's record, and for a new session the session itself (with the caller's history), in one transaction. */
+  private async record(
+    run: RunState,
+    request: AgentRunRequest,
+    input: string,
+    opening?: { session: SessionRecord; earlier: NewMessage[] },
+  ): Promise<void> {
+    const title = (request.history?.find((m) => m.role === 'user')?.content ?? input).slice(0, TITLE_CHARS);
+    const openSession = opening
       ? [
           this.sessions.createWrite({
-            id: newSession.id,
-            agent: newSession.agent,
-            owner: newSession.owner,
+            id: opening.session.id,
+            agent: opening.session.agent,
+            owner: opening.session.owner,
             title,
           }),
+          ...(opening.earlier.length > 0
+            ? [this.sessions.messagesWrite(opening.session.id, run.runId, opening.earlier)]
+            : []),
         ]
       : [];
     await this.runs.create(
@@ -102,10 +144,19 @@ export class AgentTurnService {
         owner: request.principal ?? '',
         agent: run.profile.name,
         mode: run.profile.mode,
-        input: request.message,
+        input,
         trace_id: activeTraceId(),
       },
       openSession,
     );
   }
+}
+
+/** The caller's system messages follow the agent's own prompt, for this turn only. */
+function withInstructions(profile: AgentProfile, instructions: string | undefined): AgentProfile {
+  if (!instructions?.trim()) return profile;
+  return {
+    ...profile,
+    system_prompt: [profile.system_prompt, instructions.trim()].filter(Boolean).join('\n\n'),
+  };
 }

@@ -163,6 +163,36 @@ describe('cancelling a run', () => {
     subscription.unsubscribe();
   });
 
+  it('closes a run paused for client tool results, whose results are then refused', async () => {
+    world.script({ replies: ['<call name="get_weather"><p>city: Oslo</p></call>'] });
+    const paused = await ask(world.bus, {
+      message: 'Weather?',
+      client_tools: [
+        { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+      ],
+    });
+    expect(paused).toMatchObject({
+      finish_reason: 'client_tool_calls',
+      client_tool_calls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }],
+    });
+    expect(await cancel(paused.run_id)).toMatchObject({
+      finish_reason: 'cancelled',
+      session_id: paused.session_id,
+    });
+    const run = await world.bus.request<RunView>(
+      Subjects.agentRunGet,
+      { run_id: paused.run_id },
+      { timeoutMs: 5_000 },
+    );
+    expect(run).toMatchObject({ status: 'cancelled', finish_reason: 'cancelled' });
+    const answer = { tool_call_id: paused.client_tool_calls?.[0].id ?? 'missing', content: 'sunny' };
+    await expect(ask(world.bus, { message: '', tool_results: [answer] })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('no longer waits for tool results (cancelled)'),
+    });
+    await expect(cancel(paused.run_id)).rejects.toMatchObject({ code: 'conflict' });
+  });
+
   it('answers not_found for an unknown run and conflict for one that has ended', async () => {
     await expect(cancel('run_unknown')).rejects.toMatchObject({ code: 'not_found' });
     world.script({ replies: ['Done.'] });

@@ -24,8 +24,8 @@ const CANCELLED_REPLY = 'The run was cancelled.';
 /**
  * Listing, reading and cancelling runs. The executor that owns a run in flight answers `agent.interrupt.<runId>` (no
  * queue group: only it listens) by aborting the run's signal; whichever executor receives the
- * cancel finds the run's state and asks the owner. A run paused for approval is cancelled in the
- * database; a run whose owner died is closed there too.
+ * cancel finds the run's state and asks the owner. A run paused for approval or for client tool
+ * results is cancelled in the database; a run whose owner died is closed there too.
  */
 @Injectable()
 export class RunControlService {
@@ -88,6 +88,12 @@ export class RunControlService {
       (await this.runs.transition(runId, 'awaiting_approval', 'cancelled'))
     ) {
       return this.finisher.finishStored(record, { finishReason: 'cancelled', reply: CANCELLED_REPLY });
+    }
+    if (
+      record.status === 'awaiting_tool_results' &&
+      (await this.runs.transition(runId, 'awaiting_tool_results', 'cancelled'))
+    ) {
+      return this.finisher.closePaused(record, { finishReason: 'cancelled', reply: CANCELLED_REPLY });
     }
     const now = await this.runs.find(runId);
     throw new ConflictError(`run '${runId}' has already ended (${now?.status ?? record.status})`);

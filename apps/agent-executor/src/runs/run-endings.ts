@@ -1,4 +1,4 @@
-import type { ErrorBody, FinishReason, RunStatus } from '@app/contracts';
+import type { ClientToolCall, ErrorBody, FinishReason, RunStatus } from '@app/contracts';
 import type { RunState } from './run-state';
 
 /** How a run ended: the finish reason, the reply the user gets, and an error for the record. */
@@ -8,6 +8,10 @@ export interface RunOutcome {
   error?: string;
   /** Why the platform could not serve the run (its model unreachable or not configured), for the caller's status code. */
   failure?: ErrorBody;
+  /** What the session keeps as the assistant's message, when not `reply` (a paused reply as written). */
+  transcript?: string;
+  /** `client_tool_calls`: the calls the caller must answer. */
+  clientCalls?: ClientToolCall[];
 }
 
 export function ended(
@@ -42,6 +46,8 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, erro
       return 'The plan was rejected; nothing was executed.';
     case 'awaiting_approval':
       return 'The plan is waiting for approval.';
+    case 'client_tool_calls':
+      return 'Waiting for the results of the client tool calls.';
     case 'error':
       // The error is the model call's (codes like llm_auth, already redacted), also on GET /runs/:id.
       return error
@@ -53,6 +59,7 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, erro
 export function statusOf(reason: FinishReason): RunStatus {
   if (reason === 'final') return 'completed';
   if (reason === 'awaiting_approval') return 'awaiting_approval';
+  if (reason === 'client_tool_calls') return 'awaiting_tool_results';
   if (reason === 'cancelled' || reason === 'rejected') return 'cancelled';
   return 'failed';
 }

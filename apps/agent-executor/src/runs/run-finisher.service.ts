@@ -40,7 +40,8 @@ export class RunFinisherService {
     if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
     else {
       const save = this.runs.saveWrite(run.runId, progress);
-      await this.appendTurn(run.id.sessionId, run.runId, input, outcome.reply, save, run);
+      const said = outcome.transcript ?? outcome.reply;
+      await this.appendTurn(run.id.sessionId, run.runId, input, said, save, run);
     }
     const body: AgentRunReply = {
       session_id: run.id.sessionId,
@@ -50,6 +51,7 @@ export class RunFinisherService {
       finish_reason: outcome.finishReason,
       usage: { ...run.usage },
       ...(outcome.failure ? { error: outcome.failure } : {}),
+      ...(outcome.clientCalls ? { client_tool_calls: outcome.clientCalls } : {}),
     };
     this.events.emit(run, 'run_end', body);
     Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });
@@ -89,6 +91,30 @@ export class RunFinisherService {
       run_id: record.id,
       agent: record.agent,
       finish_reason: outcome.finishReason,
+    });
+    return {
+      session_id: record.session_id ?? '',
+      run_id: record.id,
+      reply: outcome.reply,
+      function_calls: [],
+      finish_reason: outcome.finishReason,
+      usage: record.usage,
+    };
+  }
+
+  /**
+   * Ends a run paused for client tool results without their answer. Its turn is in the session
+   * already (the question and the calls as the model wrote them), so only the record changes.
+   */
+  async closePaused(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
+    await this.runs.save(record.id, {
+      status: statusOf(outcome.finishReason),
+      reply: outcome.reply,
+      finish_reason: outcome.finishReason,
+      trace: record.trace,
+      used_tools: record.used_tools,
+      usage: record.usage,
+      total_ms: record.total_ms,
     });
     return {
       session_id: record.session_id ?? '',

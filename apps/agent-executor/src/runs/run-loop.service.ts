@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Metrics } from '@app/observability';
 import type { PlatformConfig } from '@app/config';
 import type { AgentProtocol, FunctionDefinition, Usage } from '@app/contracts';
-import { buildSystemPrompt } from '@app/protocol';
+import { buildSystemPrompt, type PromptFunction } from '@app/protocol';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import type { ChatMessage, CompletionResult } from '../llm/llm-provider';
@@ -10,6 +10,7 @@ import { FunctionCatalogService } from '../tools/function-catalog.service';
 import type { ToolCall } from '../tools/tool-call';
 import { ToolExecutorService } from '../tools/tool-executor.service';
 import { ModelCallerService } from '../model/model-caller.service';
+import { ClientToolPauseService } from '../client-tools/client-tool-pause.service';
 import { modelFailure } from './model-failure';
 import { assistantTurn, nativeTools, readReply, repairTurn, resultTurns } from './reply-reader';
 import { answered, ended, limitBeforeStep, type RunOutcome } from './run-endings';
@@ -31,12 +32,14 @@ export class RunLoopService {
     @Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService,
     @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(ClientToolPauseService) private readonly clientCalls: ClientToolPauseService,
   ) {}
 
   async run(run: RunState, conversation: ChatMessage[]): Promise<RunOutcome> {
     const { protocol } = run.profile;
     const functions = await this.catalog.allowedFor(run.profile.allowed_tools);
-    const messages: ChatMessage[] = [this.systemTurn(run, functions), ...conversation];
+    const offered = [...functions, ...(run.clientTools?.functions() ?? [])];
+    const messages: ChatMessage[] = [this.systemTurn(run, offered), ...conversation];
     const tools = protocol === 'native' && functions.length > 0 ? nativeTools(functions) : undefined;
     let unreadable = 0;
     for (;;) {
@@ -79,6 +82,8 @@ export class RunLoopService {
       }
       // The tokens are spent; calls whose results nobody will read are not worth their side effects.
       if (run.overBudget()) return ended(run, 'budget');
+      if (run.clientTools?.calledIn(reply.calls))
+        return this.clientCalls.pause(run, run.clientTools, result, reply.calls, reply.thought, tokens);
       const stop = await this.act(run, messages, result, reply.calls, reply.thought, tokens);
       if (stop) return stop;
     }
@@ -114,7 +119,7 @@ export class RunLoopService {
     return undefined;
   }
 
-  private systemTurn(run: RunState, functions: FunctionDefinition[]): ChatMessage {
+  private systemTurn(run: RunState, functions: PromptFunction[]): ChatMessage {
     const protocol: AgentProtocol = run.profile.protocol;
     return {
       role: 'system',

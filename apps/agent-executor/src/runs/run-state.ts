@@ -1,5 +1,6 @@
 import type { FunctionCallSummary, Plan, Scope, TraceStep, Usage, UsedTools } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
+import type { ClientToolSet } from '../client-tools/client-tool-set';
 
 export type AbortReason = 'timeout' | 'cancelled';
 
@@ -35,6 +36,8 @@ export class RunState {
   /** Model steps taken (LLM calls of the loop). */
   step = 0;
   plan?: Plan;
+  /** Tools the caller runs itself; a call to one pauses the run. */
+  clientTools?: ClientToolSet;
   /** The session's last message as of loading its history (0 for a new session): saves a read when appending. */
   sessionLastSeq?: number;
   private seq = 0;

@@ -9,6 +9,9 @@ import { PlannerService } from '../plans/planner.service';
 import { PlanSummaryService } from '../plans/plan-summary.service';
 import { SessionsModule } from '../sessions/sessions.module';
 import { ToolsModule } from '../tools/tools.module';
+import { ClientToolPauseService } from '../client-tools/client-tool-pause.service';
+import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
+import { ClientToolsService } from '../client-tools/client-tools.service';
 import { AgentTurnService } from './agent-turn.service';
 import { RunControlService } from './run-control.service';
 import { RunExecutionService } from './run-execution.service';
@@ -39,6 +42,9 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     PlanApprovalService,
     RunsHandler,
     StaleRunSweeper,
+    ClientToolsService,
+    ClientToolPauseService,
+    ClientToolResultsService,
   ],
 })
 export class RunsModule {}

@@ -89,16 +89,11 @@ export class SessionRepository {
     for (let attempt = 1; ; attempt++) {
       const first = (known ?? (await this.lastSeq(sessionId))) + 1;
       const now = new Date();
-      const rows = messages.map(
-        (m, i) =>
-          sql`(${m.id}, ${sessionId}, ${first + i}, ${m.role}, ${m.content}, ${runId}, ${m.tokens}, ${now})`,
-      );
       try {
         // Raw statements on the driver: this runs on every turn.
         await this.writer.transaction([
           ...alongside,
-          sql`INSERT INTO "Message" ("id", "session_id", "seq", "role", "content", "run_id", "tokens", "created_at")
-            VALUES ${sqlJoin(rows)}`,
+          this.messagesWrite(sessionId, runId, messages, first, now),
           sql`UPDATE "Session" SET "updated_at" = ${now} WHERE "id" = ${sessionId}`,
         ]);
         return true;
@@ -109,6 +104,22 @@ export class SessionRepository {
         known = undefined;
       }
     }
+  }
+
+  /** Inserts messages numbered from `firstSeq` (also a new session's caller-held history). */
+  messagesWrite(
+    sessionId: string,
+    runId: string,
+    messages: NewMessage[],
+    firstSeq = 1,
+    now = new Date(),
+  ): DbWrite {
+    const rows = messages.map(
+      (m, i) =>
+        sql`(${m.id}, ${sessionId}, ${firstSeq + i}, ${m.role}, ${m.content}, ${runId}, ${m.tokens}, ${now})`,
+    );
+    return sql`INSERT INTO "Message" ("id", "session_id", "seq", "role", "content", "run_id", "tokens", "created_at")
+      VALUES ${sqlJoin(rows)}`;
   }
 
   private async lastSeq(sessionId: string): Promise<number> {

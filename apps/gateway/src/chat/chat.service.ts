@@ -14,7 +14,7 @@ import {
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
-import { relayRun } from './sse-relay';
+import { platformEvents, relayRun, type RunStreamFormat } from './sse-relay';
 
 export interface Caller {
   principal: string;
@@ -26,7 +26,10 @@ export interface Caller {
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
 export const REPLY_GRACE_MS = 5_000;
 
-/** A chat turn: one `agent.run` request, answered as JSON or relayed as SSE. */
+/**
+ * A chat turn: one `agent.run` request within the calling key's limits, answered as JSON or
+ * relayed as SSE. Every front end (`/api/v1/chat`, the OpenAI-compatible `/v1`) goes through here.
+ */
 @Injectable()
 export class ChatService {
   constructor(
@@ -35,19 +38,34 @@ export class ChatService {
     @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
-  /** A run the platform could not serve (its model unreachable, not configured) is an HTTP error, not a 200. */
-  async chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
-    const reply = await this.run(caller, { ...this.toRun(request, caller), stream: false });
+  chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
+    return this.turn(this.toRun(request), caller);
+  }
+
+  stream(request: ChatRequest, caller: Caller, res: Response): Promise<void> {
+    return this.streamTurn(this.toRun(request), caller, res, () => platformEvents);
+  }
+
+  /**
+   * One turn; sessions and runs belong to the calling key's principal ('' with authentication off).
+   * A run the platform could not serve (its model unreachable, not configured) is an HTTP error, not a 200.
+   */
+  async turn(request: AgentRunRequest, caller: Caller): Promise<AgentRunReply> {
+    const reply = await this.run(caller, { ...request, ...ownedBy(caller), stream: false });
     if (reply.error) throw failedRun(reply, reply.error);
     return reply;
   }
 
   /** The run id is chosen here so the gateway can listen for the run's events before it starts. */
-  stream(request: ChatRequest, caller: Caller, res: Response): Promise<void> {
+  streamTurn(
+    request: AgentRunRequest,
+    caller: Caller,
+    res: Response,
+    format: (runId: string) => RunStreamFormat,
+  ): Promise<void> {
     const runId = `run_${randomUUID().replaceAll('-', '')}`;
-    return relayRun(this.bus, res, runId, () =>
-      this.run(caller, { ...this.toRun(request, caller), run_id: runId, stream: true }),
-    );
+    const run = { ...request, ...ownedBy(caller), run_id: runId, stream: true };
+    return relayRun(this.bus, res, runId, () => this.run(caller, run), format(runId));
   }
 
   private run(caller: Caller, request: AgentRunRequest): Promise<AgentRunReply> {
@@ -65,16 +83,14 @@ export class ChatService {
     );
   }
 
-  /** Sessions and runs belong to the calling key's principal ('' with authentication off). */
-  private toRun({ message, session_id, agent }: ChatRequest, { principal, scopes }: Caller): AgentRunRequest {
-    return {
-      message,
-      ...(session_id ? { session_id } : {}),
-      ...(agent ? { agent } : {}),
-      ...(principal ? { principal } : {}),
-      scopes,
-    };
+  private toRun({ message, session_id, agent }: ChatRequest): AgentRunRequest {
+    return { message, ...(session_id ? { session_id } : {}), ...(agent ? { agent } : {}) };
   }
+}
+
+/** Whose the run is, and the scopes that bound what its function calls may do. */
+function ownedBy(caller: Caller): { principal?: string; scopes: Scope[] } {
+  return { ...(caller.principal ? { principal: caller.principal } : {}), scopes: caller.scopes };
 }
 
 /** The run is recorded all the same: its ids and finish reason go with the error, for GET /api/v1/runs/:id. */

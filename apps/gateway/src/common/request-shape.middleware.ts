@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '@app/contracts';
+import { openAiError } from '../openai/openai-error.filter';
 import { toHttpError } from './http-error.filter';
 
 export const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -11,9 +12,13 @@ interface RouteLayer {
   route?: { _handlesMethod(method: string): boolean; _methods(): string[] };
 }
 
-function send(res: Response, error: AppError, headers: Record<string, string> = {}): void {
+/** In the error shape of the API the request is for: OpenAI's under `/v1/`, the platform's elsewhere. */
+function send(req: Request, res: Response, error: AppError, headers: Record<string, string> = {}): void {
   const { status, body } = toHttpError(error);
-  res.status(status).set(headers).json({ error: body });
+  res
+    .status(status)
+    .set(headers)
+    .json(req.path.startsWith('/v1/') ? openAiError(error).body : { error: body });
 }
 
 /** A request body that is not JSON is refused with what to send, instead of being read as absent. */
@@ -25,6 +30,7 @@ export function jsonBodiesOnly(req: Request, res: Response, next: NextFunction):
     ? `content-type: ${req.headers['content-type']}`
     : 'no content-type';
   send(
+    req,
     res,
     new AppError(
       'unsupported_media_type',
@@ -48,6 +54,7 @@ export function methodNotAllowed(app: NestExpressApplication) {
     }
     const allow = [...new Set(matching.flatMap((layer) => layer.route!._methods()))].sort();
     send(
+      req,
       res,
       new AppError(
         'method_not_allowed',

@@ -25,6 +25,8 @@ export interface RouteDoc {
   methods?: ('get' | 'post' | 'put' | 'patch' | 'delete')[];
   /** Error statuses beyond those every route of its kind has (e.g. 409). */
   errors?: Record<number, string>;
+  /** The error body's DTO when not the platform's `ErrorResponse` (the OpenAI-compatible API's own shape). */
+  errorBody?: DtoClass;
 }
 
 /**

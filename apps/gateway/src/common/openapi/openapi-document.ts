@@ -113,7 +113,7 @@ function asArray(value: string | string[] | undefined): string[] {
 function responseClasses(doc: RouteDoc | undefined): (DtoClass | undefined)[] {
   if (!doc) return [];
   const response = Array.isArray(doc.response) ? doc.response[0] : (doc.response ?? undefined);
-  return [response, ...Object.values(doc.events ?? {})];
+  return [response, ...Object.values(doc.events ?? {}), doc.errorBody];
 }
 
 function operation(route: Route, controller: DtoClass, doc: RouteDoc | undefined, options: DocumentOptions) {
@@ -225,7 +225,10 @@ function errors(route: Route, doc: RouteDoc | undefined, hasParams: boolean, aut
   return Object.fromEntries(
     Object.entries(statuses).map(([status, description]) => [
       status,
-      { description, content: { 'application/json': { schema: ERROR_REF } } },
+      {
+        description,
+        content: { 'application/json': { schema: doc?.errorBody ? ref(doc.errorBody) : ERROR_REF } },
+      },
     ]),
   );
 }

@@ -113,13 +113,20 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
   });
 
   it('answers every error with the one shared error shape', () => {
-    const errors = Object.values(doc.paths)
-      .flatMap((methods) => Object.values(methods))
-      .flatMap((op) => Object.entries(op.responses).filter(([status]) => Number(status) >= 400));
+    const errors = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.values(methods).flatMap((op) =>
+        Object.entries(op.responses)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([, response]) => [path, response] as const),
+      ),
+    );
     expect(errors.length).toBeGreaterThan(20);
-    for (const [, response] of errors) {
+    for (const [path, response] of errors) {
+      // the OpenAI-compatible API answers in OpenAI's own error shape
       expect(response.content?.['application/json'].schema).toEqual({
-        $ref: '#/components/schemas/ErrorResponse',
+        $ref: path.startsWith('/v1/')
+          ? '#/components/schemas/OpenAiErrorResponse'
+          : '#/components/schemas/ErrorResponse',
       });
     }
     expect(doc.components.schemas.ErrorResponse).toMatchObject({ required: ['error'] });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Metrics } from '@app/observability';
 import type { PlatformConfig } from '@app/config';
-import type { AgentProtocol, FunctionDefinition, Usage } from '@app/contracts';
+import type { AgentProtocol, Usage } from '@app/contracts';
 import { buildSystemPrompt, type PromptFunction } from '@app/protocol';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { RunEventsPublisher } from '../events/run-events.publisher';

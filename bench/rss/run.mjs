@@ -1,4 +1,4 @@
-// Idle RSS of each service with tracing on (DESIGN §11: ≤ 110 MB). Run after `npm run build`:
+// Idle RSS of each service with tracing on (budgets in docs/benchmarks.md). Run after `npm run build`:
 //   node_modules/.bin/node bench/rss/run.mjs [--idle-seconds 20]
 // Needs NATS and Redis running (as for npm start). Prints a Markdown table.
 import { readFileSync } from 'node:fs';

@@ -41,7 +41,7 @@ receives \`fn.exec\` (what a user sees). Tasks were created through \`scheduler.
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${results.map(row).join('\n')}
 
-- Target p99 < ${TARGET_P99_MS} ms late (DESIGN §11, delayed tasks at a steady rate, the call as seen by the function): ${verdict}.
+- Target p99 < ${TARGET_P99_MS} ms late (delayed tasks at a steady rate, the call as seen by the function): ${verdict}.
 - The burst (1,000 delays due in the same millisecond) measures throughput, not timing: the last of them waits
   for the 999 before it, so its lateness is the time to claim, call and record 1,000 fires.
 - Ticks of many crons due in the same second are a small burst: the worker takes their jobs one after another

@@ -26,7 +26,7 @@ describe('the /api/v1/delays and /api/v1/crons routes (gateway and scheduler pro
   });
   afterAll(() => stack.close());
 
-  it('creates a delay with the seed parameter names (201), shows it, and runs it', async () => {
+  it('creates a delay with the documented parameter names (201), shows it, and runs it', async () => {
     const runAt = new Date(Date.now() + 1_000).toISOString();
     const created = await http('POST', '/delays', {
       name: 'rest-delay',

@@ -43,7 +43,7 @@ export function toMilliseconds(value: unknown): unknown {
 const Duration = () => Transform(({ value }) => toMilliseconds(value));
 
 /**
- * What an agent is allowed to do and how (DESIGN §5). Every field but `name` is optional: the
+ * What an agent is allowed to do and how. Every field but `name` is optional: the
  * executor fills the documented defaults. This is the shape accepted over REST.
  */
 export class AgentProfileFields {

@@ -69,7 +69,7 @@ export const TRACE_STEP_KINDS = [
   'client_tool_call',
 ] as const;
 
-/** One entry of a run's trace (seed 001/002): an action with its observation, or a model step. */
+/** One entry of a run's trace: an action with its observation, or a model step. */
 export class TraceStep {
   @IsInt() step!: number;
   @IsIn(TRACE_STEP_KINDS) kind!: (typeof TRACE_STEP_KINDS)[number];

@@ -140,7 +140,7 @@ export class ClientToolCall {
   @IsObject() arguments!: Record<string, unknown>;
 }
 
-/** The chat response (DESIGN §8), also the reply of `agent.run`. */
+/** The chat response, also the reply of `agent.run`. */
 export class AgentRunReply {
   @IsString() session_id!: string;
   @IsString() run_id!: string;

@@ -30,7 +30,7 @@ export const DELAY_STATUSES = ['pending', 'running', 'completed', 'failed', 'can
 export type DelayStatus = (typeof DELAY_STATUSES)[number];
 export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed'] as const;
 export type FireStatus = (typeof FIRE_STATUSES)[number];
-/** What happens to a delay that was due while no scheduler ran (DESIGN §6). */
+/** What happens to a delay that was due while no scheduler ran . */
 export const MISFIRE_POLICIES = ['missed', 'run_once'] as const;
 export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
 export type TaskTarget = 'function' | 'agent';
@@ -75,7 +75,7 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-/** `params` is the seed's JSON text; a JSON object is accepted too (REST bodies). */
+/** `params` is JSON text (as a model writes it); a JSON object is accepted too (REST bodies). */
 function IsJsonParams(options?: ValidationOptions) {
   return ValidateBy(
     {
@@ -125,7 +125,7 @@ class TaskTargetFields {
   @IsOptional() @IsString() @Matches(ID_PATTERN, { message: 'must be a session id' }) session_id?: string;
 }
 
-/** Body of `POST /api/v1/delays`, also the parameters of `delay_create` (seed 000 §2.4.1). */
+/** Body of `POST /api/v1/delays`, also the parameters of `delay_create`. */
 export class CreateDelayBody extends TaskTargetFields {
   @IsString() @Matches(TASK_NAME_PATTERN, { message: TASK_NAME_RULE }) name!: string;
   @IsString() @IsIsoWithOffset() run_at!: string;
@@ -134,7 +134,7 @@ export class CreateDelayBody extends TaskTargetFields {
   misfire_policy?: MisfirePolicy;
 }
 
-/** Body of `POST /api/v1/crons`, also the parameters of `cron_create` (seed 000 §2.4.2). */
+/** Body of `POST /api/v1/crons`, also the parameters of `cron_create`. */
 export class CreateCronBody extends TaskTargetFields {
   @IsString() @Matches(TASK_NAME_PATTERN, { message: TASK_NAME_RULE }) name!: string;
   @IsString() @MinLength(1) @MaxLength(128) cron_expr!: string;

@@ -18,7 +18,7 @@ export interface FunctionContext {
 }
 
 /**
- * A function the AI can call (DESIGN §4). `params` is a class whose fields carry `@Param`
+ * A function the AI can call. `params` is a class whose fields carry `@Param`
  * decorators: it is reflected into the JSON-Schema-shaped definition and validates every call
  * before `execute` sees it. A thrown error goes back to the caller; nothing is retried.
  */

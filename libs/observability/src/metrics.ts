@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Histogram, type Metric, register } from 'prom-client';
 
 /**
- * The platform's Prometheus metrics (names from seed 000 §2.5.2 plus our own). Every service
+ * The platform's Prometheus metrics (`ac_*`, as documented in the README). Every service
  * shares one definition; a metric is created on first use in a process, so each service exports
  * only what it uses. Label values are bounded: no ids, only names from a closed set.
  */

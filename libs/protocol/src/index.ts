@@ -9,18 +9,18 @@
  *   xml-toon: `<call name="f"><p>key: value</p><data type="toon">…</data></call>`, tolerant of
  *   prose, code fences, several calls, single quotes, raw `&`/`<`, CDATA, a missing `</call>`,
  *   JSON in a TOON block and TOON row counts that disagree with the rows sent.
- *   json-action (seed 002 §6): one `{"type":"action","tool":..,"args":{..}}` or
+ *   json-action: one `{"type":"action","tool":..,"args":{..}}` or
  *   `{"type":"final","answer":..}`, prose or a fence around it tolerated.
  * - `<p>` values are typed only where lossless (true/false/null, canonical numbers, JSON arrays
  *   and objects; CDATA is always text); the text as written is kept in `ParsedCall.raw` (always
  *   present for xml-toon, absent for json-action). The function's schema has the
- *   last word (DESIGN.md §3): call `applySchemaTypes(call, fn.parameters)` before validating, so
+ *   last word: call `applySchemaTypes(call, fn.parameters)` before validating, so
  *   a `string` parameter receives exactly the text the model wrote ("007", `{"a":1}`), and a
  *   `number`/`boolean` parameter receives a number/boolean when its text is one.
  * - `encodeCalls(calls)` renders calls the way a model should write them (few-shot examples,
  *   history replay); `parseAssistantReply(encodeCalls(calls))` gives them back.
  *
- * Results (agent → model), in the seed's §2.3 shapes:
+ * Results (agent → model), in these shapes:
  * - `encodeResult(name, { data?, markdown?, message? }, { format?, model?, maxLength?, paging? })`
  *   and `encodeError(name, message, { maxLength? })`. `data` must be JSON-serialisable (a cycle
  *   throws). Over `maxLength` a result is cut at structural boundaries and stays decodable.

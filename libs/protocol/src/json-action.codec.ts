@@ -9,7 +9,7 @@ const NO_TYPE = 'its JSON object has no "type"';
 const NO_OBJECT = 'it contains no JSON object';
 
 /**
- * Parses a json-action reply (seed 002 §6): one `{"type":"action","tool":..,"args":{..}}` or
+ * Parses a json-action reply: one `{"type":"action","tool":..,"args":{..}}` or
  * `{"type":"final","answer":..}`. A code fence or prose around the object is tolerated (the
  * prose becomes the thought); no object, several objects or a wrong shape is `invalid`.
  */

@@ -19,7 +19,7 @@ const FRUIT = [
 
 export const REPLY_CORPUS: ReplyCase[] = [
   {
-    behaviour: 'reads the seed example: parameters and a TOON table',
+    behaviour: 'reads the documented example: parameters and a TOON table',
     reply: `<call name="function_name">
   <p>key1: value1</p>
   <p>key2: value2</p>

@@ -3,7 +3,7 @@ import { encodeError, encodeResult } from './result.codec';
 import { parseXmlToonReply } from './xml-toon.codec';
 
 describe('encodeResult', () => {
-  it('renders the seed §2.3.3 success shape exactly', () => {
+  it('renders the documented success shape exactly', () => {
     const result = encodeResult('function_name', {
       message: '操作完成',
       data: {
@@ -57,7 +57,7 @@ files[2]{name,size,deleted}:
 });
 
 describe('encodeError', () => {
-  it('renders the seed §2.3.4 error shape exactly', () => {
+  it('renders the documented error shape exactly', () => {
     expect(encodeError('function_name', 'permission denied: /var/log')).toBe(
       '<result name="function_name" status="error">\n  <error>permission denied: /var/log</error>\n</result>',
     );

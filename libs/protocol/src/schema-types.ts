@@ -4,7 +4,7 @@ import type { FunctionParameters, ParameterSchema, ParsedCall } from './types';
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * Gives the function's schema the last word on parameter types (DESIGN.md §3). The parser types
+ * Gives the function's schema the last word on parameter types. The parser types
  * a `<p>` value only where that is lossless, but only the schema knows what was meant:
  * - `string`: the text the model wrote (`raw`), so "007", `{"a":1}` or `true` stay as written;
  *   a number or boolean without raw text (json-action) becomes its canonical text;

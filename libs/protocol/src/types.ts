@@ -48,7 +48,7 @@ export interface PromptFunction {
   parameters: FunctionParameters;
 }
 
-/** What a function returned, as the seed's `Result` (data, markdown, message). */
+/** What a function returned, as a `Result` (data, markdown, message). */
 export interface ResultContent {
   data?: unknown;
   markdown?: string;

@@ -4,7 +4,7 @@ import { LlmError } from './llm.errors';
 
 /**
  * Every LLM call, whatever the provider: one span with the GenAI semantic-convention attributes,
- * the seed's metrics (requests, latency, tokens) and one info log line without message contents.
+ * the platform's LLM metrics (requests, latency, tokens) and one info log line without message contents.
  */
 export class InstrumentedLlmProvider implements LlmProvider {
   constructor(

@@ -12,7 +12,7 @@ import type { TaskCaller } from './task-caller';
 import { TasksService } from './tasks.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
-/** Recurring tasks (seed 000 §2.4.4); `GET /crons/:name` adds the task's recent fires. */
+/** Recurring tasks; `GET /crons/:name` adds the task's recent fires. */
 @Controller('api/v1/crons')
 export class CronsController {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}

@@ -5,7 +5,7 @@ import type { TaskCaller } from './task-caller';
 import { TasksService } from './tasks.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
-/** One-off tasks (seed 000 §2.4.4). */
+/** One-off tasks. */
 @Controller('api/v1/delays')
 export class DelaysController {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}

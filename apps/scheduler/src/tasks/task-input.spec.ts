@@ -15,8 +15,8 @@ function fieldsOf(work: () => unknown): string[] {
   return [];
 }
 
-describe('the create-task bodies (seed parameter names)', () => {
-  it('accept the seed example and refuse each bad field with its own message', () => {
+describe('the create-task bodies (the documented parameter names)', () => {
+  it('accept the documented example and refuse each bad field with its own message', () => {
     const ok = parseDto(CreateDelayBody, {
       name: 'xmas',
       run_at: '2026-12-25T09:00:00+08:00',

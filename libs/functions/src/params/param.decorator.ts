@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import type { JsonSchemaType, ParameterSchema } from '@app/contracts';
 
-/** The TS counterpart of the seed's struct tags (`desc`, `required`, `default`, …). */
+/** What a parameter is (`desc`, `required`, `default`, …), declared on a field of the parameter class. */
 export interface ParamOptions {
   description: string;
   /** Inferred from the field's TS type for string, number and boolean; give it for the rest. */

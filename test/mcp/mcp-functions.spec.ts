@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { type FunctionCallBatch, type FunctionCallEvent, Subjects } from '@app/contracts';
-import { expectEventually } from '@app/testing';
+import { expectEventually, freePort } from '@app/testing';
 import {
   api,
   childrenOf,
-  freePort,
   type McpStack,
   startHttpServer,
   startMcpStack,

@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -125,17 +124,6 @@ export function childrenOf(runner: ServiceProcess, marker: string): number[] {
     .split('\n')
     .filter((line) => line.includes(marker))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export const SESSION_HTTP = join(REPO_ROOT, 'test/mcp/fixtures/session-http-server.mjs');

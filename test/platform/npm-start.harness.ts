@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { expect } from 'vitest';
-import { expectEventually, freshSqliteUrl, REPO_ROOT, startNatsServer } from '@app/testing';
+import { expectEventually, freePort, freshSqliteUrl, REPO_ROOT, startNatsServer } from '@app/testing';
+
+export { freePort };
 
 export const ADMIN_KEY = 'ac_npm_start_test_admin_key_0123456789';
 
@@ -23,14 +24,6 @@ export interface NpmStart {
 /** What a terminal does on Ctrl-C: SIGINT to every process of the foreground process group. */
 export function ctrlC(app: NpmStart): void {
   process.kill(-app.npm.pid!, 'SIGINT');
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

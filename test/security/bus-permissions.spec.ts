@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { AppError, Subjects } from '@app/contracts';
-import { expectEventually, REPO_ROOT } from '@app/testing';
+import { expectEventually, freePort, REPO_ROOT } from '@app/testing';
 
 const PASSWORDS = {
   gateway: 'pw-gateway',
@@ -14,15 +13,6 @@ const PASSWORDS = {
   'function-runner': 'pw-runner',
   scheduler: 'pw-scheduler',
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A nats-server of our own, with the shipped deploy/nats/auth.conf, on a free port. */
 async function startAuthenticatedNats(): Promise<{ url: string; stop: () => void }> {

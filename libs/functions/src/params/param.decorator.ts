@@ -122,7 +122,8 @@ function checkOptions(where: string, type: JsonSchemaType, o: ParamOptions): voi
     fail(`default ${JSON.stringify(o.default)} is not of type ${type}`);
 }
 
-function matchesType(value: unknown, type: JsonSchemaType): boolean {
+/** Whether a value is of a JSON Schema type (for defaults: the schema's own `default` must fit it). */
+export function matchesType(value: unknown, type: JsonSchemaType): boolean {
   switch (type) {
     case 'integer':
       return Number.isInteger(value);

@@ -1,5 +1,5 @@
 import type { JsonSchemaType, ParameterSchema } from '@app/contracts';
-import type { FunctionParameters } from '@app/functions';
+import { type FunctionParameters, matchesType } from '@app/functions';
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ function toParameter(name: string, prop: Json): ParameterSchema {
   const description = describe(prop, type);
   if (description) out.description = description;
   if (Array.isArray(prop.enum) && prop.enum.length > 0) out.enum = prop.enum;
-  if (prop.default !== undefined && matches(prop.default, type)) out.default = prop.default;
+  if (prop.default !== undefined && matchesType(prop.default, type)) out.default = prop.default;
   if (type === 'number' || type === 'integer') {
     if (typeof prop.minimum === 'number') out.minimum = prop.minimum;
     if (typeof prop.maximum === 'number') out.maximum = prop.maximum;
@@ -83,19 +83,4 @@ function describe(prop: Json, type: JsonSchemaType): string {
   const shape = JSON.stringify({ properties: nested.properties, required: nested.required });
   const hint = `${type === 'array' ? 'each item' : 'shape'}: ${shape.slice(0, MAX_SHAPE_CHARS)}`;
   return text ? `${text} (${hint})` : hint;
-}
-
-function matches(value: unknown, type: JsonSchemaType): boolean {
-  switch (type) {
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    default:
-      return typeof value === type;
-  }
 }

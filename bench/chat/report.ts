@@ -184,6 +184,16 @@ and the caller on Node's built-in \`fetch\`. The SDK side is unchanged.
 
 - At most 2× the in-process SDK as deployed, CPU: ${met(cpuRatio <= 2)}; latency: ${met(latencyRatio <= 2)}.
 - Failed turns: ${d.ours.failures} (AgentChassis), ${d.sdk.failures} (@openai/agents).${d.ours.firstError ? `\n  First failure: ${d.ours.firstError.slice(0, 300)}` : ''}
+
+Where the deployed turn's extra CPU goes (CPU profiles of the three services over 400 deployed turns on
+2026-11-24, \`PROFILE=executor,gateway,runner ... run.ts --deployed-only\`, summarised with
+\`bench/profile-summary.mjs\`): the function-runner is new to the turn (1.3 to 2.6 ms): about a third of its busy
+time is writing to sockets and pipes (NATS, the sandbox process's IPC channel, the OTLP export), validating the
+\`fn.exec\` request with class-validator costs ~0.2 ms a call, tracing ~15%. The executor spends ~2 ms more than in
+the lean profile: storing the runner's call report (\`fn.calls.record\`: a Prisma read and insert, ~0.3 ms a turn),
+span batching and export (~5%), more garbage collection; its two JSON log lines a turn cost ~1%. Not yet cut: bus
+messages validated by compiled JSON Schemas (ajv) instead of class-validator; the executor recording the calls it
+made itself instead of a second message from the runner; a leaner sandbox IPC.
 `;
 }
 

@@ -154,7 +154,7 @@ export const RESULT_SCENARIOS: Scenario[] = [
     ok({ message: 'Report rendered', markdown: salesReport }),
   ),
   single(
-    'seed clean_logs result',
+    'clean_logs example result',
     'Clean the app logs.',
     call('clean_logs', { path: '/var/log/app', days: 7 }),
     ok({

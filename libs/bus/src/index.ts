@@ -1,2 +1,4 @@
 export * from './bus';
+export { NatsUnavailableError, NoRespondersError } from './bus-errors';
+export * from './connection-watch';
 export * from './json.codec';

@@ -20,6 +20,12 @@ import {
 import { mapRequestError } from './bus-errors';
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { decodeJson, encodeJson } from './json.codec';
+import {
+  PROGRESS_HEADER,
+  type ProgressMessage,
+  type ProgressOptions,
+  progressRequest,
+} from './progress-request';
 
 export interface BusOptions {
   url: string;
@@ -36,6 +42,8 @@ export type BusHeaders = Record<string, string>;
 export interface HandlerContext {
   subject: string;
   headers: BusHeaders;
+  /** When the caller asked for progress: sends a progress message on its reply inbox. */
+  progress?: (data: unknown) => void;
 }
 
 export type Handler = (data: unknown, ctx: HandlerContext) => Promise<unknown> | unknown;
@@ -50,6 +58,8 @@ export interface RequestOptions {
    * when the connection is back, within the same `timeoutMs`.
    */
   retryOnReconnect?: boolean;
+  /** Lets the responder send progress before its reply, and fails the request once it falls silent. */
+  progress?: ProgressOptions;
 }
 
 type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
@@ -140,10 +150,20 @@ export class Bus {
       );
     let reply: Msg;
     try {
-      const asked = this.connection.request(subject, encodeJson(payload), {
-        timeout: Math.max(1, Math.round(options.timeoutMs)),
-        headers: toNatsHeaders(options.headers),
-      });
+      const timeout = Math.max(1, Math.round(options.timeoutMs));
+      const asked = options.progress
+        ? progressRequest(
+            this.connection,
+            subject,
+            encodeJson(payload),
+            toNatsHeaders(options.headers) ?? natsHeaders(),
+            timeout,
+            options.progress,
+          )
+        : this.connection.request(subject, encodeJson(payload), {
+            timeout,
+            headers: toNatsHeaders(options.headers),
+          });
       reply = await this.watch.interruptible(subject, asked);
     } catch (err) {
       const mapped = err instanceof AppError ? err : mapRequestError(subject, err, options.timeoutMs);
@@ -228,9 +248,16 @@ export class Bus {
 
   private async answer(msg: Msg, handler: Handler, traced: boolean): Promise<void> {
     const headers = fromNatsHeaders(msg.headers);
+    const progress =
+      headers[PROGRESS_HEADER] && msg.reply
+        ? (data: unknown) => {
+            const body: ProgressMessage = { progress: data };
+            if (!this.connection.isClosed()) this.connection.publish(msg.reply!, encodeJson(body));
+          }
+        : undefined;
     const run = async (): Promise<Envelope> => {
       try {
-        const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers });
+        const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers, progress });
         return { ok: true, data: result };
       } catch (err) {
         return { ok: false, error: toAppError(err).toBody() };

@@ -30,6 +30,16 @@ export interface CallOptions {
   callId?: string;
 }
 
+/**
+ * The call reached no provider (nobody serves the name, or NATS is unreachable): nothing ran, so
+ * a caller that must not lose the call (a scheduled fire) may send it again.
+ */
+export class CallNotDeliveredError extends UnavailableError {
+  constructor(name: string, why: string) {
+    super(`function '${name}' is unavailable: ${why}`, { part: 'function provider', function: name });
+  }
+}
+
 /** The provider that took the call stopped answering (it died with the call): nothing more will come. */
 export class ProviderGoneError extends UnavailableError {
   constructor(name: string, provider: FnExecProgress) {
@@ -54,6 +64,7 @@ export class FunctionClient {
   async call(name: string, params: Record<string, unknown>, options: CallOptions): Promise<FnExecReply> {
     if (!FUNCTION_NAME_PATTERN.test(name)) throw new NotFoundError('function', name);
     if (options.signal?.aborted) throw cancelled();
+    if (!this.bus.connected) throw new CallNotDeliveredError(name, 'NATS is unreachable');
     const request: FnExecRequest = {
       params,
       timeout_ms: options.timeoutMs,
@@ -114,12 +125,8 @@ function transportError(name: string, err: unknown, timeoutMs: number): unknown 
   if (err instanceof ResponderGoneError) return new ProviderGoneError(name, err.progress as FnExecProgress);
   if (!(err instanceof AppError)) return err;
   // Nobody subscribed: whether the name never existed or its provider is down is the catalogue's to say.
-  if (err instanceof NoRespondersError) {
-    return new UnavailableError(`function '${name}' is unavailable: no provider serves it right now`, {
-      part: 'function provider',
-      function: name,
-    });
-  }
+  if (err instanceof NoRespondersError)
+    return new CallNotDeliveredError(name, 'no provider serves it right now');
   if (err.code === 'timeout')
     return new TimeoutError(`function '${name}' gave no answer within ${timeoutMs} ms`);
   return err;

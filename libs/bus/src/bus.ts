@@ -3,7 +3,6 @@ import {
   credsAuthenticator,
   headers as natsHeaders,
   type Msg,
-  type MsgHdrs,
   type NatsConnection,
   type Subscription,
 } from '@nats-io/transport-node';
@@ -17,7 +16,8 @@ import {
   traceHeaders,
   withRemoteContext,
 } from '@app/observability';
-import { mapRequestError } from './bus-errors';
+import { mapRequestError, NatsUnavailableError } from './bus-errors';
+import { fromNatsHeaders, toNatsHeaders } from './bus-headers';
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { decodeJson, encodeJson } from './json.codec';
 import {
@@ -87,7 +87,7 @@ export class Bus {
     return this.watch.on(listener);
   }
 
-  /** True once connected (at once if it is); false if `timeoutMs` passes first or the connection closes. */
+  /** See `ConnectionWatch.untilConnected`. */
   untilConnected(timeoutMs: number): Promise<boolean> {
     return this.watch.untilConnected(timeoutMs);
   }
@@ -111,11 +111,19 @@ export class Bus {
 
   /**
    * Request/reply with the active trace context in the headers; untraced for probes. A request
-   * in flight when the connection drops fails at once with `ConnectionLostError`, or with
-   * `retryOnReconnect` is sent once more when the connection is back.
+   * in flight when the connection drops fails at once with `ConnectionLostError`, and one asked
+   * while it is down with `NatsUnavailableError`; with `retryOnReconnect`, either is sent (again)
+   * once the connection is back, within its timeout.
    */
   async request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
-    if (!options.retryOnReconnect) return this.requestOnce<T>(subject, payload, options);
+    if (!options.retryOnReconnect) {
+      // sent into an outage, a request would wait for its timeout if the buffered message is lost
+      if (!this.watch.connected)
+        throw new NatsUnavailableError(
+          this.connection.isClosed() ? 'the connection is closed' : 'reconnecting',
+        );
+      return this.requestOnce<T>(subject, payload, options);
+    }
     const deadline = Date.now() + options.timeoutMs;
     const whenConnected = async (lost?: unknown): Promise<T> => {
       // asked while the connection is down: sent once it is back, not buffered into the outage
@@ -278,20 +286,4 @@ export class Bus {
       // the connection is closing; the caller's deadline will tell it
     }
   }
-}
-
-function toNatsHeaders(values?: BusHeaders): MsgHdrs | undefined {
-  if (!values) return undefined;
-  const entries = Object.entries(values);
-  if (entries.length === 0) return undefined;
-  const h = natsHeaders();
-  for (const [k, v] of entries) h.set(k, v);
-  return h;
-}
-
-function fromNatsHeaders(h?: MsgHdrs): BusHeaders {
-  const out: BusHeaders = {};
-  if (!h) return out;
-  for (const k of h.keys()) out[k.toLowerCase()] = h.get(k);
-  return out;
 }

@@ -89,7 +89,8 @@ describe('function runners (built processes, real NATS)', () => {
     const failed = outcomes.filter((o) => 'error' in o);
     expect(outcomes.filter((o) => 'reply' in o && o.reply.status === 'success').length).toBeGreaterThan(0);
     expect(failed.length).toBeGreaterThan(0);
-    for (const o of failed) expect('error' in o && o.error.code).toBe('timeout');
+    // its provider's silence or the deadline, whichever comes first, ends a call the dead runner held
+    for (const o of failed) expect(['timeout', 'unavailable']).toContain('error' in o && o.error.code);
     // by the deadline, give or take this test process's own timer lag on a busy machine
     expect(Math.max(...outcomes.map((o) => o.at))).toBeLessThanOrEqual(timeoutMs + 500);
     const after = await Promise.all(

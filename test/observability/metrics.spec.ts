@@ -96,7 +96,7 @@ describe('metrics exposition', () => {
         ),
       );
     const schedulerText = await probeMetrics(scheduler);
-    for (const status of ['completed', 'failed', 'missed'])
+    for (const status of ['completed', 'failed', 'missed', 'unknown'])
       expect(schedulerText).toMatch(
         new RegExp(`^ac_cron_executions_total\\{status="${status}",service="scheduler"\\} 0$`, 'm'),
       );

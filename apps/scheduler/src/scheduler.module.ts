@@ -17,6 +17,7 @@ import { ReconcileService } from './tasks/reconcile.service';
 import { SchedulerLifecycle } from './tasks/scheduler-lifecycle.service';
 import { SchedulerHandler } from './tasks/scheduler.handler';
 import { TaskClaims } from './tasks/task-claims.service';
+import { FunctionCallRecords } from './tasks/function-call-records.repository';
 import { TaskFireRepository } from './tasks/task-fire.repository';
 import { TaskFunctions } from './tasks/task-functions';
 import { TaskFunctionsHandler } from './tasks/task-functions.handler';
@@ -46,6 +47,7 @@ export class SchedulerModule {
         DelayTaskRepository,
         CronTaskRepository,
         TaskFireRepository,
+        FunctionCallRecords,
         TaskQueue,
         TriggerTimers,
         TaskGuards,

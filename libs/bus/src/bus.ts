@@ -1,15 +1,13 @@
 import {
   connect,
   credsAuthenticator,
-  errors,
   headers as natsHeaders,
   type Msg,
-  type MsgHdrs,
   type NatsConnection,
   type Subscription,
 } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
-import { AppError, type ErrorBody, TimeoutError, toAppError, UnavailableError } from '@app/contracts';
+import { AppError, type ErrorBody, TimeoutError, toAppError } from '@app/contracts';
 import {
   Metrics,
   SpanKind,
@@ -18,7 +16,16 @@ import {
   traceHeaders,
   withRemoteContext,
 } from '@app/observability';
+import { mapRequestError, NatsUnavailableError } from './bus-errors';
+import { fromNatsHeaders, toNatsHeaders } from './bus-headers';
+import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { decodeJson, encodeJson } from './json.codec';
+import {
+  PROGRESS_HEADER,
+  type ProgressMessage,
+  type ProgressOptions,
+  progressRequest,
+} from './progress-request';
 
 export interface BusOptions {
   url: string;
@@ -35,6 +42,8 @@ export type BusHeaders = Record<string, string>;
 export interface HandlerContext {
   subject: string;
   headers: BusHeaders;
+  /** When the caller asked for progress: sends a progress message on its reply inbox. */
+  progress?: (data: unknown) => void;
 }
 
 export type Handler = (data: unknown, ctx: HandlerContext) => Promise<unknown> | unknown;
@@ -44,23 +53,16 @@ export interface RequestOptions {
   headers?: BusHeaders;
   /** false for health probes: no span, no trace context. */
   traced?: boolean;
+  /**
+   * For requests safe to repeat (reads): one interrupted by a lost connection is sent once more
+   * when the connection is back, within the same `timeoutMs`.
+   */
+  retryOnReconnect?: boolean;
+  /** Lets the responder send progress before its reply, and fails the request once it falls silent. */
+  progress?: ProgressOptions;
 }
 
 type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
-
-/** Nobody subscribes to the subject: the service (or function) behind it is not running. */
-export class NoRespondersError extends UnavailableError {
-  constructor(readonly subject: string) {
-    super(`no service answers '${subject}'`, { subject });
-  }
-}
-
-/** The connection to NATS is closed or draining: nothing can be asked of anyone. */
-export class NatsUnavailableError extends UnavailableError {
-  constructor(reason: string) {
-    super(`NATS is unreachable (${reason})`, { part: 'nats' });
-  }
-}
 
 /**
  * The platform's one door to NATS: JSON request/reply with a typed error envelope, queue-group
@@ -69,22 +71,25 @@ export class NatsUnavailableError extends UnavailableError {
 export class Bus {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly served: Subscription[] = [];
-  private disconnected = false;
+  private readonly watch: ConnectionWatch;
 
   private constructor(readonly connection: NatsConnection) {
-    void this.followStatus();
+    this.watch = new ConnectionWatch(connection);
   }
 
   /** False while the connection is down (reconnecting) or closed. */
   get connected(): boolean {
-    return !this.disconnected && !this.connection.isClosed();
+    return this.watch.connected;
   }
 
-  private async followStatus(): Promise<void> {
-    for await (const status of this.connection.status()) {
-      if (status.type === 'disconnect') this.disconnected = true;
-      if (status.type === 'reconnect') this.disconnected = false;
-    }
+  /** Calls `listener` on each disconnect and reconnect of the connection; returns the way to stop. */
+  onConnectionChange(listener: ConnectionListener): () => void {
+    return this.watch.on(listener);
+  }
+
+  /** See `ConnectionWatch.untilConnected`. */
+  untilConnected(timeoutMs: number): Promise<boolean> {
+    return this.watch.untilConnected(timeoutMs);
   }
 
   static async connect(options: BusOptions): Promise<Bus> {
@@ -104,8 +109,38 @@ export class Bus {
     return new Bus(connection);
   }
 
-  /** Request/reply with the active trace context in the headers; untraced for probes. */
+  /**
+   * Request/reply with the active trace context in the headers; untraced for probes. A request
+   * in flight when the connection drops fails at once with `ConnectionLostError`, and one asked
+   * while it is down with `NatsUnavailableError`; with `retryOnReconnect`, either is sent (again)
+   * once the connection is back, within its timeout.
+   */
   async request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
+    if (!options.retryOnReconnect) {
+      // sent into an outage, a request would wait for its timeout if the buffered message is lost
+      if (!this.watch.connected)
+        throw new NatsUnavailableError(
+          this.connection.isClosed() ? 'the connection is closed' : 'reconnecting',
+        );
+      return this.requestOnce<T>(subject, payload, options);
+    }
+    const deadline = Date.now() + options.timeoutMs;
+    const whenConnected = async (lost?: unknown): Promise<T> => {
+      // asked while the connection is down: sent once it is back, not buffered into the outage
+      if (!(await this.watch.untilConnected(deadline - Date.now())))
+        throw lost ?? new TimeoutError(`'${subject}' could not be sent: NATS stayed unreachable`);
+      const timeoutMs = Math.max(1, deadline - Date.now());
+      return this.requestOnce<T>(subject, payload, { ...options, timeoutMs });
+    };
+    try {
+      return await whenConnected();
+    } catch (err) {
+      if (!(err instanceof ConnectionLostError)) throw err;
+      return whenConnected(err);
+    }
+  }
+
+  private requestOnce<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
     if (options.traced === false) return this.send<T>(subject, payload, options);
     return inSpan(
       `send ${subject}`,
@@ -123,12 +158,23 @@ export class Bus {
       );
     let reply: Msg;
     try {
-      reply = await this.connection.request(subject, encodeJson(payload), {
-        timeout: Math.max(1, Math.round(options.timeoutMs)),
-        headers: toNatsHeaders(options.headers),
-      });
+      const timeout = Math.max(1, Math.round(options.timeoutMs));
+      const asked = options.progress
+        ? progressRequest(
+            this.connection,
+            subject,
+            encodeJson(payload),
+            toNatsHeaders(options.headers) ?? natsHeaders(),
+            timeout,
+            options.progress,
+          )
+        : this.connection.request(subject, encodeJson(payload), {
+            timeout,
+            headers: toNatsHeaders(options.headers),
+          });
+      reply = await this.watch.interruptible(subject, asked);
     } catch (err) {
-      const mapped = mapRequestError(subject, err, options.timeoutMs);
+      const mapped = err instanceof AppError ? err : mapRequestError(subject, err, options.timeoutMs);
       observe(mapped.code);
       throw mapped;
     }
@@ -210,9 +256,16 @@ export class Bus {
 
   private async answer(msg: Msg, handler: Handler, traced: boolean): Promise<void> {
     const headers = fromNatsHeaders(msg.headers);
+    const progress =
+      headers[PROGRESS_HEADER] && msg.reply
+        ? (data: unknown) => {
+            const body: ProgressMessage = { progress: data };
+            if (!this.connection.isClosed()) this.connection.publish(msg.reply!, encodeJson(body));
+          }
+        : undefined;
     const run = async (): Promise<Envelope> => {
       try {
-        const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers });
+        const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers, progress });
         return { ok: true, data: result };
       } catch (err) {
         return { ok: false, error: toAppError(err).toBody() };
@@ -233,42 +286,4 @@ export class Bus {
       // the connection is closing; the caller's deadline will tell it
     }
   }
-}
-
-/** NATS's own error classes decide the mapping; their message texts are not a contract. */
-function mapRequestError(subject: string, err: unknown, timeoutMs: number): AppError {
-  if (
-    err instanceof errors.NoRespondersError ||
-    (err instanceof errors.RequestError &&
-      (err.isNoResponders() || err.cause instanceof errors.NoRespondersError))
-  )
-    return new NoRespondersError(subject);
-  if (
-    err instanceof errors.TimeoutError ||
-    (err instanceof errors.RequestError && err.cause instanceof errors.TimeoutError)
-  )
-    return new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`);
-  if (err instanceof errors.ClosedConnectionError)
-    return new NatsUnavailableError('the connection is closed');
-  if (err instanceof errors.DrainingConnectionError)
-    return new NatsUnavailableError('the connection is draining');
-  return new UnavailableError(
-    `request on '${subject}' failed: ${(err as Error)?.message ?? 'unknown error'}`,
-  );
-}
-
-function toNatsHeaders(values?: BusHeaders): MsgHdrs | undefined {
-  if (!values) return undefined;
-  const entries = Object.entries(values);
-  if (entries.length === 0) return undefined;
-  const h = natsHeaders();
-  for (const [k, v] of entries) h.set(k, v);
-  return h;
-}
-
-function fromNatsHeaders(h?: MsgHdrs): BusHeaders {
-  const out: BusHeaders = {};
-  if (!h) return out;
-  for (const k of h.keys()) out[k.toLowerCase()] = h.get(k);
-  return out;
 }

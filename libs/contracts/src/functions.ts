@@ -119,6 +119,18 @@ export class FnExecReplyView {
   @IsInt() elapsed_ms!: number;
 }
 
+/**
+ * Progress of an `fn.exec` call, when its caller asks for it: the provider that took the call
+ * says so at once, then every `FN_HEARTBEAT_MS` while the call runs, so a caller learns within
+ * `FN_SILENCE_MS` that the provider died with its call.
+ */
+export interface FnExecProgress {
+  provider: string;
+  instance: string;
+}
+export const FN_HEARTBEAT_MS = 1_000;
+export const FN_SILENCE_MS = 3_000;
+
 /** Reply of every provider to `fn.catalog`. */
 export interface FnCatalogReply {
   provider: string;

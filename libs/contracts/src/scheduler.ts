@@ -26,9 +26,21 @@ export const TASK_NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,63}$/u;
 export const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 export const MAX_PARAMS_CHARS = 64_000;
 
-export const DELAY_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'missed'] as const;
+/**
+ * `unknown`: the fire was interrupted (its scheduler stopped while the target ran) and no record
+ * of the function call says how it ended: it may have run, in part or in full, or not at all.
+ */
+export const DELAY_STATUSES = [
+  'pending',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+  'missed',
+  'unknown',
+] as const;
 export type DelayStatus = (typeof DELAY_STATUSES)[number];
-export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed'] as const;
+export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed', 'unknown'] as const;
 export type FireStatus = (typeof FIRE_STATUSES)[number];
 /** What happens to a delay that was due while no scheduler ran . */
 export const MISFIRE_POLICIES = ['missed', 'run_once'] as const;

@@ -4,7 +4,10 @@ import { createServer } from 'node:net';
 
 export interface NatsServer {
   url: string;
+  /** Stops the server (SIGTERM): clients see their connection drop and start reconnecting. */
   stop(): Promise<void>;
+  /** Starts it again on the same port (after `stop`), so clients reconnect to the same URL. */
+  start(): Promise<void>;
 }
 
 const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'];
@@ -17,13 +20,19 @@ const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/b
 export async function startNatsServer(): Promise<NatsServer> {
   const binary = BINARIES.find((path) => existsSync(path)) ?? 'nats-server';
   const port = await freePort();
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await waitForReady(child);
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) return;
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await waitForReady(child);
+  };
+  await start();
   return {
     url: `nats://127.0.0.1:${port}`,
+    start,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -1,16 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Bus } from '@app/bus';
 import {
   AppError,
   type ErrorBody,
   type FnExecReply,
-  type FnExecRequest,
   type FunctionDefinition,
   type FunctionResult,
-  Subjects,
 } from '@app/contracts';
 import { applySchemaTypes } from '@app/protocol';
-import { allowsEverything, isAllowed } from '@app/functions';
+import { allowsEverything, FunctionClient, isAllowed, ProviderGoneError } from '@app/functions';
 import { newId } from '../common/ids';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import type { RunState } from '../runs/run-state';
@@ -40,7 +37,7 @@ type Checked = {
 @Injectable()
 export class ToolExecutorService {
   constructor(
-    @Inject(Bus) private readonly bus: Bus,
+    @Inject(FunctionClient) private readonly functions: FunctionClient,
     @Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService,
     @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
   ) {}
@@ -132,51 +129,31 @@ export class ToolExecutorService {
   ): Promise<ToolOutcome> {
     const started = performance.now();
     const timeoutMs = Math.max(1, Math.min(run.profile.single_call_timeout, run.remainingMs()));
-    const callId = newId('call');
-    const request: FnExecRequest = {
-      params: args,
-      deadline_ms: Date.now() + timeoutMs,
-      timeout_ms: timeoutMs,
-      call_id: callId,
-      caller: {
-        agent: run.profile.name,
-        run_id: run.runId,
-        session_id: run.id.sessionId,
-        principal: run.id.principal,
-        scopes: run.id.scopes,
-        kind: 'agent',
-      },
-      ...(allowed ? { allowed_tools: allowed } : {}),
-    };
     let reply: FnExecReply;
     try {
-      reply = await this.request(call.name, request, timeoutMs, run.signal);
+      reply = await this.functions.call(call.name, args, {
+        timeoutMs,
+        graceMs: REPLY_GRACE_MS,
+        callId: newId('call'),
+        caller: {
+          agent: run.profile.name,
+          run_id: run.runId,
+          session_id: run.id.sessionId,
+          principal: run.id.principal,
+          scopes: run.id.scopes,
+          kind: 'agent',
+        },
+        ...(allowed ? { allowedTools: allowed } : {}),
+        // aborting the run (deadline or cancel) gives the call up and cancels it at its provider
+        signal: run.signal,
+      });
     } catch (err) {
-      if (run.signal.aborted) this.bus.publish(Subjects.fnCancel, { call_id: callId });
       reply = { status: 'error', error: busFailure(call.name, err, timeoutMs, run), elapsed_ms: 0 };
     }
     const elapsedMs = Math.round(performance.now() - started);
     return reply.status === 'success'
       ? this.outcome(run, call, args, { result: reply.result ?? {}, executed: true, elapsedMs }, definition)
       : this.outcome(run, call, args, { error: reply.error, executed: true, elapsedMs });
-  }
-
-  /** The bus request, given up as soon as the run is aborted (deadline or cancel). */
-  private request(
-    name: string,
-    request: FnExecRequest,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<FnExecReply> {
-    if (signal.aborted) return Promise.reject(new AppError('cancelled', 'the run was stopped'));
-    return new Promise<FnExecReply>((resolve, reject) => {
-      const onAbort = () => reject(new AppError('cancelled', 'the run was stopped'));
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.bus
-        .request<FnExecReply>(Subjects.fnExec(name), request, { timeoutMs: timeoutMs + REPLY_GRACE_MS })
-        .then(resolve, reject)
-        .finally(() => signal.removeEventListener('abort', onAbort));
-    });
   }
 
   private outcome(
@@ -215,6 +192,8 @@ function busFailure(name: string, err: unknown, timeoutMs: number, run: RunState
   if (run.abortReason)
     return { code: 'cancelled', message: `the run was stopped (${run.abortReason}) while ${name} ran` };
   const error = err instanceof AppError ? err : new AppError('internal', 'the call failed');
+  // its provider died with the call: unavailable, naming it (another replica may serve a retry)
+  if (error instanceof ProviderGoneError) return error.toBody();
   if (error.code === 'unavailable')
     return { code: 'not_found', message: `no provider serves function '${name}'` };
   if (error.code === 'timeout')

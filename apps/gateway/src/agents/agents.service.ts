@@ -15,11 +15,25 @@ export class AgentsService {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
   list(): Promise<AgentProfileView[]> {
-    return this.bus.request<AgentProfileView[]>(Subjects.agentProfileList, {}, { timeoutMs: TIMEOUT_MS });
+    return this.bus.request<AgentProfileView[]>(
+      Subjects.agentProfileList,
+      {},
+      {
+        timeoutMs: TIMEOUT_MS,
+        retryOnReconnect: true,
+      },
+    );
   }
 
   get(name: string): Promise<AgentProfileView> {
-    return this.bus.request<AgentProfileView>(Subjects.agentProfileGet, { name }, { timeoutMs: TIMEOUT_MS });
+    return this.bus.request<AgentProfileView>(
+      Subjects.agentProfileGet,
+      { name },
+      {
+        timeoutMs: TIMEOUT_MS,
+        retryOnReconnect: true,
+      },
+    );
   }
 
   /** The creating key's principal owns the profile. */

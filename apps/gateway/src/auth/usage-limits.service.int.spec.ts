@@ -20,13 +20,15 @@ describe('UsageLimits (real Redis)', () => {
   it('charges each turn to the daily quota and refuses the next once it is used up', async () => {
     const key = `quota-${Date.now()}`;
     const now = Date.UTC(2026, 10, 22, 23, 0, 0);
-    await limits.withinLimits(key, async () => usage(60, 30), now);
-    await limits.withinLimits(key, async () => usage(20), now);
-    const refused = await limits.withinLimits(key, async () => usage(1), now).catch((e: unknown) => e);
+    await limits.withinLimits(key, async () => usage(60, 30), { now });
+    await limits.withinLimits(key, async () => usage(20), { now });
+    const refused = await limits.withinLimits(key, async () => usage(1), { now }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('rate_limited');
     expect((refused as AppError).details).toEqual({ retry_after_s: 3_600 });
-    await expect(limits.withinLimits(key, async () => usage(1), now + 3_600_000)).resolves.toEqual(usage(1));
+    await expect(limits.withinLimits(key, async () => usage(1), { now: now + 3_600_000 })).resolves.toEqual(
+      usage(1),
+    );
   });
 
   it('refuses a second concurrent run and frees the slot when the first ends, even on failure', async () => {
@@ -43,6 +45,29 @@ describe('UsageLimits (real Redis)', () => {
       'boom',
     );
     await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
+  });
+
+  it('frees the slot when the caller goes away while its run goes on, and charges the run at its end', async () => {
+    const key = `gone-${Date.now()}`;
+    const caller = new AbortController();
+    let finish!: () => void;
+    const running = limits.withinLimits(
+      key,
+      () =>
+        new Promise<{ usage: { prompt_tokens: number; completion_tokens: number } }>(
+          (r) => (finish = () => r(usage(7))),
+        ),
+      { signal: caller.signal },
+    );
+    await expect(limits.withinLimits(key, async () => ({}))).rejects.toMatchObject({ code: 'rate_limited' });
+    caller.abort();
+    await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
+    finish();
+    await running;
+    await expectEventually(async () => {
+      const day = new Date().toISOString().slice(0, 10);
+      expect(await redis.get(`ac:tokens:${key}:${day}`)).toBe('7');
+    });
   });
 
   it("frees a dead gateway's slot once its lease lapses, however often the key is refused meanwhile", async () => {

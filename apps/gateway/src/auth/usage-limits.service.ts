@@ -27,11 +27,15 @@ export class UsageLimits {
     );
   }
 
-  /** Runs `turn` within the key's limits and charges its token usage to today's quota. */
+  /**
+   * Runs `turn` within the key's limits and charges its token usage to today's quota. The run
+   * slot is released when the turn ends, or earlier when `signal` aborts (the caller went away:
+   * its run goes on, but no longer holds one of the key's slots); the tokens are charged at the end.
+   */
   async withinLimits<T extends { usage?: Usage }>(
     keyId: string,
     turn: () => Promise<T>,
-    now = Date.now(),
+    { now = Date.now(), signal }: { now?: number; signal?: AbortSignal } = {},
   ): Promise<T> {
     const { max_concurrent_runs: maxRuns, daily_token_quota: quota } = this.config.security;
     const quotaKey = `ac:tokens:${keyId}:${new Date(now).toISOString().slice(0, 10)}`;
@@ -53,12 +57,7 @@ export class UsageLimits {
         retry_after_s: 1,
       });
     }
-    let tokens = 0;
-    try {
-      const result = await turn();
-      tokens = (result.usage?.prompt_tokens ?? 0) + (result.usage?.completion_tokens ?? 0);
-      return result;
-    } finally {
+    const release = (tokens: number) =>
       // Not awaited: the caller's answer need not wait a Redis round trip. This connection sends
       // commands in order, so this gateway's next admission already sees the slot free.
       this.slots.release(admitted as Slot, quotaKey, tokens, 2 * DAY_MS).catch((err: unknown) =>
@@ -67,6 +66,18 @@ export class UsageLimits {
           error: (err as Error).message,
         }),
       );
+    const callerGone = () => void release(0);
+    if (signal?.aborted) callerGone();
+    else signal?.addEventListener('abort', callerGone, { once: true });
+    let tokens = 0;
+    try {
+      const result = await turn();
+      tokens = (result.usage?.prompt_tokens ?? 0) + (result.usage?.completion_tokens ?? 0);
+      return result;
+    } finally {
+      signal?.removeEventListener('abort', callerGone);
+      // Releasing twice is harmless: the second only charges the tokens.
+      void release(tokens);
     }
   }
 }

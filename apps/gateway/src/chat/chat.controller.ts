@@ -2,7 +2,7 @@ import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto, type Scope } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
-import { ChatService } from './chat.service';
+import { ChatService, closedEarly } from './chat.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')
@@ -31,7 +31,7 @@ export class ChatController {
     const request = parseDto(ChatRequest, body, 'chat request');
     const caller = { principal, keyId, scopes };
     if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res);
-    res.status(200).json(await this.chat.chat(request, caller));
+    res.status(200).json(await this.chat.chat(request, caller, closedEarly(res)));
   }
 }
 

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { Bus, NoRespondersError } from '@app/bus';
+import { Bus } from '@app/bus';
 import {
   AppError,
   type AgentRunReply,
   type AgentRunRequest,
   type ChatRequest,
   type Scope,
-  Subjects,
-  UnavailableError,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
+import { followRun } from './run-follower';
 import { platformEvents, relayRun, type RunStreamFormat } from './sse-relay';
 
 export interface Caller {
@@ -38,8 +37,9 @@ export class ChatService {
     @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
-  chat(request: ChatRequest, caller: Caller): Promise<AgentRunReply> {
-    return this.turn(this.toRun(request), caller);
+  /** `signal`: aborts when the caller's connection closes early (its run slot is then freed). */
+  chat(request: ChatRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
+    return this.turn(this.toRun(request), caller, signal);
   }
 
   stream(request: ChatRequest, caller: Caller, res: Response): Promise<void> {
@@ -49,9 +49,11 @@ export class ChatService {
   /**
    * One turn; sessions and runs belong to the calling key's principal ('' with authentication off).
    * A run the platform could not serve (its model unreachable, not configured) is an HTTP error, not a 200.
+   * The run id is chosen here, so the run can be looked up if its reply is lost with the bus connection.
    */
-  async turn(request: AgentRunRequest, caller: Caller): Promise<AgentRunReply> {
-    const reply = await this.run(caller, { ...request, ...ownedBy(caller), stream: false });
+  async turn(request: AgentRunRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
+    const run = { ...request, ...ownedBy(caller), run_id: request.run_id ?? newRunId(), stream: false };
+    const reply = await this.run(caller, run, signal);
     if (reply.error) throw failedRun(reply, reply.error);
     return reply;
   }
@@ -63,29 +65,36 @@ export class ChatService {
     res: Response,
     format: (runId: string) => RunStreamFormat,
   ): Promise<void> {
-    const runId = `run_${randomUUID().replaceAll('-', '')}`;
+    const runId = newRunId();
     const run = { ...request, ...ownedBy(caller), run_id: runId, stream: true };
-    return relayRun(this.bus, res, runId, () => this.run(caller, run), format(runId));
+    return relayRun(this.bus, res, runId, () => this.run(caller, run, closedEarly(res)), format(runId));
   }
 
-  private run(caller: Caller, request: AgentRunRequest): Promise<AgentRunReply> {
-    return this.limits.withinLimits(caller.keyId, () =>
-      this.bus
-        .request<AgentRunReply>(Subjects.agentRun, request, {
-          timeoutMs: this.config.executor.run_timeout + REPLY_GRACE_MS,
-        })
-        .catch((err: unknown) => {
-          if (!(err instanceof NoRespondersError)) throw err;
-          throw new UnavailableError('no agent-executor answers: chat needs one running', {
-            part: 'agent-executor',
-          });
-        }),
-    );
+  private run(
+    caller: Caller,
+    request: AgentRunRequest & { run_id: string },
+    signal?: AbortSignal,
+  ): Promise<AgentRunReply> {
+    const timeoutMs = this.config.executor.run_timeout + REPLY_GRACE_MS;
+    return this.limits.withinLimits(caller.keyId, () => followRun(this.bus, request, timeoutMs), { signal });
   }
 
   private toRun({ message, session_id, agent }: ChatRequest): AgentRunRequest {
     return { message, ...(session_id ? { session_id } : {}), ...(agent ? { agent } : {}) };
   }
+}
+
+function newRunId(): string {
+  return `run_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** Aborts when the HTTP connection closes before the response was sent in full. */
+export function closedEarly(res: Response): AbortSignal {
+  const closed = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) closed.abort();
+  });
+  return closed.signal;
 }
 
 /** Whose the run is, and the scopes that bound what its function calls may do. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { AgentProfileView, ChatCompletionRequest, OpenAiModel, OpenAiModelList } from '@app/contracts';
 import { AgentsService } from '../agents/agents.service';
-import { type Caller, ChatService } from '../chat/chat.service';
+import { type Caller, ChatService, closedEarly } from '../chat/chat.service';
 import { toRunRequest } from './openai-request';
 import { toCompletion } from './openai-response';
 import { ChatCompletionChunks } from './openai-stream';
@@ -38,7 +38,7 @@ export class OpenAiService {
         (runId) => new ChatCompletionChunks(runId, body.model, includeUsage),
       );
     }
-    const reply = await this.chat.turn(request, caller);
+    const reply = await this.chat.turn(request, caller, closedEarly(res));
     res.setHeader('x-run-id', reply.run_id);
     res.setHeader('x-session-id', reply.session_id);
     res.status(200).json(toCompletion(reply, body.model, Math.floor(Date.now() / 1000)));

@@ -34,14 +34,15 @@ export class RunsService {
     return this.bus.request<Page<RunSummary>>(
       Subjects.agentRunList,
       principal ? { ...query, principal } : query,
-      {
-        timeoutMs: QUERY_TIMEOUT_MS,
-      },
+      { timeoutMs: QUERY_TIMEOUT_MS, retryOnReconnect: true },
     );
   }
 
   get(runId: string, principal: string): Promise<RunView> {
-    return this.ask<RunView>(Subjects.agentRunGet, runId, principal, QUERY_TIMEOUT_MS);
+    return this.bus.request<RunView>(Subjects.agentRunGet, ref(runId, principal), {
+      timeoutMs: QUERY_TIMEOUT_MS,
+      retryOnReconnect: true,
+    });
   }
 
   cancel(runId: string, principal: string): Promise<AgentRunReply> {

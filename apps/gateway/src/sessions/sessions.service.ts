@@ -20,12 +20,14 @@ export class SessionsService {
     const request = principal ? { ...query, principal } : query;
     return this.bus.request<Page<SessionSummary>>(Subjects.agentSessionList, request, {
       timeoutMs: TIMEOUT_MS,
+      retryOnReconnect: true,
     });
   }
 
   get(sessionId: string, principal: string): Promise<SessionView> {
     return this.bus.request<SessionView>(Subjects.agentSessionGet, ref(sessionId, principal), {
       timeoutMs: TIMEOUT_MS,
+      retryOnReconnect: true,
     });
   }
 

@@ -36,14 +36,15 @@ export class TasksService {
   }
 
   listDelays(query: ListDelaysQuery, caller: TaskCaller): Promise<DelayTaskView[]> {
-    return this.ask<ListDelaysRequest, DelayTaskView[]>(Subjects.schedulerDelayList, {
-      ...query,
-      owner: listOwner(caller, query.owner),
-    });
+    return this.ask<ListDelaysRequest, DelayTaskView[]>(
+      Subjects.schedulerDelayList,
+      { ...query, owner: listOwner(caller, query.owner) },
+      true,
+    );
   }
 
   getDelay(name: string, caller: TaskCaller): Promise<DelayTaskView> {
-    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayGet, byName(name, caller));
+    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayGet, byName(name, caller), true);
   }
 
   cancelDelay(name: string, caller: TaskCaller): Promise<DelayTaskView> {
@@ -58,22 +59,24 @@ export class TasksService {
   }
 
   listCrons(query: ListCronsQuery, caller: TaskCaller): Promise<CronTaskView[]> {
-    return this.ask<ListCronsRequest, CronTaskView[]>(Subjects.schedulerCronList, {
-      ...query,
-      owner: listOwner(caller, query.owner),
-    });
+    return this.ask<ListCronsRequest, CronTaskView[]>(
+      Subjects.schedulerCronList,
+      { ...query, owner: listOwner(caller, query.owner) },
+      true,
+    );
   }
 
   getCron(name: string, caller: TaskCaller): Promise<CronTaskDetail> {
-    return this.ask<TaskNameRequest, CronTaskDetail>(Subjects.schedulerCronGet, byName(name, caller));
+    return this.ask<TaskNameRequest, CronTaskDetail>(Subjects.schedulerCronGet, byName(name, caller), true);
   }
 
   deleteCron(name: string, caller: TaskCaller): Promise<CronTaskView> {
     return this.ask<TaskNameRequest, CronTaskView>(Subjects.schedulerCronDelete, byName(name, caller));
   }
 
-  private ask<Q, R>(subject: string, request: Q): Promise<R> {
-    return this.bus.request<R>(subject, request, { timeoutMs: SCHEDULER_TIMEOUT_MS });
+  /** Reads (`read`) are sent again once if the bus connection drops under them. */
+  private ask<Q, R>(subject: string, request: Q, read = false): Promise<R> {
+    return this.bus.request<R>(subject, request, { timeoutMs: SCHEDULER_TIMEOUT_MS, retryOnReconnect: read });
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError, type DelayStatus } from '@app/contracts';
 import { DB, type Db } from '@app/persistence';
-import { type FireOutcome, INTERRUPTED, storedResult } from './fire-outcome';
+import { type FireOutcome, type InterruptedOutcome, storedResult } from './fire-outcome';
 import { isUniqueViolation, PAGE_SIZE, type TaskPage } from './repository.util';
 import type { DelayInput } from './task-input';
 import type { DelayTaskRow } from './task.views';
@@ -108,10 +108,10 @@ export class DelayTaskRepository {
   }
 
   /** The task of an interrupted fire becomes failed (pending too: the claim itself was cut short). */
-  async markInterrupted(id: string): Promise<void> {
+  async markInterrupted(id: string, outcome: InterruptedOutcome): Promise<void> {
     await this.db.delayTask.updateMany({
       where: { id, status: { in: ['pending', 'running'] } },
-      data: { status: 'failed', error: INTERRUPTED },
+      data: { status: outcome.status, error: outcome.error },
     });
   }
 }

@@ -32,7 +32,7 @@ export class FireService {
       this.logger.debug('delay trigger skipped: not pending', { task_id: taskId });
       return;
     }
-    const outcome = await this.runner.run(claim.task, claim.fireId);
+    const outcome = await this.runner.run(claim.task, claim.fireId, new Date(runAtMs));
     await persistently(() => this.delays.finish(claim, outcome, new Date()));
     this.logger.info(`delay ${outcome.status}`, { task: claim.task.name, error: outcome.error });
   }
@@ -48,7 +48,7 @@ export class FireService {
     if (claim === 'exhausted') return this.retire(taskId);
     if (next) this.timers.cronTickDue(taskId, next);
     const { task } = claim;
-    const outcome = await this.runner.run(task, claim.fireId);
+    const outcome = await this.runner.run(task, claim.fireId, due);
     const exhausted = await persistently(() => this.crons.finishTick(claim, outcome, new Date(), next));
     this.metrics.record(outcome.status);
     this.logger.info(`cron tick ${outcome.status}`, {

@@ -7,6 +7,8 @@ import { CronTaskRepository } from './cron-task.repository';
 import { DelayTaskRepository } from './delay-task.repository';
 import { overdueCutoff, overdueFate } from './misfire';
 import { TaskClaims } from './task-claims.service';
+import { interruptedOutcome } from './fire-outcome';
+import { FunctionCallRecords } from './function-call-records.repository';
 import { TaskFireRepository } from './task-fire.repository';
 import { TaskQueue } from './task-queue.service';
 import type { DelayTaskRow } from './task.views';
@@ -26,6 +28,7 @@ export class ReconcileService {
     @Inject(DelayTaskRepository) private readonly delays: DelayTaskRepository,
     @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
     @Inject(TaskFireRepository) private readonly fires: TaskFireRepository,
+    @Inject(FunctionCallRecords) private readonly calls: FunctionCallRecords,
     @Inject(TaskClaims) private readonly claims: TaskClaims,
     @Inject(CronReconcileService) private readonly cronReconcile: CronReconcileService,
     @Inject(TaskQueue) private readonly queue: TaskQueue,
@@ -131,7 +134,10 @@ export class ReconcileService {
     return count;
   }
 
-  /** Fires running since before `startedBefore` fail as "interrupted", and so do their delays. */
+  /**
+   * Fires running since before `startedBefore` were interrupted: each is recorded as its call's
+   * record says it ended, else as `unknown` (never `failed`: it may have run); so are their delays.
+   */
   private async interrupt(startedBefore: Date, now: Date): Promise<number> {
     let count = 0;
     for (
@@ -140,16 +146,18 @@ export class ReconcileService {
       page = await this.fires.runningStartedBefore(startedBefore)
     ) {
       for (const fire of page) {
-        if (!(await this.fires.markInterrupted(fire.id, now))) continue;
+        // a function fire's call id is the fire's id: its record, if the provider reported it, says how it ended
+        const outcome = interruptedOutcome(await this.calls.outcomeOf(fire.id));
+        if (!(await this.fires.markInterrupted(fire.id, outcome, now))) continue;
         count++;
-        if (fire.task_kind === 'delay') await this.delays.markInterrupted(fire.task_id);
+        if (fire.task_kind === 'delay') await this.delays.markInterrupted(fire.task_id, outcome);
         else {
-          await this.crons.setLastStatusIfLatest(fire.task_id, fire.started_at, 'failed');
-          this.metrics.record('failed');
+          await this.crons.setLastStatusIfLatest(fire.task_id, fire.started_at, outcome.status);
+          this.metrics.record(outcome.status);
         }
       }
     }
-    if (count) this.logger.warn('interrupted fires marked failed', { count });
+    if (count) this.logger.warn('interrupted fires recorded', { count });
     return count;
   }
 }

@@ -47,7 +47,8 @@ export class SchedulerLifecycle implements OnApplicationBootstrap, BeforeApplica
     this.lookahead();
     for (const timer of [this.startGapTimer, this.sweepTimer, this.lookaheadTimer]) timer.unref();
     await this.queue.onReconnect(() => {
-      this.run(() => this.reconcile.rearmAll());
+      // after any repair in progress (it may have been waiting on Redis), never instead of it
+      this.run(() => this.reconcile.rearmAll(), { queued: true });
       this.lookahead();
     });
   }
@@ -65,11 +66,18 @@ export class SchedulerLifecycle implements OnApplicationBootstrap, BeforeApplica
     this.timers.lookahead().catch((err: unknown) => this.logger.warn('trigger lookahead failed', { err }));
   }
 
-  /** One repair at a time; a failed one is logged and the next interval tries again. */
-  private run(work: () => Promise<void>): void {
-    if (this.sweeping) return;
-    this.sweeping = work()
+  /**
+   * One repair at a time; a failed one is logged and the next interval tries again. A periodic
+   * one is skipped while another runs; a `queued` one runs after it.
+   */
+  private run(work: () => Promise<void>, { queued = false } = {}): void {
+    if (this.sweeping && !queued) return;
+    const current: Promise<void> = (this.sweeping ?? Promise.resolve())
+      .then(work)
       .catch((err: unknown) => this.logger.error('sweep failed', { err }))
-      .finally(() => (this.sweeping = undefined));
+      .finally(() => {
+        if (this.sweeping === current) this.sweeping = undefined;
+      });
+    this.sweeping = current;
   }
 }

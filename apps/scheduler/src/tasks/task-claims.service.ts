@@ -10,7 +10,7 @@ import type { DelayTaskRow } from './task.views';
  * conditional update that can still refuse (cancelled, disabled, no runs left), in which case
  * the claim is withdrawn. Single statements, no interactive transaction: nothing to roll back,
  * and every database gives the same guarantee. A crash between the two leaves a `running` fire
- * that the sweep marks "interrupted".
+ * that the sweep records as interrupted (`unknown` unless its call's record says more).
  */
 @Injectable()
 export class TaskClaims {

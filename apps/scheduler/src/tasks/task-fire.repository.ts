@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db } from '@app/persistence';
-import { INTERRUPTED } from './fire-outcome';
+import type { InterruptedOutcome } from './fire-outcome';
 import { isUniqueViolation, latenessMs, PAGE_SIZE } from './repository.util';
 import type { TaskFireRow } from './task.views';
 
@@ -66,11 +66,11 @@ export class TaskFireRepository {
     });
   }
 
-  /** running → failed "interrupted"; false when it ended meanwhile. */
-  async markInterrupted(id: string, now: Date): Promise<boolean> {
+  /** running → what became of the interrupted fire; false when it ended meanwhile. */
+  async markInterrupted(id: string, outcome: InterruptedOutcome, now: Date): Promise<boolean> {
     const { count } = await this.db.taskFire.updateMany({
       where: { id, status: 'running' },
-      data: { status: 'failed', error: INTERRUPTED, finished_at: now },
+      data: { status: outcome.status, error: outcome.error, finished_at: now },
     });
     return count === 1;
   }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type Bus, type BusHeaders, NoRespondersError } from '@app/bus';
+import { type Bus, type BusHeaders, NoRespondersError, ResponderGoneError } from '@app/bus';
 import {
   AppError,
+  FN_SILENCE_MS,
+  type FnExecProgress,
   type FnCancel,
   type FnExecReply,
   type FnExecRequest,
@@ -16,19 +18,45 @@ import type { FunctionCaller } from '../agent-function';
 export interface CallOptions {
   /** The whole call's time limit; it becomes the absolute deadline the provider honours. */
   timeoutMs: number;
+  /** How long past `timeoutMs` to wait for the provider's own timeout reply. */
+  graceMs?: number;
   caller?: FunctionCaller;
   allowedTools?: string[];
   traceparent?: string;
+  /** Told which provider instance took the call, once it has. */
+  onAccepted?: (provider: FnExecProgress) => void;
   /** Aborting it cancels the call at its provider. */
   signal?: AbortSignal;
   callId?: string;
 }
 
 /**
+ * The call reached no provider (nobody serves the name, or NATS is unreachable): nothing ran, so
+ * a caller that must not lose the call (a scheduled fire) may send it again.
+ */
+export class CallNotDeliveredError extends UnavailableError {
+  constructor(name: string, why: string) {
+    super(`function '${name}' is unavailable: ${why}`, { part: 'function provider', function: name });
+  }
+}
+
+/** The provider that took the call stopped answering (it died with the call): nothing more will come. */
+export class ProviderGoneError extends UnavailableError {
+  constructor(name: string, provider: FnExecProgress) {
+    super(
+      `function '${name}' is unavailable: its provider ${provider.provider} (${provider.instance}) stopped answering while it ran`,
+      { part: provider.provider, instance: provider.instance, function: name },
+    );
+  }
+}
+
+/**
  * Calls a function over the bus. Resolves with the provider's FnExecReply (`error` included:
  * a failed function is the caller's to handle, never retried). Throws only when no provider
  * judged the call: `unavailable` (nobody serves the name right now), `not_found` (not a function
- * name), `timeout` (no answer by the deadline), `cancelled`.
+ * name), `timeout` (no answer by the deadline), `cancelled`. The provider that takes a call
+ * sends heartbeats on its reply inbox: one silent for `FN_SILENCE_MS` is gone, and the call fails
+ * at once with `unavailable` (`ProviderGoneError`) rather than at its timeout.
  */
 export class FunctionClient {
   constructor(private readonly bus: Bus) {}
@@ -36,6 +64,7 @@ export class FunctionClient {
   async call(name: string, params: Record<string, unknown>, options: CallOptions): Promise<FnExecReply> {
     if (!FUNCTION_NAME_PATTERN.test(name)) throw new NotFoundError('function', name);
     if (options.signal?.aborted) throw cancelled();
+    if (!this.bus.connected) throw new CallNotDeliveredError(name, 'NATS is unreachable');
     const request: FnExecRequest = {
       params,
       timeout_ms: options.timeoutMs,
@@ -48,8 +77,9 @@ export class FunctionClient {
       ? { traceparent: options.traceparent }
       : undefined;
     const reply = this.bus.request<FnExecReply>(Subjects.fnExec(name), request, {
-      timeoutMs: options.timeoutMs,
+      timeoutMs: options.timeoutMs + (options.graceMs ?? 0),
       headers,
+      progress: { silenceMs: FN_SILENCE_MS, onProgress: accepted(options.onAccepted) },
     });
     try {
       return await this.untilAborted(reply, request.call_id!, options.signal);
@@ -76,19 +106,27 @@ export class FunctionClient {
   }
 }
 
+/** Calls `listener` with the first progress message only: the one saying who took the call. */
+function accepted(listener?: (provider: FnExecProgress) => void): ((progress: unknown) => void) | undefined {
+  if (!listener) return undefined;
+  let told = false;
+  return (progress) => {
+    if (told) return;
+    told = true;
+    listener(progress as FnExecProgress);
+  };
+}
+
 function cancelled(): AppError {
   return new AppError('cancelled', 'the call was cancelled');
 }
 
 function transportError(name: string, err: unknown, timeoutMs: number): unknown {
+  if (err instanceof ResponderGoneError) return new ProviderGoneError(name, err.progress as FnExecProgress);
   if (!(err instanceof AppError)) return err;
   // Nobody subscribed: whether the name never existed or its provider is down is the catalogue's to say.
-  if (err instanceof NoRespondersError) {
-    return new UnavailableError(`function '${name}' is unavailable: no provider serves it right now`, {
-      part: 'function provider',
-      function: name,
-    });
-  }
+  if (err instanceof NoRespondersError)
+    return new CallNotDeliveredError(name, 'no provider serves it right now');
   if (err.code === 'timeout')
     return new TimeoutError(`function '${name}' gave no answer within ${timeoutMs} ms`);
   return err;

@@ -4,6 +4,8 @@ import {
   type FnAnnounce,
   type FnCatalogReply,
   FnCancel,
+  type FnExecProgress,
+  FN_HEARTBEAT_MS,
   FnExecRequest,
   parseDto,
   QueueGroups,
@@ -111,10 +113,27 @@ export class FunctionHost {
     const queue = QueueGroups.functionProviders(this.o.provider);
     for (const name of names) {
       if (this.subscriptions.has(name)) continue;
-      const handler = (data: unknown, ctx: HandlerContext) =>
-        this.executor.execute(name, parseDto(FnExecRequest, data, 'function call'), ctx.headers.traceparent);
+      const handler = async (data: unknown, ctx: HandlerContext) => {
+        const request = parseDto(FnExecRequest, data, 'function call');
+        const stopBeating = this.heartbeat(ctx);
+        try {
+          return await this.executor.execute(name, request, ctx.headers.traceparent);
+        } finally {
+          stopBeating();
+        }
+      };
       this.subscriptions.set(name, this.o.bus.serve(Subjects.fnExec(name), handler, { queue }));
     }
+  }
+
+  /** Tells a caller that asked which instance holds its call, at once and while it runs. */
+  private heartbeat(ctx: HandlerContext): () => void {
+    const { progress } = ctx;
+    if (!progress) return () => undefined;
+    const alive: FnExecProgress = { provider: this.o.provider, instance: this.o.instance };
+    progress(alive);
+    const timer = setInterval(() => progress(alive), FN_HEARTBEAT_MS);
+    return () => clearInterval(timer);
   }
 
   private cancel(data: unknown): void {

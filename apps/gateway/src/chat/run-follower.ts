@@ -1,0 +1,87 @@
+import { Bus, ConnectionLostError, NoRespondersError } from '@app/bus';
+import {
+  AppError,
+  type AgentRunReply,
+  type AgentRunRequest,
+  type RunView,
+  Subjects,
+  TimeoutError,
+  UnavailableError,
+} from '@app/contracts';
+import { hasAnswered, replyFromRun } from './stored-run-reply';
+
+const LOOKUP_TIMEOUT_MS = 5_000;
+const FIRST_POLL_MS = 200;
+const MAX_POLL_MS = 2_000;
+/** After the connection is back, how long a run may stay unknown before it is taken as never started. */
+export const NOT_STARTED_AFTER_MS = 5_000;
+
+/**
+ * Follows a run rather than a request: `agent.run` is asked, and if the bus connection drops
+ * while it is in flight (its reply would be lost with it), the run is looked up by its id until
+ * it has answered, and the caller gets the reply built from the stored run.
+ */
+export async function followRun(
+  bus: Bus,
+  request: AgentRunRequest & { run_id: string },
+  timeoutMs: number,
+): Promise<AgentRunReply> {
+  const deadline = Date.now() + timeoutMs;
+  try {
+    return await bus.request<AgentRunReply>(Subjects.agentRun, request, { timeoutMs });
+  } catch (err) {
+    if (err instanceof NoRespondersError)
+      throw new UnavailableError('no agent-executor answers: chat needs one running', {
+        part: 'agent-executor',
+      });
+    if (!(err instanceof ConnectionLostError)) throw err;
+    return replyOfStoredRun(bus, request.run_id, request.principal, deadline);
+  }
+}
+
+/** Polls `agent.runs.get` with backoff until the run has answered, the deadline passes, or it never started. */
+async function replyOfStoredRun(
+  bus: Bus,
+  runId: string,
+  principal: string | undefined,
+  deadline: number,
+): Promise<AgentRunReply> {
+  let wait = FIRST_POLL_MS;
+  let unknownSince: number | undefined;
+  while (Date.now() < deadline) {
+    if (await bus.untilConnected(deadline - Date.now())) {
+      const run = await lookUp(bus, runId, principal, deadline);
+      if (run && hasAnswered(run)) return replyFromRun(run);
+      if (run === null) {
+        unknownSince ??= Date.now();
+        if (Date.now() - unknownSince >= NOT_STARTED_AFTER_MS)
+          throw new UnavailableError(
+            'the connection to NATS was lost before an agent-executor took the run; it did not start',
+            { part: 'nats', run_id: runId },
+          );
+      } else unknownSince = undefined;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
+    wait = Math.min(wait * 2, MAX_POLL_MS);
+  }
+  throw new TimeoutError(`run ${runId} did not answer in time; see GET /api/v1/runs/${runId}`);
+}
+
+/** The stored run; null if no executor knows it; undefined if it could not be asked right now. */
+async function lookUp(
+  bus: Bus,
+  runId: string,
+  principal: string | undefined,
+  deadline: number,
+): Promise<RunView | null | undefined> {
+  try {
+    return await bus.request<RunView>(
+      Subjects.agentRunGet,
+      principal ? { run_id: runId, principal } : { run_id: runId },
+      { timeoutMs: Math.max(1, Math.min(LOOKUP_TIMEOUT_MS, deadline - Date.now())), retryOnReconnect: true },
+    );
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') return null;
+    return undefined;
+  }
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Bus, ConnectionLostError, type ConnectionChange } from '@app/bus';
+import { type NatsServer, startNatsServer } from '@app/testing';
+
+describe('Bus across a NATS restart (a nats-server of its own, stopped and started on the same port)', () => {
+  let nats: NatsServer;
+  let server: Bus;
+  let client: Bus;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    server = await Bus.connect({ url: nats.url, name: 'watch-spec-server' });
+    client = await Bus.connect({ url: nats.url, name: 'watch-spec-client' });
+  });
+  afterAll(async () => {
+    await nats.start();
+    await Promise.all([server.drain(), client.drain()]);
+    await nats.stop();
+  });
+
+  it('fails a request in flight at once when the connection drops, tells listeners, and retries reads once back', async () => {
+    const changes: ConnectionChange[] = [];
+    client.onConnectionChange((change) => changes.push(change));
+    let answer!: () => void;
+    server.serve('watch.slow', () => new Promise<string>((resolve) => (answer = () => resolve('late'))));
+    let asked = 0;
+    server.serve('watch.read', () => ++asked);
+    await server.flush();
+
+    const slow = client.request('watch.slow', {}, { timeoutMs: 30_000 }).catch((e: unknown) => e);
+    const read = client.request<number>('watch.read.never', {}, { timeoutMs: 100 }).catch(() => 0);
+    await read;
+    const started = Date.now();
+    await nats.stop();
+    const failed = await slow;
+    expect(failed).toBeInstanceOf(ConnectionLostError);
+    expect(failed).toMatchObject({ code: 'unavailable' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(client.connected).toBe(false);
+    answer();
+
+    // A read asked during the outage is sent when the connection is back, within its timeout.
+    const retried = client.request<number>('watch.read', {}, { timeoutMs: 20_000, retryOnReconnect: true });
+    await nats.start();
+    expect(await retried).toBeGreaterThanOrEqual(1);
+    expect(await client.untilConnected(10_000)).toBe(true);
+    expect(changes).toEqual(['disconnected', 'reconnected']);
+  });
+});

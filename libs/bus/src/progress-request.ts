@@ -1,0 +1,78 @@
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { TimeoutError, UnavailableError } from '@app/contracts';
+import { NoRespondersError } from './bus-errors';
+import { decodeJson } from './json.codec';
+
+/** The request header by which a caller asks its responder for progress messages. */
+export const PROGRESS_HEADER = 'ac-progress';
+
+export interface ProgressOptions {
+  /** Once the responder has spoken, it must speak again within this long or be taken for gone. */
+  silenceMs: number;
+  onProgress?: (progress: unknown) => void;
+}
+
+/**
+ * The responder took the request, sent progress, then fell silent for longer than allowed: it
+ * died (kill -9, a lost host) with the request in hand. `progress` is the last it said.
+ */
+export class ResponderGoneError extends UnavailableError {
+  constructor(
+    readonly subject: string,
+    readonly progress: unknown,
+    silenceMs: number,
+  ) {
+    super(`the responder to '${subject}' fell silent for ${silenceMs} ms`, { subject });
+  }
+}
+
+/** Sent on the reply inbox before the reply; told apart from the reply's `{ok}` envelope. */
+export interface ProgressMessage {
+  progress: unknown;
+}
+
+/**
+ * A request whose responder sends progress messages on the reply inbox before its reply: a
+ * subscription of its own on a fresh inbox, so every message reaches the caller, not only the
+ * first (as with a plain request). Ends with the reply's message, or fails on no responders, on
+ * the timeout, or when the responder has gone silent.
+ */
+export function progressRequest(
+  connection: NatsConnection,
+  subject: string,
+  data: Uint8Array,
+  headers: MsgHdrs,
+  timeoutMs: number,
+  options: ProgressOptions,
+): Promise<Msg> {
+  return new Promise<Msg>((resolve, reject) => {
+    let silence: NodeJS.Timeout | undefined;
+    const end = (settle: () => void) => {
+      clearTimeout(overall);
+      clearTimeout(silence);
+      subscription.unsubscribe();
+      settle();
+    };
+    const overall = setTimeout(
+      () => end(() => reject(new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`))),
+      Math.max(1, Math.round(timeoutMs)),
+    );
+    const subscription = connection.subscribe(createInbox(), {
+      callback: (err, msg) => {
+        if (err) return end(() => reject(err));
+        if (msg.headers?.hasError && msg.headers.code === 503)
+          return end(() => reject(new NoRespondersError(subject)));
+        const body = decodeJson(msg.data) as Partial<ProgressMessage> | null;
+        if (!body || typeof body !== 'object' || !('progress' in body)) return end(() => resolve(msg));
+        options.onProgress?.(body.progress);
+        clearTimeout(silence);
+        silence = setTimeout(
+          () => end(() => reject(new ResponderGoneError(subject, body.progress, options.silenceMs))),
+          options.silenceMs,
+        );
+      },
+    });
+    headers.set(PROGRESS_HEADER, '1');
+    connection.publish(subject, data, { reply: subscription.getSubject(), headers });
+  });
+}

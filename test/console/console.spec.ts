@@ -118,4 +118,54 @@ describe('the web console in Chromium against the four services', () => {
       await close();
     }
   });
+
+  it('cancels a running turn from its Cancel button', async () => {
+    stack.llm.setScript({ replies: [{ text: 'too late', latencyMs: 20_000 }] });
+    const asked = stack.llm.requests().length;
+    const { page, close } = await openPage(browser);
+    try {
+      await signIn(page, stack.base, ADMIN_KEY);
+      await page.getByLabel('Message').fill('take your time');
+      await page.getByLabel('Message').press('Enter');
+      await expectEventually(() => expect(stack.llm.requests().length).toBeGreaterThan(asked));
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expectEventually(async () =>
+        expect(await page.locator('.meta').textContent()).toContain('finish: cancelled'),
+      );
+      expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+      const runs = await admin.runs.list({ limit: 1 });
+      expect(runs.items[0]).toMatchObject({ status: 'cancelled', input: 'take your time' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('approves a plan held for approval from the page and shows its steps run', async () => {
+    stack.llm.setScript({
+      replies: ['{"steps":[{"description":"add them","tool":"add","params":{"a":4,"b":4}}]}', 'Eight.'],
+    });
+    const { page, close } = await openPage(browser);
+    try {
+      await signIn(page, stack.base, ADMIN_KEY);
+      await expectEventually(async () =>
+        expect(await page.getByLabel('Agent').locator('option').count()).toBeGreaterThan(2),
+      );
+      await page.getByLabel('Agent').selectOption('approver');
+      await page.getByLabel('Message').fill('Four plus four');
+      await page.getByLabel('Message').press('Enter');
+      const plan = page.locator('.plan');
+      await expectEventually(async () => expect(await plan.textContent()).toMatch(/add them.*\[pending\]/));
+      expect(await page.locator('.meta').textContent()).toContain('finish: awaiting_approval');
+      await screenshot(page, 'chat-plan');
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await expectEventually(async () =>
+        expect(await page.getByLabel('Answer').textContent()).toBe('Eight.'),
+      );
+      expect(await plan.textContent()).toMatch(/add them.*\[completed\]/);
+      expect(await page.locator('.meta').textContent()).toContain('finish: final');
+      expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -48,14 +48,18 @@ export function ChatView({ client }: ViewProps) {
 
   async function cancel(turn: Turn, at: number) {
     setError(undefined);
-    try {
-      if (turn.run_id) await client.runs.cancel(turn.run_id);
-      else abort.current?.abort();
-    } catch (err) {
-      setError(err);
+    if (!turn.run_id) {
+      abort.current?.abort();
       return;
     }
-    update(at, (t) => ({ ...t, running: t.running && !!t.run_id }));
+    try {
+      // the cancel answers with the run's reply (finish reason `cancelled`): it ends the turn
+      const reply = await client.runs.cancel(turn.run_id);
+      abort.current?.abort();
+      update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
+    } catch (err) {
+      setError(err);
+    }
   }
 
   function approve(turn: Turn, at: number) {
@@ -187,8 +191,8 @@ function PlanSteps({ turn }: { turn: Turn }) {
       <ol>
         {turn.plan!.steps.map((step) => (
           <li key={step.index}>
-            {step.description} — <code>{step.tool}</code> <code>{json(step.params)}</code> [{step.status}]
-            {step.result !== undefined && <Pre>{json(step.result)}</Pre>}
+            {step.description} — <code>{step.tool}</code> <code>{JSON.stringify(step.params)}</code> [
+            {step.status}]{step.result !== undefined && <Pre>{json(step.result)}</Pre>}
             {step.error && <span class="error">{step.error}</span>}
           </li>
         ))}

@@ -74,4 +74,150 @@ describe('the web console’s views in Chromium against the four services', () =
       await close();
     }
   });
+
+  it('lists sessions newest first, finds one by its text and opens its messages and runs', async () => {
+    stack.llm.setScript({ replies: ['Green tea, then.', 'Noted.'] });
+    const tea = await admin.chat({ message: 'Shall we have a matcha ceremony?' });
+    await admin.chat({ message: 'Something else entirely' });
+    const { page, close } = await openPage(browser);
+    try {
+      await signIn(page, stack.base, ADMIN_KEY);
+      await page.getByRole('link', { name: 'Sessions' }).click();
+      const rows = page.getByRole('table', { name: 'Sessions, newest first' }).locator('tbody tr');
+      await expectEventually(async () => expect(await rows.count()).toBeGreaterThanOrEqual(2));
+      await page.getByLabel('Search').fill('matcha');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expectEventually(async () => expect(await rows.count()).toBe(1));
+      await page.getByRole('link', { name: tea.session_id }).click();
+      const messages = page.getByRole('list', { name: 'Messages' });
+      await expectEventually(async () => expect(await messages.textContent()).toContain('Green tea, then.'));
+      expect(await messages.textContent()).toContain('Shall we have a matcha ceremony?');
+      const runs = page.getByRole('list', { name: 'Runs of this session' });
+      await expectEventually(async () => expect(await runs.textContent()).toContain(tea.run_id));
+      await screenshot(page, 'sessions');
+    } finally {
+      await close();
+    }
+  });
+
+  it('creates a delay from the page that fires and turns completed', async () => {
+    const { page, close } = await openPage(browser);
+    try {
+      await signIn(page, stack.base, ADMIN_KEY);
+      await page.getByRole('link', { name: 'Tasks' }).click();
+      // the field takes the browser's local time, to the second
+      const soon = (await page.evaluate(
+        `(() => { const d = new Date(Date.now() + 2000); const p = (n) => String(n).padStart(2, '0');
+          return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds()); })()`,
+      )) as string;
+      const form = page.getByRole('form', { name: 'Create a delay' });
+      await form.getByLabel('Name').fill('console-sum');
+      await form.getByLabel('Run at (your time)').fill(soon);
+      await form.getByLabel('Function').fill('add');
+      await form.getByLabel('Params (JSON)').fill('{"a": 20, "b": 22}');
+      await form.getByRole('button', { name: 'Create delay' }).click();
+      const row = page.getByRole('table', { name: 'Delays' }).getByRole('row', { name: /console-sum/ });
+      await expectEventually(async () =>
+        expect(await row.textContent()).toMatch(/pending|running|completed/),
+      );
+      await expectEventually(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          expect(await row.textContent()).toContain('completed');
+        },
+        { timeoutMs: 20_000, intervalMs: 500 },
+      );
+      expect(await row.textContent()).toContain('42');
+      expect((await admin.delays.get('console-sum')).status).toBe('completed');
+      await screenshot(page, 'tasks');
+    } finally {
+      await close();
+    }
+  });
+
+  it('creates a key shown once with a Copy button, lists it and revokes it', async () => {
+    const { page, close } = await openPage(browser);
+    try {
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.base });
+      await signIn(page, stack.base, ADMIN_KEY);
+      await page.getByRole('link', { name: 'Keys' }).click();
+      const form = page.getByRole('form', { name: 'Create a key' });
+      await form.getByLabel('Name').fill('console-ops');
+      await form.getByLabel('tasks:read').check();
+      await form.getByRole('button', { name: 'Create key' }).click();
+      const key = page.getByLabel('New API key');
+      await expectEventually(async () => expect(await key.textContent()).toMatch(/^ac_/));
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      await expectEventually(async () =>
+        expect(await page.getByRole('status').textContent()).toContain('Copied.'),
+      );
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(await key.textContent());
+      const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /console-ops/ });
+      expect(await row.textContent()).toContain('chat, tasks:read');
+      await screenshot(page, 'keys');
+      await row.getByRole('button', { name: 'Revoke console-ops' }).click();
+      await expectEventually(async () => expect(await row.textContent()).toContain('revoked'));
+      const listed = (await admin.keys.list()).find((k) => k.name === 'console-ops');
+      expect(listed?.revoked_at).toBeTruthy();
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows a key only the views its scopes allow: no Keys view for a chat-only key', async () => {
+    const created = await admin.keys.create({ name: 'chat-only', scopes: ['chat'], principal: 'carol' });
+    const { page, close } = await openPage(browser);
+    try {
+      await signIn(page, stack.base, created.key);
+      const nav = page.getByRole('navigation', { name: 'Views' });
+      expect(await nav.getByRole('link').allTextContents()).toEqual([
+        'Chat',
+        'Sessions',
+        'Runs',
+        'Agents',
+        'Health',
+      ]);
+      await page.goto(`${stack.base}/#/keys`);
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Keys' }).count()).toBe(0);
+      expect(await page.getByRole('form', { name: 'Create an agent' }).count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('creates an agent from the admin form, its tools picked from the catalogue', async () => {
+    const { page, close } = await openPage(browser);
+    try {
+      await signIn(page, stack.base, ADMIN_KEY);
+      await page.getByRole('link', { name: 'Agents' }).click();
+      const form = page.getByRole('form', { name: 'Create an agent' });
+      await form.getByLabel('Name').fill('console-helper');
+      await form.getByLabel('System prompt').fill('You add numbers.');
+      await form.getByLabel('Mode', { exact: true }).selectOption('react');
+      await form.getByLabel('Max steps').fill('3');
+      await form.getByLabel('Temperature').fill('0.2');
+      await expectEventually(async () =>
+        expect(await form.getByLabel('Allowed tools').locator('option').count()).toBeGreaterThan(0),
+      );
+      await form.getByLabel('Allowed tools').selectOption(['add']);
+      await form.getByRole('button', { name: 'Create agent' }).click();
+      await expectEventually(async () =>
+        expect(await form.getByRole('status').textContent()).toContain('console-helper'),
+      );
+      const agent = await admin.agents.get('console-helper');
+      expect(agent).toMatchObject({
+        allowed_tools: ['add'],
+        max_steps: 3,
+        temperature: 0.2,
+        system_prompt: 'You add numbers.',
+      });
+      await expectEventually(async () =>
+        expect(await page.locator('details', { hasText: 'console-helper' }).count()).toBe(1),
+      );
+      await screenshot(page, 'agents');
+    } finally {
+      await close();
+    }
+  });
 });

@@ -168,4 +168,36 @@ describe('the web console in Chromium against the four services', () => {
       await close();
     }
   });
+
+  it('is usable by keyboard alone and fits a 390×844 phone without sideways scrolling', async () => {
+    stack.llm.setScript({ replies: ['Hello from a phone.'] });
+    const { page, close } = await openPage(browser, { width: 390, height: 844 });
+    try {
+      await page.goto(stack.base);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.id')).toBe('api-key');
+      await page.keyboard.type(ADMIN_KEY);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.getByLabel('Message').focus();
+      await page.keyboard.type('hi');
+      await page.keyboard.press('Enter');
+      await expectEventually(async () =>
+        expect(await page.getByLabel('Answer').textContent()).toBe('Hello from a phone.'),
+      );
+      for (const view of ['Chat', 'Runs', 'Functions', 'Tasks', 'Keys', 'Health']) {
+        await page.getByRole('link', { name: view, exact: true }).click();
+        await page.getByRole('heading', { name: view }).first().waitFor();
+        expect(await page.evaluate('document.documentElement.scrollWidth'), view).toBeLessThanOrEqual(390);
+      }
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate('getComputedStyle(document.activeElement).outlineStyle'),
+        'visible focus',
+      ).toBe('solid');
+      await screenshot(page, 'phone');
+    } finally {
+      await close();
+    }
+  });
 });

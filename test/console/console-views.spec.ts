@@ -129,7 +129,23 @@ describe('the web console’s views in Chromium against the four services', () =
       );
       expect(await row.textContent()).toContain('42');
       expect((await admin.delays.get('console-sum')).status).toBe('completed');
+
+      const cronForm = page.getByRole('form', { name: 'Create a cron' });
+      await cronForm.getByLabel('Name').fill('console-nightly');
+      await cronForm.getByLabel('Cron expression').fill('0 3 * * *');
+      await cronForm.getByLabel('Function').fill('add');
+      await cronForm.getByLabel('Params (JSON)').fill('{"a": 1, "b": 1}');
+      await cronForm.getByRole('button', { name: 'Create cron' }).click();
+      const cron = page.getByRole('table', { name: 'Crons' }).getByRole('row', { name: /console-nightly/ });
+      await expectEventually(async () => expect(await cron.textContent()).toContain('0 3 * * *'));
+      const next = (await admin.crons.get('console-nightly')).next_run_at;
+      expect(await cron.textContent()).toContain(
+        (await page.evaluate(`new Date(${JSON.stringify(next)}).toLocaleString()`)) as string,
+      );
       await screenshot(page, 'tasks');
+      await cron.getByRole('button', { name: 'Delete console-nightly' }).click();
+      await expectEventually(async () => expect(await cron.count()).toBe(0));
+      expect((await admin.crons.list()).map((c) => c.name)).not.toContain('console-nightly');
     } finally {
       await close();
     }

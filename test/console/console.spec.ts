@@ -76,8 +76,8 @@ describe('the web console in Chromium against the four services', () => {
   });
 
   it('chats: a turn that calls a function shows the call, its result and the answer', async () => {
-    stack.llm.setScript({ replies: [addCall(2, 3), 'The sum is five.'] });
-    const { page, close } = await openPage(browser);
+    stack.llm.setScript({ replies: [`I will add them. ${addCall(2, 3)}`, 'The sum is five.'] });
+    const { page, problems, close } = await openPage(browser);
     try {
       await signIn(page, stack.base, ADMIN_KEY);
       await page.getByRole('link', { name: 'Chat' }).click();
@@ -95,6 +95,8 @@ describe('the web console in Chromium against the four services', () => {
       expect(await page.getByLabel('add result').textContent()).toContain('"sum": 5');
       expect(await page.getByLabel('add arguments').textContent()).toContain('"a": 2');
       expect(await page.locator('.meta').textContent()).toMatch(/finish: final.*tokens: \d+ in, \d+ out/);
+      expect(await page.locator('.thought').textContent()).toContain('I will add them.');
+      expect(problems).toEqual([]);
       await screenshot(page, 'chat');
     } finally {
       await close();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEventually } from '@app/testing';
 import { startGateway } from '../testing/in-process-gateway';
 
 const ADMIN_KEY = 'ac_me_spec_admin_key_0123456789abc';
@@ -11,6 +12,11 @@ describe('GET /api/v1/me (in-process gateway, real NATS, Redis, SQLite)', () => 
 
   beforeAll(async () => {
     gateway = await startGateway(env);
+    // the rate limiter refuses (503) until the gateway's Redis connection is up
+    await expectEventually(async () => {
+      const health = (await (await fetch(`${gateway.base}/health`)).json()) as { redis: string };
+      expect(health.redis).toBe('ok');
+    });
   });
   afterAll(async () => {
     await gateway?.close();

@@ -9,7 +9,7 @@ import { KeysView } from './keys-view';
 import { RunsView } from './runs-view';
 import { SessionsView } from './sessions-view';
 import { TasksView } from './tasks-view';
-import { ErrorBox } from './ui';
+import { ErrorBox, Guard } from './ui';
 
 /** The console talks to the gateway that served it, through the platform's own client. */
 export const clientFor = (apiKey: string) => new AgentChassisClient({ baseUrl: location.origin, apiKey });
@@ -76,14 +76,16 @@ export function App() {
         </p>
       </header>
       <main>
-        {route.view === 'chat' && <ChatView {...props} />}
-        {route.view === 'sessions' && <SessionsView {...props} />}
-        {route.view === 'runs' && <RunsView {...props} />}
-        {route.view === 'agents' && <AgentsView {...props} />}
-        {route.view === 'functions' && <FunctionsView {...props} />}
-        {route.view === 'tasks' && <TasksView {...props} />}
-        {route.view === 'keys' && may(me.scopes, 'admin') && <KeysView {...props} />}
-        {route.view === 'health' && <HealthView {...props} />}
+        <Guard key={route.view}>
+          {route.view === 'chat' && <ChatView {...props} />}
+          {route.view === 'sessions' && <SessionsView {...props} />}
+          {route.view === 'runs' && <RunsView {...props} />}
+          {route.view === 'agents' && <AgentsView {...props} />}
+          {route.view === 'functions' && <FunctionsView {...props} />}
+          {route.view === 'tasks' && <TasksView {...props} />}
+          {route.view === 'keys' && may(me.scopes, 'admin') && <KeysView {...props} />}
+          {route.view === 'health' && <HealthView {...props} />}
+        </Guard>
       </main>
     </div>
   );

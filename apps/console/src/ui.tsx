@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { errorMessage } from './format';
 
 /** An API error as the API worded it. */
@@ -41,5 +41,19 @@ export function Pre({ children, label }: { children: ComponentChildren; label?: 
     <pre class="scroll" tabIndex={0} aria-label={label}>
       {children}
     </pre>
+  );
+}
+
+/** A view that throws while rendering shows the error instead of a blank page. */
+export function Guard({ children }: { children: ComponentChildren }) {
+  const [error, reset] = useErrorBoundary();
+  if (!error) return <>{children}</>;
+  return (
+    <section aria-label="Error">
+      <ErrorBox error={error} />
+      <button type="button" onClick={reset}>
+        Try again
+      </button>
+    </section>
   );
 }

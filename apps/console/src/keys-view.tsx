@@ -83,7 +83,12 @@ export function KeysView({ client }: ViewProps) {
           <code aria-label="New API key">{created.key}</code>{' '}
           <button
             type="button"
-            onClick={() => navigator.clipboard.writeText(created.key).then(() => setCopied(true), setError)}
+            onClick={() => {
+              // the clipboard exists only on https or localhost: elsewhere, say so (the key stays shown)
+              if (!navigator.clipboard)
+                return setError(new Error('no clipboard here (not https): select the key and copy it'));
+              navigator.clipboard.writeText(created.key).then(() => setCopied(true), setError);
+            }}
           >
             Copy
           </button>

@@ -6,6 +6,7 @@ import { RedisModule } from '@app/runtime';
 import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ChatModule } from './chat/chat.module';
+import { ConsoleModule } from './console/console.module';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
@@ -36,6 +37,7 @@ export class GatewayModule {
         DocsModule,
         ...(config.mcp.serve ? [McpModule] : []),
         OpenAiModule,
+        ConsoleModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

@@ -13,8 +13,13 @@ import type {
   DelayTaskView,
   FnExecReply,
   FunctionDefinition,
+  ListRunsQuery,
+  ListSessionsQuery,
+  RunPage,
   RunView,
+  SessionPage,
   SessionView,
+  WhoAmIView,
 } from '@app/contracts';
 import { AgentChassisError } from './errors';
 import { Http, segment } from './http';
@@ -76,12 +81,23 @@ export class AgentChassisClient {
     yield* this.stream('/api/v1/chat', { ...request, stream: true }, options.signal);
   }
 
+  /** The calling key: its principal, scopes and id. */
+  me(): Promise<WhoAmIView> {
+    return this.http.json('GET', '/api/v1/me');
+  }
+
   readonly sessions = {
+    /** The caller's sessions, most recently active first; `q` searches titles and messages. */
+    list: (query: ListSessionsQuery = {}): Promise<SessionPage> =>
+      this.http.json('GET', '/api/v1/sessions', { query: pageQuery(query) }),
     get: (id: string): Promise<SessionView> => this.http.json('GET', `/api/v1/sessions/${segment(id)}`),
     delete: (id: string): Promise<void> => this.http.json('DELETE', `/api/v1/sessions/${segment(id)}`),
   };
 
   readonly runs = {
+    /** The caller's runs, newest first. */
+    list: (query: ListRunsQuery = {}): Promise<RunPage> =>
+      this.http.json('GET', '/api/v1/runs', { query: pageQuery(query) }),
     /** The run with its trace, plan, tool statistics and usage. */
     trace: (id: string): Promise<RunView> => this.http.json('GET', `/api/v1/runs/${segment(id)}`),
     cancel: (id: string): Promise<AgentRunReply> =>
@@ -186,4 +202,10 @@ export class AgentChassisClient {
       if (event.type === 'run_end' || event.type === 'error') return;
     }
   }
+}
+
+function pageQuery(query: object): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => [key, value === undefined ? undefined : String(value)]),
+  );
 }

@@ -23,18 +23,25 @@ export type {
   FunctionCallSummary,
   FunctionDefinition,
   FunctionResult,
+  ListRunsQuery,
+  ListSessionsQuery,
   ParameterSchema,
   Plan,
   PlanStep,
+  RunPage,
   RunStatus,
+  RunSummary,
   RunView,
   Scope,
   ServiceName,
   SessionMessageView,
+  SessionPage,
+  SessionSummary,
   SessionView,
   TaskFireView,
   TraceStep,
   Usage,
+  WhoAmIView,
 } from '@app/contracts';
 
 /** Body of `POST /api/v1/chat` (the gateway's own request DTO, as the API documents it). */
@@ -60,6 +67,8 @@ export interface HealthReport {
   nats: HealthState;
   database: HealthState;
   redis: HealthState;
+  /** The executor's model configuration; `unknown` while no executor answers. */
+  llm: 'ok' | 'not configured' | 'unknown';
   error?: ErrorBody;
 }
 

@@ -71,3 +71,10 @@ export class CreatedApiKey extends ApiKeyView {
 export class ApiKeyList {
   @IsArray() @ValidateNested({ each: true }) @Type(() => ApiKeyView) keys!: ApiKeyView[];
 }
+
+/** `GET /api/v1/me`: who the calling key is and what it may do (a console hides what it may not). */
+export class WhoAmIView {
+  @IsString() principal!: string;
+  @IsArray() @IsIn(SCOPES, { each: true }) scopes!: Scope[];
+  @IsString() key_id!: string;
+}

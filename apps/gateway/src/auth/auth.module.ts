@@ -4,6 +4,7 @@ import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 import { AuthGuard } from './auth.guard';
+import { MeController } from './me.controller';
 import { RateLimiter } from './rate-limiter.service';
 import { UsageLimits } from './usage-limits.service';
 
@@ -12,7 +13,7 @@ import { Global } from '@nestjs/common';
 /** Global so feature modules can use UsageLimits. */
 @Global()
 @Module({
-  controllers: [ApiKeysController],
+  controllers: [ApiKeysController, MeController],
   providers: [
     ApiKeyRepository,
     ApiKeysService,

@@ -9,6 +9,8 @@ export type RouteScope = Scope | 'public' | 'metrics' | 'docs' | 'authenticated'
  */
 const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/health(\/live)?$|^\/api\/v1\/health$/, scope: 'public' },
+  // the web console's page and files (its API calls carry the key)
+  { method: /^GET$/, path: /^\/$|^\/assets\/[^/]+$/, scope: 'public' },
   { method: /^GET$/, path: /^\/metrics$/, scope: 'metrics' },
   { method: /^GET$/, path: /^\/api\/docs(\/[^/]+)?$|^\/api\/openapi\.json$/, scope: 'docs' },
   { method: /^(GET|POST|DELETE)$/, path: /^\/api\/v1\/(chat|sessions|runs)(\/.*)?$/, scope: 'chat' },
@@ -19,6 +21,7 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
   // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)
   { method: /^(GET|POST|DELETE)$/, path: /^\/mcp$/, scope: 'authenticated' },
+  { method: /^GET$/, path: /^\/api\/v1\/me$/, scope: 'authenticated' },
   { method: /^GET$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:read' },
   { method: /^(POST|DELETE)$/, path: /^\/api\/v1\/(delays|crons)(\/[^/]+)?$/, scope: 'tasks:write' },
 ];

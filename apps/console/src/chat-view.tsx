@@ -1,0 +1,202 @@
+import { AgentChassisError, type ChatEvent, type ErrorBody } from '@app/client';
+import { useRef, useState } from 'preact/hooks';
+import type { ViewProps } from './app';
+import { awaitingApproval, failTurn, reduceTurn, startTurn, type Turn, type TurnItem } from './chat-state';
+import { errorMessage, json } from './format';
+import { ErrorBox, Pre, Section, useLoad } from './ui';
+
+const asBody = (err: unknown): ErrorBody =>
+  err instanceof AgentChassisError ? err.toBody() : { code: 'internal', message: errorMessage(err) };
+
+export function ChatView({ client }: ViewProps) {
+  const agents = useLoad(() => client.agents.list(), [client]);
+  const [agent, setAgent] = useState('');
+  const [message, setMessage] = useState('');
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [error, setError] = useState<unknown>();
+  const abort = useRef<AbortController | undefined>(undefined);
+  const running = turns.some((t) => t.running);
+  const sessionId = [...turns].reverse().find((t) => t.session_id)?.session_id;
+
+  const update = (at: number, next: (turn: Turn) => Turn) =>
+    setTurns((all) => all.map((t, i) => (i === at ? next(t) : t)));
+
+  async function follow(at: number, events: AsyncIterable<ChatEvent>) {
+    try {
+      for await (const event of events) update(at, (t) => reduceTurn(t, event));
+    } catch (err) {
+      if (!abort.current?.signal.aborted) update(at, (t) => failTurn(t, asBody(err)));
+    } finally {
+      update(at, (t) => (t.running ? { ...t, running: false } : t));
+    }
+  }
+
+  function send() {
+    const text = message.trim();
+    if (!text || running) return;
+    setMessage('');
+    const at = turns.length;
+    setTurns((all) => [...all, startTurn(text)]);
+    abort.current = new AbortController();
+    const request = {
+      message: text,
+      ...(agent ? { agent } : {}),
+      ...(sessionId ? { session_id: sessionId } : {}),
+    };
+    void follow(at, client.chatStream(request, { signal: abort.current.signal }));
+  }
+
+  async function cancel(turn: Turn, at: number) {
+    setError(undefined);
+    if (!turn.run_id) {
+      abort.current?.abort();
+      return;
+    }
+    try {
+      // the cancel answers with the run's reply (finish reason `cancelled`): it ends the turn
+      const reply = await client.runs.cancel(turn.run_id);
+      abort.current?.abort();
+      update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  function approve(turn: Turn, at: number) {
+    update(at, (t) => ({ ...t, running: true, finish_reason: undefined }));
+    abort.current = new AbortController();
+    void follow(at, client.runs.approveStream(turn.run_id!, { signal: abort.current.signal }));
+  }
+
+  async function reject(turn: Turn, at: number) {
+    try {
+      const reply = await client.runs.reject(turn.run_id!);
+      update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <Section title="Chat">
+      <div class="row">
+        <label for="chat-agent">Agent</label>
+        <select id="chat-agent" value={agent} onChange={(e) => setAgent(e.currentTarget.value)}>
+          <option value="">(default)</option>
+          {agents.value?.map((a) => (
+            <option value={a.name} key={a.name}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+        {sessionId && <span class="muted">session {sessionId}</span>}
+        <button type="button" onClick={() => setTurns([])} disabled={running}>
+          New session
+        </button>
+      </div>
+      <ErrorBox error={agents.error ?? error} />
+      <ol class="turns">
+        {turns.map((turn, at) => (
+          <li key={at} class="turn">
+            <p class="user">
+              <strong>You:</strong> {turn.message}
+            </p>
+            {turn.items.map((item, i) => (
+              <Item item={item} key={i} />
+            ))}
+            {turn.plan && <PlanSteps turn={turn} />}
+            {turn.answer && (
+              <div class="answer" aria-label="Answer">
+                {turn.answer}
+              </div>
+            )}
+            {turn.error && <ErrorBox error={new AgentChassisError({ ...turn.error, status: 0 })} />}
+            <p class="meta">
+              {turn.running && <span>running…</span>}
+              {turn.finish_reason && <span>finish: {turn.finish_reason}</span>}
+              {turn.usage && (
+                <span>
+                  tokens: {turn.usage.prompt_tokens} in, {turn.usage.completion_tokens} out
+                </span>
+              )}
+              {turn.run_id && <a href={`#/runs/${encodeURIComponent(turn.run_id)}`}>trace</a>}
+            </p>
+            {turn.running && (
+              <button type="button" onClick={() => void cancel(turn, at)}>
+                Cancel
+              </button>
+            )}
+            {awaitingApproval(turn) && (
+              <div class="row">
+                <button type="button" onClick={() => approve(turn, at)}>
+                  Approve
+                </button>
+                <button type="button" onClick={() => void reject(turn, at)}>
+                  Reject
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+      <form
+        class="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          send();
+        }}
+      >
+        <label for="chat-message">Message</label>
+        <textarea
+          id="chat-message"
+          rows={2}
+          value={message}
+          onInput={(e) => setMessage(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              send();
+            }
+          }}
+        />
+        <button type="submit" disabled={running}>
+          Send
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+function Item({ item }: { item: TurnItem }) {
+  if (item.kind === 'thought') return <p class="thought">Thought: {item.text}</p>;
+  const state = item.status ?? 'running';
+  return (
+    <details class={`tool ${state}`}>
+      <summary>
+        Tool {item.name} — {state}
+        {item.elapsed_ms !== undefined && ` (${item.elapsed_ms} ms)`}
+      </summary>
+      <p>Arguments</p>
+      <Pre label={`${item.name} arguments`}>{json(item.args)}</Pre>
+      <p>{item.status === 'error' ? 'Error' : 'Result'}</p>
+      <Pre label={`${item.name} result`}>{json(item.status === 'error' ? item.error : item.result)}</Pre>
+    </details>
+  );
+}
+
+function PlanSteps({ turn }: { turn: Turn }) {
+  return (
+    <div class="plan">
+      <p>Plan (revision {turn.plan!.revision})</p>
+      <ol>
+        {turn.plan!.steps.map((step) => (
+          <li key={step.index}>
+            {step.description} — <code>{step.tool}</code> <code>{JSON.stringify(step.params)}</code> [
+            {step.status}]{step.result !== undefined && <Pre>{json(step.result)}</Pre>}
+            {step.error && <span class="error">{step.error}</span>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+import type { CreatedApiKey, Scope } from '@app/client';
+import { useState } from 'preact/hooks';
+import type { ViewProps } from './app';
+import { formatTime } from './format';
+import { ErrorBox, Section, useLoad } from './ui';
+
+const ALL_SCOPES: Scope[] = [
+  'chat',
+  'functions:read',
+  'functions:invoke',
+  'tasks:read',
+  'tasks:write',
+  'admin',
+];
+
+export function KeysView({ client }: ViewProps) {
+  const keys = useLoad(() => client.keys.list(), [client]);
+  const [name, setName] = useState('');
+  const [principal, setPrincipal] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(['chat']);
+  const [created, setCreated] = useState<CreatedApiKey | undefined>();
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  async function create() {
+    setError(undefined);
+    setCopied(false);
+    try {
+      setCreated(await client.keys.create({ name, scopes, ...(principal ? { principal } : {}) }));
+      setName('');
+      keys.reload();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  async function revoke(id: string) {
+    setError(undefined);
+    try {
+      await client.keys.revoke(id);
+      keys.reload();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <Section title="Keys">
+      <form
+        class="stack"
+        aria-label="Create a key"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <label for="key-name">Name</label>
+        <input id="key-name" value={name} required onInput={(e) => setName(e.currentTarget.value)} />
+        <label for="key-principal">Principal (optional)</label>
+        <input id="key-principal" value={principal} onInput={(e) => setPrincipal(e.currentTarget.value)} />
+        <fieldset>
+          <legend>Scopes</legend>
+          {ALL_SCOPES.map((scope) => (
+            <label key={scope} class="check">
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                onChange={(e) =>
+                  setScopes(e.currentTarget.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))
+                }
+              />{' '}
+              {scope}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit">Create key</button>
+      </form>
+      {created && (
+        <div class="key-once" role="status">
+          <p>
+            Key <strong>{created.name}</strong> created. It is shown this once: copy it now.
+          </p>
+          <code aria-label="New API key">{created.key}</code>{' '}
+          <button
+            type="button"
+            onClick={() => {
+              // the clipboard exists only on https or localhost: elsewhere, say so (the key stays shown)
+              if (!navigator.clipboard)
+                return setError(new Error('no clipboard here (not https): select the key and copy it'));
+              navigator.clipboard.writeText(created.key).then(() => setCopied(true), setError);
+            }}
+          >
+            Copy
+          </button>
+          {copied && <span> Copied.</span>}
+        </div>
+      )}
+      <ErrorBox error={error ?? keys.error} />
+      <div class="table-wrap">
+        <table aria-label="API keys">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Principal</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.value?.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td>{k.principal}</td>
+                <td>
+                  <code>{k.prefix}</code>
+                </td>
+                <td>{k.scopes.join(', ')}</td>
+                <td>{formatTime(k.created_at)}</td>
+                <td>{formatTime(k.last_used_at)}</td>
+                <td>
+                  {k.revoked_at ? (
+                    `revoked ${formatTime(k.revoked_at)}`
+                  ) : (
+                    <button type="button" aria-label={`Revoke ${k.name}`} onClick={() => void revoke(k.id)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Section>
+  );
+}

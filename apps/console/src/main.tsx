@@ -1,0 +1,6 @@
+import { render } from 'preact';
+import { App } from './app';
+import './base.css';
+import './views.css';
+
+render(<App />, document.getElementById('app')!);

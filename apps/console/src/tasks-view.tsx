@@ -1,0 +1,145 @@
+import { may } from './access';
+import type { ViewProps } from './app';
+import { formatTime, json } from './format';
+import { CronForm, DelayForm } from './task-forms';
+import { ErrorBox, Section, useLoad } from './ui';
+import { useState } from 'preact/hooks';
+
+export function TasksView({ client, scopes }: ViewProps) {
+  const delays = useLoad(() => client.delays.list(), [client]);
+  const crons = useLoad(() => client.crons.list(), [client]);
+  const [error, setError] = useState<unknown>();
+  const canWrite = may(scopes, 'tasks:write');
+  const act = async (action: () => Promise<unknown>) => {
+    setError(undefined);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+    }
+    delays.reload();
+    crons.reload();
+  };
+  return (
+    <Section title="Tasks">
+      <div class="row">
+        <button
+          type="button"
+          onClick={() => {
+            delays.reload();
+            crons.reload();
+          }}
+        >
+          Refresh
+        </button>
+      </div>
+      <ErrorBox error={error ?? delays.error ?? crons.error} />
+      <h3>Delays</h3>
+      <div class="table-wrap">
+        <table aria-label="Delays">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Does</th>
+              <th scope="col">Run at</th>
+              <th scope="col">Status</th>
+              <th scope="col">Ran at</th>
+              <th scope="col">Result or error</th>
+              {canWrite && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {delays.value?.map((d) => (
+              <tr key={d.name}>
+                <td>{d.name}</td>
+                <td>
+                  {d.target === 'function'
+                    ? `${d.function ?? ''} ${json(d.params)}`
+                    : `${d.agent ?? 'agent'}: ${d.message ?? ''}`}
+                </td>
+                <td>{formatTime(d.run_at)}</td>
+                <td>{d.status}</td>
+                <td>{formatTime(d.executed_at)}</td>
+                <td>
+                  <div class="cell">
+                    {d.error ?? (d.result === null || d.result === undefined ? '' : json(d.result))}
+                  </div>
+                </td>
+                {canWrite && (
+                  <td>
+                    {d.status === 'pending' && (
+                      <button
+                        type="button"
+                        aria-label={`Cancel ${d.name}`}
+                        onClick={() => void act(() => client.delays.cancel(d.name))}
+                      >
+                        Cancel
+                      </button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3>Crons</h3>
+      <div class="table-wrap">
+        <table aria-label="Crons">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Schedule</th>
+              <th scope="col">Does</th>
+              <th scope="col">Next run</th>
+              <th scope="col">Last run</th>
+              <th scope="col">Runs</th>
+              {canWrite && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {crons.value?.map((c) => (
+              <tr key={c.name}>
+                <td>{c.name}</td>
+                <td>
+                  <code>{c.cron_expr}</code> ({c.timezone}){c.enabled ? '' : ' · disabled'}
+                </td>
+                <td>
+                  {c.target === 'function'
+                    ? `${c.function ?? ''} ${json(c.params)}`
+                    : `${c.agent ?? 'agent'}: ${c.message ?? ''}`}
+                </td>
+                <td>{formatTime(c.next_run_at)}</td>
+                <td>
+                  {formatTime(c.last_run_at)}
+                  {c.last_status ? ` · ${c.last_status}` : ''}
+                </td>
+                <td>
+                  {c.run_count}
+                  {c.max_runs ? ` / ${c.max_runs}` : ''}
+                </td>
+                {canWrite && (
+                  <td>
+                    <button
+                      type="button"
+                      aria-label={`Delete ${c.name}`}
+                      onClick={() => void act(() => client.crons.delete(c.name))}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {canWrite && (
+        <div class="split">
+          <DelayForm client={client} onCreated={() => void act(async () => undefined)} />
+          <CronForm client={client} onCreated={() => void act(async () => undefined)} />
+        </div>
+      )}
+    </Section>
+  );
+}

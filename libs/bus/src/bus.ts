@@ -7,7 +7,7 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
-import { AppError, type ErrorBody, TimeoutError, toAppError } from '@app/contracts';
+import { AppError, type ErrorBody, toAppError } from '@app/contracts';
 import {
   Metrics,
   SpanKind,
@@ -19,6 +19,7 @@ import {
 import { mapRequestError, NatsUnavailableError } from './bus-errors';
 import { fromNatsHeaders, toNatsHeaders } from './bus-headers';
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
+import { sendWhenConnected } from './send-when-connected';
 import { decodeJson, encodeJson } from './json.codec';
 import {
   PROGRESS_HEADER,
@@ -125,18 +126,12 @@ export class Bus {
       return this.requestOnce<T>(subject, payload, options);
     }
     const deadline = Date.now() + options.timeoutMs;
-    const whenConnected = async (lost?: unknown): Promise<T> => {
-      // asked while the connection is down: sent once it is back, not buffered into the outage
-      if (!(await this.watch.untilConnected(deadline - Date.now())))
-        throw lost ?? new TimeoutError(`'${subject}' could not be sent: NATS stayed unreachable`);
-      const timeoutMs = Math.max(1, deadline - Date.now());
-      return this.requestOnce<T>(subject, payload, { ...options, timeoutMs });
-    };
+    const send = (timeoutMs: number) => this.requestOnce<T>(subject, payload, { ...options, timeoutMs });
     try {
-      return await whenConnected();
+      return await sendWhenConnected(this.watch, subject, deadline, send);
     } catch (err) {
       if (!(err instanceof ConnectionLostError)) throw err;
-      return whenConnected(err);
+      return sendWhenConnected(this.watch, subject, deadline, send, err);
     }
   }
 

@@ -20,6 +20,7 @@ export class ConnectionLostError extends UnavailableError {
 /** Follows the client's status events: whether the connection is up, and who wants to know. */
 export class ConnectionWatch {
   private down = false;
+  private reconnectedAt = 0;
   private readonly listeners = new Set<ConnectionListener>();
 
   constructor(private readonly connection: NatsConnection) {
@@ -35,6 +36,11 @@ export class ConnectionWatch {
   on(listener: ConnectionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Whether the connection came back within the last `ms` (its peers may still be re-subscribing). */
+  reconnectedWithin(ms: number): boolean {
+    return Date.now() - this.reconnectedAt < ms;
   }
 
   /** True once connected (at once if it is); false if `timeoutMs` passes first or the connection closes. */
@@ -74,6 +80,7 @@ export class ConnectionWatch {
       }
       if (status.type === 'reconnect') {
         this.down = false;
+        this.reconnectedAt = Date.now();
         this.emit('reconnected');
       }
     }

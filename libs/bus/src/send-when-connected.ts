@@ -1,0 +1,32 @@
+import { TimeoutError } from '@app/contracts';
+import { NoRespondersError } from './bus-errors';
+import type { ConnectionWatch } from './connection-watch';
+
+/** After a reconnect, how long a read waits for its responders to subscribe again, and its first pause. */
+const RESUBSCRIBE_WINDOW_MS = 3_000;
+const RESUBSCRIBE_PAUSE_MS = 50;
+
+/**
+ * A read safe to repeat: asked while the connection is down, it is sent once it is back (not
+ * buffered into the outage); right after a reconnect, no responders means they have not subscribed
+ * again yet, so it is asked again after a short pause — all within the request's deadline.
+ */
+export async function sendWhenConnected<T>(
+  watch: ConnectionWatch,
+  subject: string,
+  deadline: number,
+  send: (timeoutMs: number) => Promise<T>,
+  lost?: unknown,
+): Promise<T> {
+  if (!(await watch.untilConnected(deadline - Date.now())))
+    throw lost ?? new TimeoutError(`'${subject}' could not be sent: NATS stayed unreachable`);
+  for (let pause = RESUBSCRIBE_PAUSE_MS; ; pause *= 2) {
+    try {
+      return await send(Math.max(1, deadline - Date.now()));
+    } catch (err) {
+      const settling = watch.reconnectedWithin(RESUBSCRIBE_WINDOW_MS);
+      if (!(err instanceof NoRespondersError) || !settling || Date.now() + pause >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}

@@ -99,6 +99,11 @@ describe('the agentchassis CLI as a process against the four services', () => {
         { role: 'assistant', content: 'Forty-two.' },
       ],
     });
+    const listed = await cli('sessions', 'list', '--query', 'TWENTY plus', '--json');
+    expect(JSON.parse(listed.stdout).items.map((s: { id: string }) => s.id)).toContain(sessionId);
+    const runs = await cli('runs', 'list', '--session', sessionId!);
+    expect(runs.code).toBe(0);
+    expect(runs.stdout).toMatch(/completed\s+final/);
   });
 
   it('chat: Ctrl-C cancels the run on the server and exits 130', async () => {

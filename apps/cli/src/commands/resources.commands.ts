@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import type { RunStatus } from '@app/contracts';
 import { ChatPrinter } from '../chat-printer';
 import { type CliContext, jsonObject } from '../context';
 import { EXIT_ERROR, EXIT_OK, exitCodeOf } from '../exit-codes';
@@ -6,10 +7,28 @@ import { compact, table } from '../style';
 import { traceTree } from '../trace-tree';
 
 type Json = { json?: boolean };
+type RunFilters = { session?: string; status?: string; agent?: string; limit?: number; cursor?: string };
 
 /** sessions, runs, agents, functions and health. */
 export function resourceCommands(program: Command, ctx: CliContext): void {
   const sessions = program.command('sessions').description('conversation history');
+  sessions
+    .command('list')
+    .description('your sessions, most recently active first')
+    .option('-q, --query <text>', 'only sessions whose title or messages contain this text')
+    .option('--limit <n>', 'how many (1 to 100)', (v) => integer('--limit', v))
+    .option('--cursor <cursor>', 'the next_cursor of a previous page')
+    .option('--json', 'print JSON')
+    .action(async (opts: Json & { query?: string; limit?: number; cursor?: string }, cmd: Command) => {
+      const page = await ctx
+        .client(cmd)
+        .sessions.list({ q: opts.query, limit: opts.limit, cursor: opts.cursor });
+      if (opts.json) return ctx.json(page);
+      ctx.line(
+        table(page.items as unknown as Record<string, unknown>[], ['id', 'agent', 'updated_at', 'title']),
+      );
+      if (page.next_cursor) ctx.line(ctx.style.dim(`more: --cursor ${page.next_cursor}`));
+    });
   sessions
     .command('show')
     .argument('<id>', 'session id')
@@ -35,6 +54,28 @@ export function resourceCommands(program: Command, ctx: CliContext): void {
     });
 
   const runs = program.command('runs').description('agent runs: traces and verbs');
+  runs
+    .command('list')
+    .description('your runs, newest first')
+    .option('--session <id>', 'only this session’s')
+    .option('--status <status>', 'only runs in this status (running, completed, failed, …)')
+    .option('--agent <name>', 'only this agent’s')
+    .option('--limit <n>', 'how many (1 to 100)', (v) => integer('--limit', v))
+    .option('--cursor <cursor>', 'the next_cursor of a previous page')
+    .option('--json', 'print JSON')
+    .action(async (opts: Json & RunFilters, cmd: Command) => {
+      const page = await ctx.client(cmd).runs.list({
+        session_id: opts.session,
+        status: opts.status as RunStatus | undefined,
+        agent: opts.agent,
+        limit: opts.limit,
+        cursor: opts.cursor,
+      });
+      if (opts.json) return ctx.json(page);
+      const rows = page.items.map((run) => ({ ...run, input: run.input.slice(0, 60) }));
+      ctx.line(table(rows, ['id', 'status', 'finish_reason', 'agent', 'created_at', 'input']));
+      if (page.next_cursor) ctx.line(ctx.style.dim(`more: --cursor ${page.next_cursor}`));
+    });
   runs
     .command('show')
     .argument('<id>', 'run id')

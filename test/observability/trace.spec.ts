@@ -73,6 +73,7 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
       LLM_MODEL: 'scripted-model',
       LOG_LEVEL: 'debug',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      TRACE_URL_TEMPLATE: 'http://traces.example/trace/{trace_id}',
     };
     services = await Promise.all([
       startService('gateway', env),
@@ -130,6 +131,15 @@ describe('one chat turn, observed (gateway, executor and runner processes; OTLP,
       service: 'agent-executor',
       name: 'send fn.exec.send_message',
     });
+    // the run's record names its trace, and links it to the operator's tracing UI
+    const { run_id } = (await res.json()) as { run_id: string };
+    const view = (await (
+      await fetch(`${base}/api/v1/runs/${run_id}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })
+    ).json()) as {
+      trace_id: string;
+      trace_url: string;
+    };
+    expect(view).toMatchObject({ trace_id: traceId, trace_url: `http://traces.example/trace/${traceId}` });
   });
 
   it("links a scheduled task's fire to the trace of the turn that created it", async () => {

@@ -111,6 +111,16 @@ function RunTrace({ client, id }: Pick<ViewProps, 'client'> & { id: string }) {
             <dd>
               <code>{r.id}</code>
             </dd>
+            <dt>Trace id</dt>
+            <dd>
+              {r.trace_url ? (
+                <a href={r.trace_url} rel="noreferrer" target="_blank">
+                  {r.trace_id}
+                </a>
+              ) : (
+                <code>{r.trace_id ?? '— (tracing off)'}</code>
+              )}
+            </dd>
             <dt>Started</dt>
             <dd>{formatTime(r.created_at)}</dd>
             {r.session_id && (

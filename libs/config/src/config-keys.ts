@@ -90,6 +90,9 @@ export const CONFIG_KEYS = [
     oneOf: ['http', 'https'],
     example: 'http://localhost:4318/v1/traces',
   }),
+  key('tracing.trace_url_template', 'TRACE_URL_TEMPLATE', 'string', {
+    example: 'http://jaeger:16686/trace/{trace_id}',
+  }),
   key('security.admin_key', 'AC_ADMIN_KEY', 'string', { secret: true }),
   key('security.auth', 'AUTH_ENABLED', 'bool', { default: true }),
   key('security.metrics_public', 'METRICS_PUBLIC', 'bool', { default: true }),

@@ -39,7 +39,7 @@ export interface PlatformConfig {
   /** Probe/metrics server of the non-HTTP services; unset = off, 0 = any free port. */
   metrics: { port?: number };
   /** Tracing is on when an OTLP endpoint is set (the exporter reads the standard OTEL_* variables). */
-  tracing: { otlp_endpoint?: string; otlp_traces_endpoint?: string };
+  tracing: { otlp_endpoint?: string; otlp_traces_endpoint?: string; trace_url_template?: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error'; format: 'json' | 'text' };
   functions: {
     dir: string;

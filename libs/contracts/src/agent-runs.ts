@@ -125,6 +125,10 @@ export class RunView {
   @IsOptional() @IsInt() total_ms!: number | null;
   @IsString() created_at!: string;
   @IsOptional() @IsString() finished_at!: string | null;
+  /** The OpenTelemetry trace of the turn, when tracing was on. */
+  @IsOptional() @IsString() trace_id!: string | null;
+  /** The trace in the operator's tracing UI (`TRACE_URL_TEMPLATE`), when both are known. */
+  @IsOptional() @IsString() trace_url!: string | null;
 }
 
 export class SessionMessageView {

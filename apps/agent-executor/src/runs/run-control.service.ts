@@ -11,7 +11,10 @@ import {
   type RunView,
   Subjects,
 } from '@app/contracts';
+import type { PlatformConfig } from '@app/config';
+import { PLATFORM_CONFIG } from '@app/runtime';
 import { requireOwner } from '../common/ownership';
+import { traceUrl } from './trace-url';
 import { RunFinisherService } from './run-finisher.service';
 import { RunListRepository } from './run-list.repository';
 import type { RunState } from './run-state';
@@ -34,6 +37,7 @@ export class RunControlService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
     @Inject(RunListRepository) private readonly listing: RunListRepository,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   /** No principal means authentication is off: every run is listed. */
@@ -45,7 +49,10 @@ export class RunControlService {
     const found = await this.runs.view(runId);
     if (!found) throw new NotFoundError('run', runId);
     requireOwner('run', runId, found.owner, principal);
-    return found.view;
+    return {
+      ...found.view,
+      trace_url: traceUrl(this.config.tracing.trace_url_template, found.view.trace_id),
+    };
   }
 
   /** Listens for this run's interrupt until `ended` settles; the interrupt is answered with the ending. */

@@ -147,6 +147,8 @@ export class RunRepository {
       total_ms: row.total_ms,
       created_at: row.created_at.toISOString(),
       finished_at: row.finished_at?.toISOString() ?? null,
+      trace_id: row.trace_id,
+      trace_url: null,
     };
     return { owner: row.owner, view };
   }

@@ -37,8 +37,14 @@ export class FunctionCatalogService implements OnApplicationBootstrap, OnApplica
     return this.catalog.get(name);
   }
 
-  /** The definitions an allow-list lets a run see, in name order so prompts are stable. */
+  /**
+   * The definitions an allow-list lets a run see, in name order so prompts are stable. An empty
+   * catalogue is gathered again before a run is told it has no functions: right after a restart
+   * the providers may not have answered the first gathering yet.
+   */
   async allowedFor(allowList: readonly string[]): Promise<FunctionDefinition[]> {
-    return (await this.catalog.list()).filter((fn) => isAllowed(allowList, fn.name));
+    let all = await this.catalog.list();
+    if (all.length === 0 && allowList.length > 0) all = [...(await this.catalog.refresh()).values()];
+    return all.filter((fn) => isAllowed(allowList, fn.name));
   }
 }

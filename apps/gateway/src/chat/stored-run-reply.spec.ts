@@ -19,6 +19,8 @@ const run = (over: Partial<RunView>): RunView => ({
   total_ms: 12,
   created_at: '2026-11-24T09:00:00.000Z',
   finished_at: '2026-11-24T09:00:01.000Z',
+  trace_id: null,
+  trace_url: null,
   ...over,
 });
 

@@ -1,6 +1,6 @@
 import type { AgentMode, AgentProfileFields, AgentProtocol } from '@app/client';
 import { useState } from 'preact/hooks';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { ErrorBox, useLoad } from './ui';
 
 const NUMBERS: [keyof AgentProfileFields, string, string][] = [

@@ -1,6 +1,6 @@
 import type { AgentProfileFields, AgentProfileView } from '@app/client';
 import { may } from './access';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { AgentForm } from './agent-form';
 import { ErrorBox, Section, useLoad } from './ui';
 

@@ -14,11 +14,7 @@ import { ErrorBox, Guard } from './ui';
 /** The console talks to the gateway that served it, through the platform's own client. */
 export const clientFor = (apiKey: string) => new AgentChassisClient({ baseUrl: location.origin, apiKey });
 
-export interface ViewProps {
-  client: AgentChassisClient;
-  scopes: string[];
-  arg?: string;
-}
+import type { ViewProps } from './view-props';
 
 export function App() {
   const [me, setMe] = useState<WhoAmIView | undefined>();

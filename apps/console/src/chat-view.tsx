@@ -1,6 +1,6 @@
 import { AgentChassisError, type ChatEvent, type ErrorBody } from '@app/client';
 import { useRef, useState } from 'preact/hooks';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { awaitingApproval, failTurn, reduceTurn, startTurn, type Turn, type TurnItem } from './chat-state';
 import { errorMessage, json } from './format';
 import { ErrorBox, Pre, Section, useLoad } from './ui';

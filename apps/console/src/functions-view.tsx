@@ -1,7 +1,7 @@
 import type { FnExecReply, FunctionDefinition } from '@app/client';
 import { useMemo, useState } from 'preact/hooks';
 import { may } from './access';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { json } from './format';
 import { fieldsOf, type FormField, paramsOf } from './schema-form';
 import { ErrorBox, Pre, Section, useLoad } from './ui';

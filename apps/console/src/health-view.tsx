@@ -1,4 +1,4 @@
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { ErrorBox, Section, useLoad } from './ui';
 
 export function HealthView({ client }: ViewProps) {

@@ -1,6 +1,6 @@
 import type { CreatedApiKey, Scope } from '@app/client';
 import { useState } from 'preact/hooks';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { formatTime } from './format';
 import { ErrorBox, Section, useLoad } from './ui';
 

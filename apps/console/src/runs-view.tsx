@@ -1,6 +1,6 @@
 import type { RunView, TraceStep } from '@app/client';
 import { useState } from 'preact/hooks';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { formatTime, json } from './format';
 import { ErrorBox, Section, useLoad } from './ui';
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { formatTime } from './format';
 import { ErrorBox, Section, useLoad } from './ui';
 

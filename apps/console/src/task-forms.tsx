@@ -1,6 +1,6 @@
 import type { CreateCronBody, CreateDelayBody } from '@app/client';
 import { useState } from 'preact/hooks';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { ErrorBox } from './ui';
 
 /** What a task does: a function with params, or a message to an agent. */

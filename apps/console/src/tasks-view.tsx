@@ -1,5 +1,5 @@
 import { may } from './access';
-import type { ViewProps } from './app';
+import type { ViewProps } from './view-props';
 import { formatTime, json } from './format';
 import { CronForm, DelayForm } from './task-forms';
 import { ErrorBox, Section, useLoad } from './ui';

@@ -1,5 +1,6 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
-import type { BusHeaders } from './bus';
+/** A message's headers as plain strings (trace context, deadlines, progress). */
+export type BusHeaders = Record<string, string>;
 
 export function toNatsHeaders(values?: BusHeaders): MsgHdrs | undefined {
   if (!values) return undefined;

@@ -17,7 +17,9 @@ import {
   withRemoteContext,
 } from '@app/observability';
 import { mapRequestError, NatsUnavailableError } from './bus-errors';
-import { fromNatsHeaders, toNatsHeaders } from './bus-headers';
+import { type BusHeaders, fromNatsHeaders, toNatsHeaders } from './bus-headers';
+
+export type { BusHeaders };
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { sendWhenConnected } from './send-when-connected';
 import { decodeJson, encodeJson } from './json.codec';
@@ -37,8 +39,6 @@ export interface BusOptions {
   /** TLS: a CA to trust and, for mutual TLS, a client certificate and key. */
   tls?: { caFile?: string; certFile?: string; keyFile?: string };
 }
-
-export type BusHeaders = Record<string, string>;
 
 export interface HandlerContext {
   subject: string;

@@ -9,7 +9,7 @@ export class RunEventsPublisher {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
   emit<T extends AgentEventType>(run: RunState, type: T, data: AgentEventData[T]): void {
-    if (!run.id.stream) return;
+    if (!run.identity.stream) return;
     const event: AgentEvent = { type, run_id: run.runId, seq: run.nextSeq(), data };
     this.bus.publish(Subjects.agentEvents(run.runId), event);
   }

@@ -34,7 +34,7 @@ export class ModelCallerService {
     const provider = this.registry.forProfile(modelChoiceOf(profile));
     const step = run.step;
     const onDelta =
-      run.id.stream && options.deltas === 'all'
+      run.identity.stream && options.deltas === 'all'
         ? (text: string) => this.events.emit(run, 'delta', { step, text })
         : undefined;
     const result = await provider.complete({

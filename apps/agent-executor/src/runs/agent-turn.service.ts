@@ -140,7 +140,7 @@ export class AgentTurnService {
     await this.runs.create(
       {
         id: run.runId,
-        session_id: run.id.sessionId,
+        session_id: run.identity.sessionId,
         owner: request.principal ?? '',
         agent: run.profile.name,
         mode: run.profile.mode,

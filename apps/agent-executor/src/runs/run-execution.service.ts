@@ -48,7 +48,7 @@ export class RunExecutionService {
     }
     this.events.emit(run, 'run_start', {
       run_id: run.runId,
-      session_id: run.id.sessionId,
+      session_id: run.identity.sessionId,
       agent: run.profile.name,
       mode: run.profile.mode,
       protocol: run.profile.protocol,

@@ -41,10 +41,10 @@ export class RunFinisherService {
     else {
       const save = this.runs.saveWrite(run.runId, progress);
       const said = outcome.transcript ?? outcome.reply;
-      await this.appendTurn(run.id.sessionId, run.runId, input, said, save, run);
+      await this.appendTurn(run.identity.sessionId, run.runId, input, said, save, run);
     }
     const body: AgentRunReply = {
-      session_id: run.id.sessionId,
+      session_id: run.identity.sessionId,
       run_id: run.runId,
       reply: outcome.reply,
       function_calls: run.functionCalls,

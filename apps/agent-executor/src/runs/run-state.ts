@@ -47,7 +47,7 @@ export class RunState {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    readonly id: RunIdentity,
+    readonly identity: RunIdentity,
     readonly profile: AgentProfile,
     runTimeoutMs: number,
     prior?: PriorProgress,
@@ -58,7 +58,7 @@ export class RunState {
   }
 
   get runId(): string {
-    return this.id.runId;
+    return this.identity.runId;
   }
 
   get signal(): AbortSignal {

@@ -18,7 +18,7 @@ import { validateAgainstDefinition } from './param-validator';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
 
 /** Time the bus waits past a call's own deadline for the provider's timeout reply. */
-const REPLY_GRACE_MS = 500;
+const PROVIDER_TIMEOUT_REPLY_GRACE_MS = 500;
 
 type Checked = {
   call: ToolCall;
@@ -133,14 +133,14 @@ export class ToolExecutorService {
     try {
       reply = await this.functions.call(call.name, args, {
         timeoutMs,
-        graceMs: REPLY_GRACE_MS,
+        graceMs: PROVIDER_TIMEOUT_REPLY_GRACE_MS,
         callId: newId('call'),
         caller: {
           agent: run.profile.name,
           run_id: run.runId,
-          session_id: run.id.sessionId,
-          principal: run.id.principal,
-          scopes: run.id.scopes,
+          session_id: run.identity.sessionId,
+          principal: run.identity.principal,
+          scopes: run.identity.scopes,
           kind: 'agent',
         },
         ...(allowed ? { allowedTools: allowed } : {}),

@@ -23,7 +23,7 @@ export interface Caller {
 }
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
-export const REPLY_GRACE_MS = 5_000;
+export const EXECUTOR_REPLY_GRACE_MS = 5_000;
 
 /**
  * A chat turn: one `agent.run` request within the calling key's limits, answered as JSON or
@@ -75,7 +75,7 @@ export class ChatService {
     request: AgentRunRequest & { run_id: string },
     signal?: AbortSignal,
   ): Promise<AgentRunReply> {
-    const timeoutMs = this.config.executor.run_timeout + REPLY_GRACE_MS;
+    const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
     return this.limits.withinLimits(caller.keyId, () => followRun(this.bus, request, timeoutMs), { signal });
   }
 

@@ -14,7 +14,7 @@ import {
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
-import { type Caller, REPLY_GRACE_MS } from '../chat/chat.service';
+import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { relayRun } from '../chat/sse-relay';
 
 const QUERY_TIMEOUT_MS = 5_000;
@@ -67,7 +67,7 @@ export class RunsService {
    * usage at the pause is charged (the planning was charged with the first turn).
    */
   private async approveRequest(runId: string, caller: Caller, stream: boolean): Promise<AgentRunReply> {
-    const timeoutMs = this.config.executor.run_timeout + REPLY_GRACE_MS;
+    const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
     const before = (await this.get(runId, caller.principal)).usage;
     const { reply } = await this.limits.withinLimits(caller.keyId, async () => {
       const reply = await this.bus.request<AgentRunReply>(

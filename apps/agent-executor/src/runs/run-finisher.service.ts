@@ -73,16 +73,7 @@ export class RunFinisherService {
 
   /** Ends a run that is not in flight anywhere (paused for approval, or orphaned by a dead executor). */
   async finishStored(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
-    const progress: RunProgress = {
-      status: statusOf(outcome.finishReason),
-      reply: outcome.reply,
-      finish_reason: outcome.finishReason,
-      error: outcome.error,
-      trace: record.trace,
-      used_tools: record.used_tools,
-      usage: record.usage,
-      total_ms: record.total_ms,
-    };
+    const progress = storedProgress(record, outcome);
     if (record.session_id) {
       const save = this.runs.saveWrite(record.id, progress);
       await this.appendTurn(record.session_id, record.id, record.input, outcome.reply, save);
@@ -92,14 +83,7 @@ export class RunFinisherService {
       agent: record.agent,
       finish_reason: outcome.finishReason,
     });
-    return {
-      session_id: record.session_id ?? '',
-      run_id: record.id,
-      reply: outcome.reply,
-      function_calls: [],
-      finish_reason: outcome.finishReason,
-      usage: record.usage,
-    };
+    return storedReply(record, outcome);
   }
 
   /**
@@ -107,23 +91,8 @@ export class RunFinisherService {
    * already (the question and the calls as the model wrote them), so only the record changes.
    */
   async closePaused(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
-    await this.runs.save(record.id, {
-      status: statusOf(outcome.finishReason),
-      reply: outcome.reply,
-      finish_reason: outcome.finishReason,
-      trace: record.trace,
-      used_tools: record.used_tools,
-      usage: record.usage,
-      total_ms: record.total_ms,
-    });
-    return {
-      session_id: record.session_id ?? '',
-      run_id: record.id,
-      reply: outcome.reply,
-      function_calls: [],
-      finish_reason: outcome.finishReason,
-      usage: record.usage,
-    };
+    await this.runs.save(record.id, storedProgress(record, { ...outcome, error: undefined }));
+    return storedReply(record, outcome);
   }
 
   /** The turn's two messages and the run's final record, in one transaction. */
@@ -144,4 +113,29 @@ export class RunFinisherService {
     if (!appended)
       this.logger.debug('the session was deleted while its run was in flight', { run_id: runId });
   }
+}
+
+/** The final record of a run that ends where it is stored: its trace and usage as they stand. */
+function storedProgress(record: RunRecord, outcome: RunOutcome): RunProgress {
+  return {
+    status: statusOf(outcome.finishReason),
+    reply: outcome.reply,
+    finish_reason: outcome.finishReason,
+    ...(outcome.error ? { error: outcome.error } : {}),
+    trace: record.trace,
+    used_tools: record.used_tools,
+    usage: record.usage,
+    total_ms: record.total_ms,
+  };
+}
+
+function storedReply(record: RunRecord, outcome: RunOutcome): AgentRunReply {
+  return {
+    session_id: record.session_id ?? '',
+    run_id: record.id,
+    reply: outcome.reply,
+    function_calls: [],
+    finish_reason: outcome.finishReason,
+    usage: record.usage,
+  };
 }

@@ -15,7 +15,7 @@ import {
   startNatsServer,
 } from '@app/testing';
 import { SchedulerModule } from '../scheduler.module';
-import { TaskQueue } from '../tasks/task-queue.service';
+import { TaskQueue } from '../tasks/firing/task-queue.service';
 
 // Test helpers: real schedulers (Nest contexts) in the test process, on a NATS server of the test's
 // own (other test runs' schedulers answer the same subjects in the same queue groups), the shared

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Logger } from '@app/observability';
-import { CronTaskRepository } from './cron-task.repository';
-import { nextDue } from './cron-schedule';
-import { DelayTaskRepository } from './delay-task.repository';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { nextDue } from '../domain/cron-schedule';
+import { DelayTaskRepository } from '../store/delay-task.repository';
 import { cronTickJobId, delayJobId, TaskQueue } from './task-queue.service';
 
 /** Triggers due within this horizon get a local timer; later ones are picked up by `lookahead`. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEventually, type RedisServer, startRedisServer } from '@app/testing';
-import { DATABASES, inMs, type SchedulerWorld, schedulerWorld } from '../testing/scheduler.harness';
-import { DelayTasksService } from './delay-tasks.service';
+import { DATABASES, inMs, type SchedulerWorld, schedulerWorld } from '../../testing/scheduler.harness';
+import { DelayTasksService } from '../api/delay-tasks.service';
 
 // The database is the truth and Redis only the trigger: a Redis that restarts empty loses every
 // trigger, and the scheduler must re-arm them as soon as it is back, not at the next sweep.

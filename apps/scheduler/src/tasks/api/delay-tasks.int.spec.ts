@@ -8,7 +8,7 @@ import {
   inMs,
   type SchedulerWorld,
   schedulerWorld,
-} from '../testing/scheduler.harness';
+} from '../../testing/scheduler.harness';
 import { DelayTasksService } from './delay-tasks.service';
 
 describe.each(DATABASES)('delay tasks on $name (real Redis and NATS)', (kind) => {

@@ -6,9 +6,9 @@ import {
   type RunningScheduler,
   type SchedulerWorld,
   schedulerWorld,
-} from '../testing/scheduler.harness';
-import { CronTasksService } from './cron-tasks.service';
-import { DelayTasksService } from './delay-tasks.service';
+} from '../../testing/scheduler.harness';
+import { CronTasksService } from '../api/cron-tasks.service';
+import { DelayTasksService } from '../api/delay-tasks.service';
 import { FireService } from './fire.service';
 
 const YEARLY = { expr: '0 0 1 1 *', timezone: 'UTC' };

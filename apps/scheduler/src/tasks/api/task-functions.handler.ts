@@ -7,7 +7,7 @@ import {
 import { Bus } from '@app/bus';
 import { FunctionHost, FunctionRegistry } from '@app/functions';
 import { Logger } from '@app/observability';
-import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import { TaskFunctions } from './task-functions';
 
 /** Managing a task is quick; this bounds a call stuck on the database. */

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type FunctionDefinition, InvalidParamsError, UnavailableError } from '@app/contracts';
 import { FunctionCatalog, paramsClassFromSchema, validateParams } from '@app/functions';
-import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
-import { CronTaskRepository } from './cron-task.repository';
-import { DelayTaskRepository } from './delay-task.repository';
+import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { DelayTaskRepository } from '../store/delay-task.repository';
 import type { TargetInput } from './task-input';
 
 /**

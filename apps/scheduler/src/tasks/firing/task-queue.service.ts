@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type JobsOptions, Queue } from 'bullmq';
-import { QUEUE_NAME, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { QUEUE_NAME, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 
 /**
  * What a trigger carries: the task and what never changes about it, so that firing starts with

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
 import { CronMetrics } from './cron-metrics';
-import { CronTaskRepository } from './cron-task.repository';
-import { type CronSpec, nextDue } from './cron-schedule';
-import { DelayTaskRepository } from './delay-task.repository';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { type CronSpec, nextDue } from '../domain/cron-schedule';
+import { DelayTaskRepository } from '../store/delay-task.repository';
 import { TaskClaims } from './task-claims.service';
 import { TaskQueue } from './task-queue.service';
 import { TaskRunner } from './task-runner.service';

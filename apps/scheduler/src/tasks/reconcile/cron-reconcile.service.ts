@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
-import { CronMetrics } from './cron-metrics';
-import { dueTimesBetween, MISSED_TICKS_CAP, nextDue } from './cron-schedule';
-import { CronTaskRepository } from './cron-task.repository';
-import { TaskFireRepository } from './task-fire.repository';
-import { TaskQueue } from './task-queue.service';
-import type { CronTaskRow } from './task.views';
+import { CronMetrics } from '../firing/cron-metrics';
+import { dueTimesBetween, MISSED_TICKS_CAP, nextDue } from '../domain/cron-schedule';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { TaskFireRepository } from '../store/task-fire.repository';
+import { TaskQueue } from '../firing/task-queue.service';
+import type { CronTaskRow } from '../api/task.views';
 
 export interface CronReconcileReport {
   crons: number;

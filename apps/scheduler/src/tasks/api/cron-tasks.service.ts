@@ -8,14 +8,14 @@ import {
   UnavailableError,
 } from '@app/contracts';
 import { Logger, activeTraceparent } from '@app/observability';
-import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
-import { CronTaskRepository } from './cron-task.repository';
-import type { TaskPage } from './repository.util';
-import { TaskFireRepository } from './task-fire.repository';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import type { TaskPage } from '../store/repository.util';
+import { TaskFireRepository } from '../store/task-fire.repository';
 import { TaskGuards } from './task-guards.service';
 import { cronInput } from './task-input';
-import { TaskQueue } from './task-queue.service';
-import { TriggerTimers } from './trigger-timers.service';
+import { TaskQueue } from '../firing/task-queue.service';
+import { TriggerTimers } from '../firing/trigger-timers.service';
 import { type CronTaskRow, toCronDetail, toCronView } from './task.views';
 
 export const RECENT_FIRES = 20;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db } from '@app/persistence';
-import type { InterruptedOutcome } from './fire-outcome';
+import type { InterruptedOutcome } from '../domain/fire-outcome';
 import { isUniqueViolation, latenessMs, PAGE_SIZE } from './repository.util';
-import type { TaskFireRow } from './task.views';
+import type { TaskFireRow } from '../api/task.views';
 
 export type TaskKind = 'delay' | 'cron';
 

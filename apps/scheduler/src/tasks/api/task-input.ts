@@ -7,7 +7,7 @@ import {
   parseTaskParams,
   type TaskTarget,
 } from '@app/contracts';
-import { cronProblems, normaliseCron, nextDue } from './cron-schedule';
+import { cronProblems, normaliseCron, nextDue } from '../domain/cron-schedule';
 
 /** What a task runs, as stored: a function with its JSON params, or an agent turn. */
 export interface TargetInput {

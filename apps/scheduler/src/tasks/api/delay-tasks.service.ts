@@ -8,13 +8,13 @@ import {
   UnavailableError,
 } from '@app/contracts';
 import { Logger, activeTraceparent } from '@app/observability';
-import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
-import { DelayTaskRepository } from './delay-task.repository';
-import type { TaskPage } from './repository.util';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import { DelayTaskRepository } from '../store/delay-task.repository';
+import type { TaskPage } from '../store/repository.util';
 import { TaskGuards } from './task-guards.service';
 import { delayInput } from './task-input';
-import { TaskQueue } from './task-queue.service';
-import { TriggerTimers } from './trigger-timers.service';
+import { TaskQueue } from '../firing/task-queue.service';
+import { TriggerTimers } from '../firing/trigger-timers.service';
 import { type DelayTaskRow, toDelayView } from './task.views';
 
 /** One-off tasks: what the delay_* functions and the /delays routes do. */

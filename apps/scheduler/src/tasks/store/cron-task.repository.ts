@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError } from '@app/contracts';
 import { DB, type Db } from '@app/persistence';
-import { type FireOutcome, storedResult } from './fire-outcome';
+import { type FireOutcome, storedResult } from '../domain/fire-outcome';
 import { isUniqueViolation, PAGE_SIZE, type TaskPage } from './repository.util';
-import type { CronInput } from './task-input';
-import type { CronTaskRow } from './task.views';
+import type { CronInput } from '../api/task-input';
+import type { CronTaskRow } from '../api/task.views';
 
 export interface CronClaim {
   task: CronTaskRow;

@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
-import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
-import { CronMetrics } from './cron-metrics';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import { CronMetrics } from '../firing/cron-metrics';
 import { CronReconcileService } from './cron-reconcile.service';
-import { CronTaskRepository } from './cron-task.repository';
-import { DelayTaskRepository } from './delay-task.repository';
-import { overdueCutoff, overdueFate } from './misfire';
-import { TaskClaims } from './task-claims.service';
-import { interruptedOutcome } from './fire-outcome';
-import { FunctionCallRecords } from './function-call-records.repository';
-import { TaskFireRepository } from './task-fire.repository';
-import { TaskQueue } from './task-queue.service';
-import type { DelayTaskRow } from './task.views';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { DelayTaskRepository } from '../store/delay-task.repository';
+import { overdueCutoff, overdueFate } from '../domain/misfire';
+import { TaskClaims } from '../firing/task-claims.service';
+import { interruptedOutcome } from '../domain/fire-outcome';
+import { FunctionCallRecords } from '../store/function-call-records.repository';
+import { TaskFireRepository } from '../store/task-fire.repository';
+import { TaskQueue } from '../firing/task-queue.service';
+import type { DelayTaskRow } from '../api/task.views';
 
 /** A fire cannot outlive its deadline; past it (plus this margin) nobody is running it. */
 const LEASE_MARGIN_MS = 5_000;

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CronClaim, CronTaskRepository } from './cron-task.repository';
-import { type DelayClaim, DelayTaskRepository } from './delay-task.repository';
-import { TaskFireRepository } from './task-fire.repository';
-import type { DelayTaskRow } from './task.views';
+import { type CronClaim, CronTaskRepository } from '../store/cron-task.repository';
+import { type DelayClaim, DelayTaskRepository } from '../store/delay-task.repository';
+import { TaskFireRepository } from '../store/task-fire.repository';
+import type { DelayTaskRow } from '../api/task.views';
 
 /**
  * The exactly-once step. A due time is claimed by inserting its fire row, whose unique key

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, type FunctionDefinition } from '@app/contracts';
 import type { FunctionCatalog } from '@app/functions';
-import type { SchedulerSettings } from '../config/scheduler.config';
-import type { CronTaskRepository } from './cron-task.repository';
-import type { DelayTaskRepository } from './delay-task.repository';
+import type { SchedulerSettings } from '../../config/scheduler.config';
+import type { CronTaskRepository } from '../store/cron-task.repository';
+import type { DelayTaskRepository } from '../store/delay-task.repository';
 import { TaskGuards } from './task-guards.service';
 import type { TargetInput } from './task-input';
 

@@ -8,8 +8,8 @@ import {
   type RunningScheduler,
   type SchedulerWorld,
   schedulerWorld,
-} from '../testing/scheduler.harness';
-import { DelayTasksService } from './delay-tasks.service';
+} from '../../testing/scheduler.harness';
+import { DelayTasksService } from '../api/delay-tasks.service';
 import { FireService } from './fire.service';
 
 // A fire whose function nobody received (its provider not subscribed yet, NATS away) ran nothing:

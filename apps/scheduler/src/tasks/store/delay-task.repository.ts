@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError, type DelayStatus } from '@app/contracts';
 import { DB, type Db } from '@app/persistence';
-import { type FireOutcome, type InterruptedOutcome, storedResult } from './fire-outcome';
+import { type FireOutcome, type InterruptedOutcome, storedResult } from '../domain/fire-outcome';
 import { isUniqueViolation, PAGE_SIZE, type TaskPage } from './repository.util';
-import type { DelayInput } from './task-input';
-import type { DelayTaskRow } from './task.views';
+import type { DelayInput } from '../api/task-input';
+import type { DelayTaskRow } from '../api/task.views';
 
 export interface DelayClaim {
   task: DelayTaskRow;

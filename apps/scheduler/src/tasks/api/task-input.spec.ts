@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreateCronBody, CreateDelayBody, InvalidParamsError, parseDto } from '@app/contracts';
-import { overdueCutoff, overdueFate } from './misfire';
+import { overdueCutoff, overdueFate } from '../domain/misfire';
 import { cronInput, delayInput } from './task-input';
 
 const NOW = new Date('2026-11-22T08:00:00Z');

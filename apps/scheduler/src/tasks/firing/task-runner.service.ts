@@ -10,9 +10,9 @@ import {
   UnavailableError,
 } from '@app/contracts';
 import { CallNotDeliveredError, FunctionClient } from '@app/functions';
-import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
-import type { FireOutcome } from './fire-outcome';
-import type { DelayTaskRow } from './task.views';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import type { FireOutcome } from '../domain/fire-outcome';
+import type { DelayTaskRow } from '../api/task.views';
 
 /** What a fire needs to know about its task, delay or cron. */
 export type RunnableTask = Pick<

@@ -9,7 +9,7 @@ import type {
   TaskTarget,
 } from '@app/contracts';
 import type { Prisma } from '@app/persistence';
-import { nextDue } from './cron-schedule';
+import { nextDue } from '../domain/cron-schedule';
 
 export type DelayTaskRow = Prisma.DelayTaskModel;
 export type CronTaskRow = Prisma.CronTaskModel;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Job, Worker } from 'bullmq';
 import { Logger } from '@app/observability';
-import { QUEUE_NAME, SCHEDULER_SETTINGS, type SchedulerSettings } from '../config/scheduler.config';
+import { QUEUE_NAME, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import { FireService } from './fire.service';
 import { bullConnection, type FireJobData } from './task-queue.service';
 

@@ -14,7 +14,7 @@ import {
 import type { AgentFunction, FunctionCaller, FunctionResult } from '@app/functions';
 import { CronTasksService } from './cron-tasks.service';
 import { DelayTasksService } from './delay-tasks.service';
-import type { TaskPage } from './repository.util';
+import type { TaskPage } from '../store/repository.util';
 import {
   CronCreateParams,
   CronListParams,

@@ -9,7 +9,7 @@ import {
   type RunningScheduler,
   type SchedulerWorld,
   schedulerWorld,
-} from '../testing/scheduler.harness';
+} from '../../testing/scheduler.harness';
 import { DelayTasksService } from './delay-tasks.service';
 
 // The model's side: delay_* and cron_* called over the real bus, as the agent executor calls them.

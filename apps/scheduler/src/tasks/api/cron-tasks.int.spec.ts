@@ -8,7 +8,7 @@ import {
   type SchedulerWorld,
   schedulerWorld,
   serveCountingFunction,
-} from '../testing/scheduler.harness';
+} from '../../testing/scheduler.harness';
 import { CronTasksService } from './cron-tasks.service';
 
 const EVERY_SECOND = '* * * * * *';

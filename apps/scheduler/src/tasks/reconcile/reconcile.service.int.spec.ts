@@ -8,8 +8,8 @@ import {
   DATABASES,
   type SchedulerWorld,
   schedulerWorld,
-} from '../testing/scheduler.harness';
-import { TaskQueue } from './task-queue.service';
+} from '../../testing/scheduler.harness';
+import { TaskQueue } from '../firing/task-queue.service';
 
 const EVERY_SECOND = '* * * * * *';
 const ago = (ms: number) => new Date(Date.now() - ms);

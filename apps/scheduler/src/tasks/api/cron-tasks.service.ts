@@ -16,7 +16,8 @@ import { TaskGuards } from './task-guards.service';
 import { cronInput } from './task-input';
 import { TaskQueue } from '../firing/task-queue.service';
 import { TriggerTimers } from '../firing/trigger-timers.service';
-import { type CronTaskRow, toCronDetail, toCronView } from './task.views';
+import type { CronTask } from '../domain/task';
+import { toCronDetail, toCronView } from './task.views';
 
 export const RECENT_FIRES = 20;
 
@@ -36,62 +37,62 @@ export class CronTasksService {
   async create(req: CreateCronRequest): Promise<CronTaskView> {
     const input = cronInput(req, new Date(), this.settings.minCronIntervalMs);
     await this.guards.admit(input.owner, input);
-    let row = await this.crons.create({ ...input, traceparent: activeTraceparent() ?? null });
+    let task = await this.crons.create({ ...input, traceparent: activeTraceparent() ?? null });
     try {
-      row = await this.startWatermarkAt(row, await this.queue.armCron(row));
+      task = await this.startWatermarkAt(task, await this.queue.armCron(task));
     } catch (err) {
-      await this.crons.delete(row.id);
-      this.logger.error('cannot arm a cron', { task: row.name, err });
+      await this.crons.delete(task.id);
+      this.logger.error('cannot arm a cron', { task: task.name, err });
       throw new UnavailableError('the scheduler cannot reach Redis to arm the task; try again');
     }
-    if (row.next_run_at) this.timers.cronTickDue(row.id, row.next_run_at);
-    this.logger.info('cron created', { task: row.name, cron_expr: row.cron_expr, timezone: row.timezone });
-    return toCronView(row);
+    if (task.next_run_at) this.timers.cronTickDue(task.id, task.next_run_at);
+    this.logger.info('cron created', { task: task.name, cron_expr: task.cron_expr, timezone: task.timezone });
+    return toCronView(task);
   }
 
   async list(req: ListCronsRequest): Promise<CronTaskView[]> {
-    return (await this.crons.list({ name: req.name, owner: req.owner })).map((row) => toCronView(row));
+    return (await this.crons.list({ name: req.name, owner: req.owner })).map((task) => toCronView(task));
   }
 
   /** One page of the list in its stable order, and how many tasks match in all. */
   async page(req: ListCronsRequest, page: TaskPage): Promise<{ tasks: CronTaskView[]; total: number }> {
     const filter = { name: req.name, owner: req.owner };
     const [rows, total] = await Promise.all([this.crons.list(filter, page), this.crons.count(filter)]);
-    return { tasks: rows.map((row) => toCronView(row)), total };
+    return { tasks: rows.map((task) => toCronView(task)), total };
   }
 
   /** The task with its most recent fires, newest first. */
   async get(name: string, owner = ''): Promise<CronTaskDetail> {
-    const row = await this.find(name, owner);
-    return toCronDetail(row, await this.fires.recent('cron', row.id, RECENT_FIRES));
+    const task = await this.find(name, owner);
+    return toCronDetail(task, await this.fires.recent('cron', task.id, RECENT_FIRES));
   }
 
   async delete(name: string, owner = ''): Promise<CronTaskView> {
-    const row = await this.find(name, owner);
-    await this.crons.delete(row.id);
+    const task = await this.find(name, owner);
+    await this.crons.delete(task.id);
     // A trigger left behind finds no task when it fires and removes itself then.
     await this.queue
-      .disarmCron(row.id)
+      .disarmCron(task.id)
       .catch((err: unknown) => this.logger.warn('cannot disarm a deleted cron', { task: name, err }));
     this.logger.info('cron deleted', { task: name });
-    return toCronView({ ...row, enabled: false });
+    return toCronView({ ...task, enabled: false });
   }
 
   /**
    * Arming took a moment: when BullMQ's first due time is later than the one computed before,
    * the ticks in between never were the task's (it did not run yet), not missed ones.
    */
-  private async startWatermarkAt(row: CronTaskRow, firstDueMs: number | undefined): Promise<CronTaskRow> {
-    if (!firstDueMs || !row.next_run_at || firstDueMs <= row.next_run_at.getTime()) return row;
+  private async startWatermarkAt(task: CronTask, firstDueMs: number | undefined): Promise<CronTask> {
+    if (!firstDueMs || !task.next_run_at || firstDueMs <= task.next_run_at.getTime()) return task;
     const first = new Date(firstDueMs);
-    await this.crons.advanceWatermark(row.id, first);
-    return { ...row, next_run_at: first };
+    await this.crons.advanceWatermark(task.id, first);
+    return { ...task, next_run_at: first };
   }
 
   /** Another owner's task is not found, as if it did not exist (an anonymous caller sees all). */
-  private async find(name: string, owner: string): Promise<CronTaskRow> {
-    const row = await this.crons.findByName(name);
-    if (!row || (owner && row.owner !== owner)) throw new NotFoundError('cron', name);
-    return row;
+  private async find(name: string, owner: string): Promise<CronTask> {
+    const task = await this.crons.findByName(name);
+    if (!task || (owner && task.owner !== owner)) throw new NotFoundError('cron', name);
+    return task;
   }
 }

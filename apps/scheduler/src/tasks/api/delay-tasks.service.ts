@@ -15,7 +15,8 @@ import { TaskGuards } from './task-guards.service';
 import { delayInput } from './task-input';
 import { TaskQueue } from '../firing/task-queue.service';
 import { TriggerTimers } from '../firing/trigger-timers.service';
-import { type DelayTaskRow, toDelayView } from './task.views';
+import type { DelayTask } from '../domain/task';
+import { toDelayView } from './task.views';
 
 /** One-off tasks: what the delay_* functions and the /delays routes do. */
 @Injectable()
@@ -32,24 +33,24 @@ export class DelayTasksService {
   async create(req: CreateDelayRequest): Promise<DelayTaskView> {
     const input = delayInput(req, new Date());
     await this.guards.admit(input.owner, input);
-    const row = await this.delays.create(
+    const task = await this.delays.create(
       { ...input, traceparent: activeTraceparent() ?? null },
       this.settings.catchupWindowMs,
     );
     try {
-      await this.queue.armDelay(row);
+      await this.queue.armDelay(task);
     } catch (err) {
-      await this.delays.remove(row.id);
-      this.logger.error('cannot arm a delay', { task: row.name, err });
+      await this.delays.remove(task.id);
+      this.logger.error('cannot arm a delay', { task: task.name, err });
       throw new UnavailableError('the scheduler cannot reach Redis to arm the task; try again');
     }
-    this.timers.delayDue(row.id, row.run_at);
+    this.timers.delayDue(task.id, task.run_at);
     this.logger.info('delay created', {
-      task: row.name,
-      run_at: row.run_at.toISOString(),
-      target: row.function_name || 'agent',
+      task: task.name,
+      run_at: task.run_at.toISOString(),
+      target: task.function_name || 'agent',
     });
-    return toDelayView(row);
+    return toDelayView(task);
   }
 
   async list(req: ListDelaysRequest): Promise<DelayTaskView[]> {
@@ -69,20 +70,20 @@ export class DelayTasksService {
 
   /** Only a pending delay can be cancelled; its trigger is removed (a late one would be refused anyway). */
   async cancel(name: string, owner = ''): Promise<DelayTaskView> {
-    const row = await this.find(name, owner);
-    if (!(await this.delays.cancel(row.id))) {
-      const now = (await this.delays.findByName(name)) ?? row;
+    const task = await this.find(name, owner);
+    if (!(await this.delays.cancel(task.id))) {
+      const now = (await this.delays.findByName(name)) ?? task;
       throw new ConflictError(`delay '${name}' is ${now.status}; only a pending delay can be cancelled`);
     }
-    await this.queue.disarmDelay(row.id);
+    await this.queue.disarmDelay(task.id);
     this.logger.info('delay cancelled', { task: name });
-    return toDelayView({ ...row, status: 'cancelled' });
+    return toDelayView({ ...task, status: 'cancelled' });
   }
 
   /** Another owner's task is not found, as if it did not exist (an anonymous caller sees all). */
-  private async find(name: string, owner: string): Promise<DelayTaskRow> {
-    const row = await this.delays.findByName(name);
-    if (!row || (owner && row.owner !== owner)) throw new NotFoundError('delay', name);
-    return row;
+  private async find(name: string, owner: string): Promise<DelayTask> {
+    const task = await this.delays.findByName(name);
+    if (!task || (owner && task.owner !== owner)) throw new NotFoundError('delay', name);
+    return task;
   }
 }

@@ -5,7 +5,7 @@ import type { SchedulerSettings } from '../../config/scheduler.config';
 import type { CronTaskRepository } from '../store/cron-task.repository';
 import type { DelayTaskRepository } from '../store/delay-task.repository';
 import { TaskGuards } from './task-guards.service';
-import type { TargetInput } from './task-input';
+import type { TaskTargetSpec } from '../domain/task';
 
 // The catalogue as a small fake port: which providers answer is what these cases vary.
 const sendMessage: FunctionDefinition = {
@@ -40,7 +40,7 @@ function guards(definitions: FunctionDefinition[]): TaskGuards {
   return new TaskGuards(settings, delays, crons, catalog);
 }
 
-const target = (function_name: string, params: Record<string, unknown>): TargetInput => ({
+const target = (function_name: string, params: Record<string, unknown>): TaskTargetSpec => ({
   target: 'function',
   function_name,
   params: JSON.stringify(params),

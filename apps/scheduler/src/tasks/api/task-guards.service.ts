@@ -4,7 +4,7 @@ import { FunctionCatalog, paramsClassFromSchema, validateParams } from '@app/fun
 import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
-import type { TargetInput } from './task-input';
+import type { TaskTargetSpec } from '../domain/task';
 
 /**
  * The rules a new task must pass beyond its own fields: the owner's quota, and a function that
@@ -19,7 +19,7 @@ export class TaskGuards {
     @Inject(FunctionCatalog) private readonly catalog: FunctionCatalog,
   ) {}
 
-  async admit(owner: string, target: TargetInput): Promise<void> {
+  async admit(owner: string, target: TaskTargetSpec): Promise<void> {
     await this.checkQuota(owner);
     if (target.target === 'function') {
       const definition = await this.findFunction(target.function_name);

@@ -3,40 +3,10 @@ import {
   type CreateDelayRequest,
   type FieldError,
   InvalidParamsError,
-  type MisfirePolicy,
   parseTaskParams,
-  type TaskTarget,
 } from '@app/contracts';
 import { cronProblems, normaliseCron, nextDue } from '../domain/cron-schedule';
-
-/** What a task runs, as stored: a function with its JSON params, or an agent turn. */
-export interface TargetInput {
-  target: TaskTarget;
-  function_name: string;
-  params: string;
-  agent: string | null;
-  session_id: string | null;
-  message: string | null;
-  /** The trace of the request that created the task: its fires link back to it. */
-  traceparent?: string | null;
-}
-
-export interface DelayInput extends TargetInput {
-  name: string;
-  owner: string;
-  run_at: Date;
-  misfire_policy: MisfirePolicy;
-}
-
-export interface CronInput extends TargetInput {
-  name: string;
-  owner: string;
-  cron_expr: string;
-  timezone: string;
-  until: Date | null;
-  max_runs: number;
-  next_run_at: Date;
-}
+import type { NewCronTask, NewDelayTask, TaskTargetSpec } from '../domain/task';
 
 type TargetFields = Pick<CreateDelayRequest, 'function' | 'params' | 'message' | 'agent' | 'session_id'>;
 
@@ -47,7 +17,7 @@ type TargetFields = Pick<CreateDelayRequest, 'function' | 'params' | 'message' |
 const MAX_DELAY_MS = 10 * 365.25 * 86_400_000;
 
 /** The checks a DTO cannot make (they look at several fields or at the clock), all reported at once. */
-export function delayInput(req: CreateDelayRequest, now: Date): DelayInput {
+export function delayInput(req: CreateDelayRequest, now: Date): NewDelayTask {
   const problems = targetProblems(req);
   const runAt = new Date(req.run_at);
   if (runAt.getTime() <= now.getTime()) {
@@ -68,7 +38,7 @@ export function delayInput(req: CreateDelayRequest, now: Date): DelayInput {
   };
 }
 
-export function cronInput(req: CreateCronRequest, now: Date, minIntervalMs: number): CronInput {
+export function cronInput(req: CreateCronRequest, now: Date, minIntervalMs: number): NewCronTask {
   const spec = { expr: normaliseCron(req.cron_expr), timezone: req.timezone ?? 'UTC' };
   const problems = [...targetProblems(req), ...cronProblems(spec, minIntervalMs, now)];
   const until = req.until ? new Date(req.until) : null;
@@ -114,7 +84,7 @@ function targetProblems(req: TargetFields): FieldError[] {
   return problems;
 }
 
-function target(req: TargetFields): TargetInput {
+function target(req: TargetFields): TaskTargetSpec {
   if (req.message) {
     return {
       target: 'agent',

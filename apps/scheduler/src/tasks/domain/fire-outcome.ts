@@ -25,12 +25,3 @@ export function interruptedOutcome(
   if (call.status === 'success') return { status: 'completed', error: null };
   return { status: 'failed', error: `${INTERRUPTED}; the call's record says: ${call.error ?? call.status}` };
 }
-const MAX_STORED_CHARS = 64_000;
-
-/** A result as stored in a text column: JSON, cut to a bounded size (a preview says so). */
-export function storedResult(result: unknown): string | null {
-  if (result === undefined) return null;
-  const text = JSON.stringify(result) ?? null;
-  if (text === null || text.length <= MAX_STORED_CHARS) return text;
-  return JSON.stringify({ truncated: true, preview: text.slice(0, MAX_STORED_CHARS - 100) });
-}

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CronClaim, CronTaskRepository } from '../store/cron-task.repository';
-import { type DelayClaim, DelayTaskRepository } from '../store/delay-task.repository';
+import type { CronClaim, DelayClaim, DelayTask } from '../domain/task';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { DelayTaskRepository } from '../store/delay-task.repository';
 import { TaskFireRepository } from '../store/task-fire.repository';
-import type { DelayTaskRow } from '../api/task.views';
 
 /**
  * The exactly-once step. A due time is claimed by inserting its fire row, whose unique key
@@ -33,7 +33,7 @@ export class TaskClaims {
   }
 
   /** Records the delay's due time as missed; false when it was fired, cancelled or recorded already. */
-  async markDelayMissed(task: DelayTaskRow, now: Date): Promise<boolean> {
+  async markDelayMissed(task: DelayTask, now: Date): Promise<boolean> {
     const fireId = await this.fires.insertClaim('delay', task.id, task.run_at, 'missed', now);
     if (!fireId) return false;
     if (await this.delays.leavePending(task.id, 'missed', now)) return true;

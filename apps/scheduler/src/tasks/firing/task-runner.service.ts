@@ -12,11 +12,11 @@ import {
 import { CallNotDeliveredError, FunctionClient } from '@app/functions';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import type { FireOutcome } from '../domain/fire-outcome';
-import type { DelayTaskRow } from '../api/task.views';
+import type { DelayTask } from '../domain/task';
 
 /** What a fire needs to know about its task, delay or cron. */
 export type RunnableTask = Pick<
-  DelayTaskRow,
+  DelayTask,
   | 'name'
   | 'owner'
   | 'target'

@@ -5,7 +5,7 @@ import { dueTimesBetween, MISSED_TICKS_CAP, nextDue } from '../domain/cron-sched
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { TaskFireRepository } from '../store/task-fire.repository';
 import { TaskQueue } from '../firing/task-queue.service';
-import type { CronTaskRow } from '../api/task.views';
+import type { CronTask } from '../domain/task';
 
 export interface CronReconcileReport {
   crons: number;
@@ -47,7 +47,7 @@ export class CronReconcileService {
   }
 
   private async reconcileOne(
-    task: CronTaskRow,
+    task: CronTask,
     cutoff: Date,
     now: Date,
     armed: Set<string>,
@@ -68,7 +68,7 @@ export class CronReconcileService {
   }
 
   /** Records every due time in [watermark, cutoff) that has no fire yet, then moves the watermark. */
-  private async recordMissedTicks(task: CronTaskRow, cutoff: Date, now: Date): Promise<number> {
+  private async recordMissedTicks(task: CronTask, cutoff: Date, now: Date): Promise<number> {
     const spec = { expr: task.cron_expr, timezone: task.timezone };
     const from = task.next_run_at ?? nextDue(spec, task.created_at);
     const to = task.until && task.until < cutoff ? task.until : cutoff;
@@ -84,7 +84,7 @@ export class CronReconcileService {
     return recorded;
   }
 
-  private hasNoRunsLeft(task: CronTaskRow, now: Date): boolean {
+  private hasNoRunsLeft(task: CronTask, now: Date): boolean {
     if (task.max_runs > 0 && task.run_count >= task.max_runs) return true;
     if (!task.until) return false;
     const next = nextDue({ expr: task.cron_expr, timezone: task.timezone }, now);

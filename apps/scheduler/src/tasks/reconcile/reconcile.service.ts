@@ -11,7 +11,7 @@ import { interruptedOutcome } from '../domain/fire-outcome';
 import { FunctionCallRecords } from '../store/function-call-records.repository';
 import { TaskFireRepository } from '../store/task-fire.repository';
 import { TaskQueue } from '../firing/task-queue.service';
-import type { DelayTaskRow } from '../api/task.views';
+import type { DelayTask } from '../domain/task';
 
 /** A fire cannot outlive its deadline; past it (plus this margin) nobody is running it. */
 const LEASE_MARGIN_MS = 5_000;
@@ -108,7 +108,7 @@ export class ReconcileService {
       page.length;
       page = await this.delays.pendingPage(last(page))
     ) {
-      const toArm: DelayTaskRow[] = [];
+      const toArm: DelayTask[] = [];
       for (const task of page) {
         if (task.run_at < cutoff && overdueFate(task, now) === 'missed') {
           if (await this.claims.markDelayMissed(task, now)) missed++;

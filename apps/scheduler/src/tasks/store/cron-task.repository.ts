@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ConflictError } from '@app/contracts';
-import { DB, type Db } from '@app/persistence';
-import { type FireOutcome, storedResult } from '../domain/fire-outcome';
-import { isUniqueViolation, PAGE_SIZE, type TaskPage } from './repository.util';
-import type { CronInput } from '../api/task-input';
-import type { CronTaskRow } from '../api/task.views';
-
-export interface CronClaim {
-  task: CronTaskRow;
-  fireId: string;
-}
+import { ConflictError, type FireStatus } from '@app/contracts';
+import { DB, type Db, type Prisma } from '@app/persistence';
+import type { FireOutcome } from '../domain/fire-outcome';
+import type { CronClaim, CronTask, NewCronTask } from '../domain/task';
+import { isUniqueViolation, PAGE_SIZE, type TaskPage, targetOf } from './repository.util';
+import { storedResult } from './stored-result';
 
 type CronFilter = { name?: string; owner?: string };
 
@@ -19,14 +14,14 @@ const cronWhere = (filter: CronFilter) => ({
   owner: filter.owner || undefined,
 });
 
-/** CronTask rows. */
+/** Recurring tasks, stored as CronTask rows. */
 @Injectable()
 export class CronTaskRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  async create(input: CronInput): Promise<CronTaskRow> {
+  async create(input: NewCronTask): Promise<CronTask> {
     try {
-      return await this.db.cronTask.create({ data: { id: randomUUID(), ...input } });
+      return toCronTask(await this.db.cronTask.create({ data: { id: randomUUID(), ...input } }));
     } catch (err) {
       if (isUniqueViolation(err))
         throw new ConflictError(`a cron named '${input.name}' already exists; pick another name`);
@@ -34,22 +29,23 @@ export class CronTaskRepository {
     }
   }
 
-  findByName(name: string): Promise<CronTaskRow | null> {
-    return this.db.cronTask.findUnique({ where: { name } });
+  async findByName(name: string): Promise<CronTask | null> {
+    return toCronTaskOrNull(await this.db.cronTask.findUnique({ where: { name } }));
   }
 
-  findById(id: string): Promise<CronTaskRow | null> {
-    return this.db.cronTask.findUnique({ where: { id } });
+  async findById(id: string): Promise<CronTask | null> {
+    return toCronTaskOrNull(await this.db.cronTask.findUnique({ where: { id } }));
   }
 
   /** By the unique name, so pages neither skip nor repeat a task. */
-  list(filter: CronFilter, page: Partial<TaskPage> = {}): Promise<CronTaskRow[]> {
-    return this.db.cronTask.findMany({
+  async list(filter: CronFilter, page: Partial<TaskPage> = {}): Promise<CronTask[]> {
+    const rows = await this.db.cronTask.findMany({
       where: cronWhere(filter),
       orderBy: { name: 'asc' },
       skip: page.offset ?? 0,
       take: page.limit ?? PAGE_SIZE,
     });
+    return rows.map(toCronTask);
   }
 
   count(filter: CronFilter): Promise<number> {
@@ -60,12 +56,13 @@ export class CronTaskRepository {
     return this.db.cronTask.count({ where: { owner, enabled: true } });
   }
 
-  enabledPage(afterId: string): Promise<CronTaskRow[]> {
-    return this.db.cronTask.findMany({
+  async enabledPage(afterId: string): Promise<CronTask[]> {
+    const rows = await this.db.cronTask.findMany({
       where: { enabled: true, id: { gt: afterId } },
       orderBy: { id: 'asc' },
       take: PAGE_SIZE,
     });
+    return rows.map(toCronTask);
   }
 
   /** Deletes the task and its fire history. */
@@ -85,7 +82,7 @@ export class CronTaskRepository {
    * before until: one conditional update, so concurrent ticks cannot exceed max_runs. Returns the
    * task as counted, or null (no run left, disabled or deleted).
    */
-  async countRun(id: string, due: Date, now: Date): Promise<CronTaskRow | null> {
+  async countRun(id: string, due: Date, now: Date): Promise<CronTask | null> {
     const [row] = await this.db.cronTask.updateManyAndReturn({
       where: {
         id,
@@ -97,7 +94,7 @@ export class CronTaskRepository {
       },
       data: { run_count: { increment: 1 }, last_run_at: now },
     });
-    return row ?? null;
+    return toCronTaskOrNull(row);
   }
 
   /**
@@ -152,10 +149,33 @@ export class CronTaskRepository {
   }
 
   /** The fire that ended this way was the task's latest: its status is the task's last status. */
-  async setLastStatusIfLatest(id: string, startedAt: Date, status: string): Promise<void> {
+  async setLastStatusIfLatest(id: string, startedAt: Date, status: FireStatus): Promise<void> {
     await this.db.cronTask.updateMany({
       where: { id, last_run_at: startedAt },
       data: { last_status: status },
     });
   }
+}
+
+function toCronTask(row: Prisma.CronTaskModel): CronTask {
+  return {
+    id: row.id,
+    name: row.name,
+    owner: row.owner,
+    cron_expr: row.cron_expr,
+    timezone: row.timezone,
+    ...targetOf(row),
+    enabled: row.enabled,
+    until: row.until,
+    max_runs: row.max_runs,
+    run_count: row.run_count,
+    last_run_at: row.last_run_at,
+    last_status: row.last_status as FireStatus | null,
+    next_run_at: row.next_run_at,
+    created_at: row.created_at,
+  };
+}
+
+function toCronTaskOrNull(row: Prisma.CronTaskModel | null | undefined): CronTask | null {
+  return row ? toCronTask(row) : null;
 }

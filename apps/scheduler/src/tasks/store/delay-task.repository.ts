@@ -1,31 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ConflictError, type DelayStatus } from '@app/contracts';
-import { DB, type Db } from '@app/persistence';
-import { type FireOutcome, type InterruptedOutcome, storedResult } from '../domain/fire-outcome';
-import { isUniqueViolation, PAGE_SIZE, type TaskPage } from './repository.util';
-import type { DelayInput } from '../api/task-input';
-import type { DelayTaskRow } from '../api/task.views';
-
-export interface DelayClaim {
-  task: DelayTaskRow;
-  fireId: string;
-}
+import { ConflictError, type DelayStatus, type MisfirePolicy } from '@app/contracts';
+import { DB, type Db, type Prisma } from '@app/persistence';
+import type { FireOutcome, InterruptedOutcome } from '../domain/fire-outcome';
+import type { DelayClaim, DelayTask, NewDelayTask } from '../domain/task';
+import { isUniqueViolation, PAGE_SIZE, type TaskPage, targetOf } from './repository.util';
+import { parseStored, storedResult } from './stored-result';
 
 type DelayFilter = { status?: DelayStatus; owner?: string };
 
 const delayWhere = (filter: DelayFilter) => ({ status: filter.status, owner: filter.owner || undefined });
 
-/** DelayTask rows. */
+/** One-off tasks, stored as DelayTask rows. */
 @Injectable()
 export class DelayTaskRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  async create(input: DelayInput, catchupWindowMs: number): Promise<DelayTaskRow> {
+  async create(input: NewDelayTask, catchupWindowMs: number): Promise<DelayTask> {
     try {
-      return await this.db.delayTask.create({
+      const row = await this.db.delayTask.create({
         data: { id: randomUUID(), ...input, catchup_window_ms: catchupWindowMs },
       });
+      return toDelayTask(row);
     } catch (err) {
       if (isUniqueViolation(err))
         throw new ConflictError(`a delay named '${input.name}' already exists; pick another name`);
@@ -38,18 +34,19 @@ export class DelayTaskRepository {
     await this.db.delayTask.deleteMany({ where: { id } });
   }
 
-  findByName(name: string): Promise<DelayTaskRow | null> {
-    return this.db.delayTask.findUnique({ where: { name } });
+  async findByName(name: string): Promise<DelayTask | null> {
+    return toDelayTaskOrNull(await this.db.delayTask.findUnique({ where: { name } }));
   }
 
   /** In a stable order (run_at, then the unique name), so pages neither skip nor repeat a task. */
-  list(filter: DelayFilter, page: Partial<TaskPage> = {}): Promise<DelayTaskRow[]> {
-    return this.db.delayTask.findMany({
+  async list(filter: DelayFilter, page: Partial<TaskPage> = {}): Promise<DelayTask[]> {
+    const rows = await this.db.delayTask.findMany({
       where: delayWhere(filter),
       orderBy: [{ run_at: 'asc' }, { name: 'asc' }],
       skip: page.offset ?? 0,
       take: page.limit ?? PAGE_SIZE,
     });
+    return rows.map(toDelayTask);
   }
 
   count(filter: DelayFilter): Promise<number> {
@@ -70,26 +67,27 @@ export class DelayTaskRepository {
   }
 
   /** One page of pending tasks, in id order, due before `before` when given. */
-  pendingPage(afterId: string, before?: Date): Promise<DelayTaskRow[]> {
-    return this.db.delayTask.findMany({
+  async pendingPage(afterId: string, before?: Date): Promise<DelayTask[]> {
+    const rows = await this.db.delayTask.findMany({
       where: { status: 'pending', id: { gt: afterId }, run_at: before ? { lt: before } : undefined },
       orderBy: { id: 'asc' },
       take: PAGE_SIZE,
     });
+    return rows.map(toDelayTask);
   }
 
-  findById(id: string): Promise<DelayTaskRow | null> {
-    return this.db.delayTask.findUnique({ where: { id } });
+  async findById(id: string): Promise<DelayTask | null> {
+    return toDelayTaskOrNull(await this.db.delayTask.findUnique({ where: { id } }));
   }
 
   /** pending → running (or missed), atomically; the task as it now is, or null when it was not pending. */
-  async leavePending(id: string, status: 'running' | 'missed', now: Date): Promise<DelayTaskRow | null> {
+  async leavePending(id: string, status: 'running' | 'missed', now: Date): Promise<DelayTask | null> {
     const executed_at = status === 'running' ? now : undefined;
     const [row] = await this.db.delayTask.updateManyAndReturn({
       where: { id, status: 'pending' },
       data: { status, executed_at },
     });
-    return row ?? null;
+    return toDelayTaskOrNull(row);
   }
 
   async finish(claim: DelayClaim, outcome: FireOutcome, now: Date): Promise<void> {
@@ -114,4 +112,25 @@ export class DelayTaskRepository {
       data: { status: outcome.status, error: outcome.error },
     });
   }
+}
+
+function toDelayTask(row: Prisma.DelayTaskModel): DelayTask {
+  return {
+    id: row.id,
+    name: row.name,
+    owner: row.owner,
+    run_at: row.run_at,
+    status: row.status as DelayStatus,
+    misfire_policy: row.misfire_policy as MisfirePolicy,
+    catchup_window_ms: row.catchup_window_ms,
+    ...targetOf(row),
+    result: parseStored(row.result),
+    error: row.error,
+    executed_at: row.executed_at,
+    created_at: row.created_at,
+  };
+}
+
+function toDelayTaskOrNull(row: Prisma.DelayTaskModel | null | undefined): DelayTask | null {
+  return row ? toDelayTask(row) : null;
 }

@@ -1,23 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DB, type Db } from '@app/persistence';
+import type { FireStatus } from '@app/contracts';
+import { DB, type Db, type Prisma } from '@app/persistence';
 import type { InterruptedOutcome } from '../domain/fire-outcome';
+import type { TaskFire, TaskKind } from '../domain/task';
 import { isUniqueViolation, latenessMs, PAGE_SIZE } from './repository.util';
-import type { TaskFireRow } from '../api/task.views';
-
-export type TaskKind = 'delay' | 'cron';
+import { parseStored } from './stored-result';
 
 /** TaskFire rows: one per due time of a task, whatever became of it. */
 @Injectable()
 export class TaskFireRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  recent(kind: TaskKind, taskId: string, limit: number): Promise<TaskFireRow[]> {
-    return this.db.taskFire.findMany({
+  async recent(kind: TaskKind, taskId: string, limit: number): Promise<TaskFire[]> {
+    const rows = await this.db.taskFire.findMany({
       where: { task_kind: kind, task_id: taskId },
       orderBy: { scheduled_at: 'desc' },
       take: limit,
     });
+    return rows.map(toTaskFire);
   }
 
   /**
@@ -58,12 +59,13 @@ export class TaskFireRepository {
   }
 
   /** Fires still `running` that started before the cutoff: nobody is running them any more. */
-  runningStartedBefore(cutoff: Date): Promise<TaskFireRow[]> {
-    return this.db.taskFire.findMany({
+  async runningStartedBefore(cutoff: Date): Promise<TaskFire[]> {
+    const rows = await this.db.taskFire.findMany({
       where: { status: 'running', started_at: { lt: cutoff } },
       orderBy: { started_at: 'asc' },
       take: PAGE_SIZE,
     });
+    return rows.map(toTaskFire);
   }
 
   /** running → what became of the interrupted fire; false when it ended meanwhile. */
@@ -119,7 +121,7 @@ export class TaskFireRepository {
   }
 
   /** A peer recorded some of them meanwhile: insert one by one, skipping theirs. */
-  private async insertEach(rows: Parameters<Db['taskFire']['create']>[0]['data'][]): Promise<number> {
+  private async insertEach(rows: Prisma.TaskFireCreateManyInput[]): Promise<number> {
     let inserted = 0;
     for (const data of rows) {
       try {
@@ -131,4 +133,19 @@ export class TaskFireRepository {
     }
     return inserted;
   }
+}
+
+function toTaskFire(row: Prisma.TaskFireModel): TaskFire {
+  return {
+    id: row.id,
+    task_kind: row.task_kind as TaskKind,
+    task_id: row.task_id,
+    scheduled_at: row.scheduled_at,
+    status: row.status as FireStatus,
+    result: parseStored(row.result),
+    error: row.error,
+    lateness_ms: row.lateness_ms,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+  };
 }

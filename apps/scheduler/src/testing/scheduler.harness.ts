@@ -99,18 +99,23 @@ export async function schedulerWorld(
   };
 }
 
-export async function startScheduler(o: {
+export async function startScheduler({
+  databaseUrl,
+  natsUrl,
+  prefix,
+  env,
+}: {
   databaseUrl: string;
   natsUrl: string;
   prefix: string;
   env?: Record<string, string>;
 }): Promise<RunningScheduler> {
   const config = loadConfig({
-    DATABASE_URL: o.databaseUrl,
-    NATS_URL: o.natsUrl,
-    SCHEDULER_QUEUE_PREFIX: o.prefix,
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
+    SCHEDULER_QUEUE_PREFIX: prefix,
     LOG_LEVEL: 'error',
-    ...o.env,
+    ...env,
   });
   const logger = new Logger({
     service: 'scheduler',

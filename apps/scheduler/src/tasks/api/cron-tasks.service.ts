@@ -9,14 +9,14 @@ import {
 } from '@app/contracts';
 import { Logger, activeTraceparent } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import type { CronTask } from '../domain/task';
+import { TaskQueue } from '../firing/task-queue.service';
+import { TriggerTimers } from '../firing/trigger-timers.service';
 import { CronTaskRepository } from '../store/cron-task.repository';
 import type { TaskPage } from '../store/repository.util';
 import { TaskFireRepository } from '../store/task-fire.repository';
 import { TaskGuards } from './task-guards.service';
 import { cronInput } from './task-input';
-import { TaskQueue } from '../firing/task-queue.service';
-import { TriggerTimers } from '../firing/trigger-timers.service';
-import type { CronTask } from '../domain/task';
 import { toCronDetail, toCronView } from './task.views';
 
 export const RECENT_FIRES = 20;

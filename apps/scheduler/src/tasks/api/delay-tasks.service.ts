@@ -9,13 +9,13 @@ import {
 } from '@app/contracts';
 import { Logger, activeTraceparent } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import type { DelayTask } from '../domain/task';
+import { TaskQueue } from '../firing/task-queue.service';
+import { TriggerTimers } from '../firing/trigger-timers.service';
 import { DelayTaskRepository } from '../store/delay-task.repository';
 import type { TaskPage } from '../store/repository.util';
 import { TaskGuards } from './task-guards.service';
 import { delayInput } from './task-input';
-import { TaskQueue } from '../firing/task-queue.service';
-import { TriggerTimers } from '../firing/trigger-timers.service';
-import type { DelayTask } from '../domain/task';
 import { toDelayView } from './task.views';
 
 /** One-off tasks: what the delay_* functions and the /delays routes do. */

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { AppError, type FunctionDefinition } from '@app/contracts';
 import type { FunctionCatalog } from '@app/functions';
 import type { SchedulerSettings } from '../../config/scheduler.config';
+import type { TaskTargetSpec } from '../domain/task';
 import type { CronTaskRepository } from '../store/cron-task.repository';
 import type { DelayTaskRepository } from '../store/delay-task.repository';
 import { TaskGuards } from './task-guards.service';
-import type { TaskTargetSpec } from '../domain/task';
 
 // The catalogue as a small fake port: which providers answer is what these cases vary.
 const sendMessage: FunctionDefinition = {

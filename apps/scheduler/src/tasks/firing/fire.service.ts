@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
-import { CronMetrics } from './cron-metrics';
-import { CronTaskRepository } from '../store/cron-task.repository';
 import { type CronSpec, nextDue } from '../domain/cron-schedule';
+import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
+import { CronMetrics } from './cron-metrics';
 import { TaskClaims } from './task-claims.service';
 import { TaskQueue } from './task-queue.service';
 import { TaskRunner } from './task-runner.service';

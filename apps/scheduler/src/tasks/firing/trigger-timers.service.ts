@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Logger } from '@app/observability';
-import { CronTaskRepository } from '../store/cron-task.repository';
 import { nextDue } from '../domain/cron-schedule';
+import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
 import { cronTickJobId, delayJobId, TaskQueue } from './task-queue.service';
 

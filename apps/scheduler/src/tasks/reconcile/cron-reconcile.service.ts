@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
-import { CronMetrics } from '../firing/cron-metrics';
 import { dueTimesBetween, MISSED_TICKS_CAP, nextDue } from '../domain/cron-schedule';
+import type { CronTask } from '../domain/task';
+import { CronMetrics } from '../firing/cron-metrics';
+import { TaskQueue } from '../firing/task-queue.service';
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { TaskFireRepository } from '../store/task-fire.repository';
-import { TaskQueue } from '../firing/task-queue.service';
-import type { CronTask } from '../domain/task';
 
 export interface CronReconcileReport {
   crons: number;

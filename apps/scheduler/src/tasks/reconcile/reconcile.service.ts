@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import { interruptedOutcome } from '../domain/fire-outcome';
+import { overdueCutoff, overdueFate } from '../domain/misfire';
+import type { DelayTask } from '../domain/task';
 import { CronMetrics } from '../firing/cron-metrics';
-import { CronReconcileService } from './cron-reconcile.service';
+import { TaskClaims } from '../firing/task-claims.service';
+import { TaskQueue } from '../firing/task-queue.service';
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
-import { overdueCutoff, overdueFate } from '../domain/misfire';
-import { TaskClaims } from '../firing/task-claims.service';
-import { interruptedOutcome } from '../domain/fire-outcome';
 import { FunctionCallRecords } from '../store/function-call-records.repository';
 import { TaskFireRepository } from '../store/task-fire.repository';
-import { TaskQueue } from '../firing/task-queue.service';
-import type { DelayTask } from '../domain/task';
+import { CronReconcileService } from './cron-reconcile.service';
 
 /** A fire cannot outlive its deadline; past it (plus this margin) nobody is running it. */
 const LEASE_MARGIN_MS = 5_000;

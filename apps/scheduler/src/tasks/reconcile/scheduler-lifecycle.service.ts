@@ -7,9 +7,9 @@ import {
 import { Logger } from '@app/observability';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import { FireJob } from '../firing/fire.job';
-import { ReconcileService } from './reconcile.service';
 import { TaskQueue } from '../firing/task-queue.service';
 import { TIMER_HORIZON_MS, TriggerTimers } from '../firing/trigger-timers.service';
+import { ReconcileService } from './reconcile.service';
 
 /** When the worker has surely taken the overdue cron jobs and BullMQ has scheduled their next ticks. */
 const START_GAP_CHECK_MS = 2_000;

@@ -13,10 +13,14 @@ export interface InterruptedOutcome {
   error: string | null;
 }
 
-/** `call`: the function call's record (written from its provider's report), if any arrived. */
-export function interruptedOutcome(
-  call: { status: string; error: string | null } | null,
-): InterruptedOutcome {
+/** How a function call ended, as its record (written from its provider's report) says. */
+export interface CallRecordOutcome {
+  status: string;
+  error: string | null;
+}
+
+/** `call`: the fire's function-call record, if any arrived. */
+export function interruptedOutcome(call: CallRecordOutcome | null): InterruptedOutcome {
   if (!call)
     return {
       status: 'unknown',

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db } from '@app/persistence';
+import type { CallRecordOutcome } from '../domain/fire-outcome';
 
 /**
  * The function-call records the executor's recorder writes from providers' reports, read by the
@@ -9,7 +10,7 @@ import { DB, type Db } from '@app/persistence';
 export class FunctionCallRecords {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  outcomeOf(callId: string): Promise<{ status: string; error: string | null } | null> {
+  outcomeOf(callId: string): Promise<CallRecordOutcome | null> {
     return this.db.functionCall.findUnique({ where: { id: callId }, select: { status: true, error: true } });
   }
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { CreateCronBody, CreateDelayBody, InvalidParamsError, parseDto } from '@app/contracts';
-import { overdueCutoff, overdueFate } from '../domain/misfire';
 import { cronInput, delayInput } from './task-input';
 
 const NOW = new Date('2026-11-22T08:00:00Z');
@@ -124,24 +123,5 @@ describe('cronInput', () => {
     expect(fieldsOf(() => cronInput({ ...base, until: '2026-11-22T08:30:00Z' }, NOW, 1_000))).toEqual([
       'until: comes before the first run (2026-11-22T09:00:00.000Z); the task would never run',
     ]);
-  });
-});
-
-describe('misfire', () => {
-  const overdue = (lateMs: number, policy: string) => ({
-    run_at: new Date(NOW.getTime() - lateMs),
-    misfire_policy: policy,
-    catchup_window_ms: 60_000,
-  });
-
-  it('calls an overdue delay missed, unless it runs once within its catch-up window', () => {
-    expect(overdueFate(overdue(1_000, 'missed'), NOW)).toBe('missed');
-    expect(overdueFate(overdue(60_000, 'run_once'), NOW)).toBe('run');
-    expect(overdueFate(overdue(60_001, 'run_once'), NOW)).toBe('missed');
-  });
-
-  it('leaves the grace to live peers only', () => {
-    expect(overdueCutoff(NOW, false, 5_000)).toEqual(NOW);
-    expect(overdueCutoff(NOW, true, 5_000)).toEqual(new Date(NOW.getTime() - 5_000));
   });
 });

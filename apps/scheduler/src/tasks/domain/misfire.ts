@@ -1,19 +1,14 @@
-import type { MisfirePolicy } from '@app/contracts';
+import type { DelayTask } from './task';
 
-export interface OverdueDelay {
-  run_at: Date;
-  misfire_policy: string;
-  catchup_window_ms: number;
-}
+export type OverdueDelay = Pick<DelayTask, 'run_at' | 'misfire_policy' | 'catchup_window_ms'>;
 
 /**
  * What becomes of a pending delay that was due while no scheduler could fire it: `missed` (the
- * seed's rule), unless its policy is `run_once` and it is still inside its catch-up window.
+ * default), unless its policy is `run_once` and it is still inside its catch-up window.
  */
 export function overdueFate(task: OverdueDelay, now: Date): 'run' | 'missed' {
-  const policy = task.misfire_policy as MisfirePolicy;
   const late = now.getTime() - task.run_at.getTime();
-  return policy === 'run_once' && late <= task.catchup_window_ms ? 'run' : 'missed';
+  return task.misfire_policy === 'run_once' && late <= task.catchup_window_ms ? 'run' : 'missed';
 }
 
 /**

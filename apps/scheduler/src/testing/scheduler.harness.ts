@@ -15,7 +15,7 @@ import {
   startNatsServer,
 } from '@app/testing';
 import { SchedulerModule } from '../scheduler.module';
-import { TaskQueue } from '../tasks/task-queue.service';
+import { TaskQueue } from '../tasks/firing/task-queue.service';
 
 // Test helpers: real schedulers (Nest contexts) in the test process, on a NATS server of the test's
 // own (other test runs' schedulers answer the same subjects in the same queue groups), the shared
@@ -99,18 +99,23 @@ export async function schedulerWorld(
   };
 }
 
-export async function startScheduler(o: {
+export async function startScheduler({
+  databaseUrl,
+  natsUrl,
+  prefix,
+  env,
+}: {
   databaseUrl: string;
   natsUrl: string;
   prefix: string;
   env?: Record<string, string>;
 }): Promise<RunningScheduler> {
   const config = loadConfig({
-    DATABASE_URL: o.databaseUrl,
-    NATS_URL: o.natsUrl,
-    SCHEDULER_QUEUE_PREFIX: o.prefix,
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
+    SCHEDULER_QUEUE_PREFIX: prefix,
     LOG_LEVEL: 'error',
-    ...o.env,
+    ...env,
   });
   const logger = new Logger({
     service: 'scheduler',

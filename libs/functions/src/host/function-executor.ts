@@ -47,7 +47,25 @@ export class FunctionExecutor {
   private readonly running = new Map<string, AbortController>();
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly o: ExecutorOptions) {}
+  private readonly registry: FunctionRegistry;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly logger: Logger;
+  private readonly provider: string;
+  private readonly instance: string;
+  private readonly redact: (text: string) => string;
+  private readonly maxResultBytes: number;
+  private readonly onFinished: (event: FunctionCallEvent) => void;
+
+  constructor(options: ExecutorOptions) {
+    this.registry = options.registry;
+    this.limiter = options.limiter;
+    this.logger = options.logger;
+    this.provider = options.provider;
+    this.instance = options.instance;
+    this.redact = options.redact;
+    this.maxResultBytes = options.maxResultBytes;
+    this.onFinished = options.onFinished;
+  }
 
   get inFlight(): number {
     return this.running.size;
@@ -61,7 +79,7 @@ export class FunctionExecutor {
     try {
       result = await this.run(name, request, callId, traceparent);
     } catch (err) {
-      error = toCallError(err, this.o.redact);
+      error = toCallError(err, this.redact);
     }
     const elapsed_ms = Math.round(performance.now() - started);
     this.finished(callId, name, request, elapsed_ms, error);
@@ -96,7 +114,7 @@ export class FunctionExecutor {
     if (request.allowed_tools && !isAllowed(request.allowed_tools, name)) {
       throw new AppError('forbidden', `function '${name}' is not among the caller's allowed tools`);
     }
-    const entry = this.o.registry.get(name);
+    const entry = this.registry.get(name);
     if (!entry) throw new NotFoundError('function', name);
     const functionTimeout = entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY;
     const budget = callBudgetMs(request, functionTimeout);
@@ -120,7 +138,7 @@ export class FunctionExecutor {
     const timer = setTimeout(() => controller.abort(timeout), budget);
     this.running.set(call.callId, controller);
     try {
-      const release = await this.o.limiter.acquire(controller.signal);
+      const release = await this.limiter.acquire(controller.signal);
       try {
         const ctx = this.context(fn.name, controller.signal, call);
         return this.checkSize(
@@ -138,15 +156,15 @@ export class FunctionExecutor {
 
   private context(name: string, signal: AbortSignal, call: CallInfo): FunctionContext {
     const traceId = traceIdOf(call.traceparent);
-    const logger = this.o.logger.child({ fn: name, call_id: call.callId, trace_id: traceId });
+    const logger = this.logger.child({ fn: name, call_id: call.callId, trace_id: traceId });
     return { signal, deadline: call.deadline, traceId, caller: call.caller ?? {}, logger };
   }
 
   private checkSize(result: FunctionResult): FunctionResult {
     const bytes = Buffer.byteLength(JSON.stringify(result) ?? '');
-    if (bytes > this.o.maxResultBytes) {
+    if (bytes > this.maxResultBytes) {
       throw new FunctionFailedError(
-        `the result is too large to return (${bytes} bytes; the limit is ${this.o.maxResultBytes})`,
+        `the result is too large to return (${bytes} bytes; the limit is ${this.maxResultBytes})`,
       );
     }
     return result;
@@ -161,21 +179,21 @@ export class FunctionExecutor {
   ): void {
     const status = callStatus(error);
     const fields = { fn: name, call_id: id, status, elapsed_ms, code: error?.code };
-    if (error) this.o.logger.info(`function call failed: ${error.message}`, fields);
-    else this.o.logger.debug('function call', fields);
+    if (error) this.logger.info(`function call failed: ${error.message}`, fields);
+    else this.logger.debug('function call', fields);
     Metrics.functionCalls().inc({ function: name, status });
     Metrics.functionDuration().observe({ function: name }, elapsed_ms / 1_000);
-    this.o.onFinished({
+    this.onFinished({
       id,
       name,
-      provider: this.o.provider,
-      instance: this.o.instance,
+      provider: this.provider,
+      instance: this.instance,
       caller: request.caller,
       status,
       error_code: error?.code,
       error: error?.message.slice(0, 2_000),
       elapsed_ms,
-      params_summary: summarizeParams(request.params, this.o.redact),
+      params_summary: summarizeParams(request.params, this.redact),
       finished_at: Date.now(),
     });
   }

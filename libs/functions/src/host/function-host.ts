@@ -45,17 +45,27 @@ export class FunctionHost {
   private readonly records: CallRecordPublisher;
   private stopListening?: () => void;
   private stopping = false;
+  private readonly bus: Bus;
+  private readonly registry: FunctionRegistry;
+  private readonly logger: Logger;
+  private readonly provider: string;
+  private readonly instance: string;
 
-  constructor(private readonly o: FunctionHostOptions) {
-    this.records = new CallRecordPublisher(o.bus, o.logger);
+  constructor(options: FunctionHostOptions) {
+    this.bus = options.bus;
+    this.registry = options.registry;
+    this.logger = options.logger;
+    this.provider = options.provider;
+    this.instance = options.instance;
+    this.records = new CallRecordPublisher(options.bus, options.logger);
     this.executor = new FunctionExecutor({
-      registry: o.registry,
-      limiter: new ConcurrencyLimiter(o.concurrency),
-      logger: o.logger,
-      provider: o.provider,
-      instance: o.instance,
-      redact: o.redact ?? ((text) => text),
-      maxResultBytes: (o.bus.connection.info?.max_payload ?? 1_048_576) - HEADROOM_BYTES,
+      registry: options.registry,
+      limiter: new ConcurrencyLimiter(options.concurrency),
+      logger: options.logger,
+      provider: options.provider,
+      instance: options.instance,
+      redact: options.redact ?? ((text) => text),
+      maxResultBytes: (options.bus.connection.info?.max_payload ?? 1_048_576) - HEADROOM_BYTES,
       onFinished: (event) => this.records.add(event),
     });
   }
@@ -66,13 +76,13 @@ export class FunctionHost {
 
   async start(): Promise<void> {
     this.shared.push(
-      this.o.bus.serve(Subjects.fnCatalog, () => this.catalog()),
-      this.o.bus.subscribe(Subjects.fnCancel, (data) => this.cancel(data)),
+      this.bus.serve(Subjects.fnCatalog, () => this.catalog()),
+      this.bus.subscribe(Subjects.fnCancel, (data) => this.cancel(data)),
     );
     this.sync();
-    initialiseCallMetrics(this.o.registry.names());
-    this.stopListening = this.o.registry.onChange(() => void this.changed());
-    await this.o.bus.flush();
+    initialiseCallMetrics(this.registry.names());
+    this.stopListening = this.registry.onChange(() => void this.changed());
+    await this.bus.flush();
     this.announce('started');
   }
 
@@ -85,7 +95,7 @@ export class FunctionHost {
     this.subscriptions.clear();
     this.announce('stopped');
     if (!(await settlesWithin(this.executor.whenIdle(), graceMs))) {
-      this.executor.abortAll(new UnavailableError(`${this.o.provider} is shutting down`));
+      this.executor.abortAll(new UnavailableError(`${this.provider} is shutting down`));
       await settlesWithin(this.executor.whenIdle(), 1_000);
     }
     for (const sub of this.shared.splice(0)) sub.unsubscribe();
@@ -93,24 +103,24 @@ export class FunctionHost {
   }
 
   catalog(): FnCatalogReply {
-    const functions = this.stopping ? [] : this.o.registry.definitions();
-    return { provider: this.o.provider, instance: this.o.instance, functions };
+    const functions = this.stopping ? [] : this.registry.definitions();
+    return { provider: this.provider, instance: this.instance, functions };
   }
 
   private async changed(): Promise<void> {
     this.sync();
-    await this.o.bus.flush().catch(() => undefined);
+    await this.bus.flush().catch(() => undefined);
     this.announce('changed');
   }
 
   private sync(): void {
-    const names = new Set(this.o.registry.names());
+    const names = new Set(this.registry.names());
     for (const [name, sub] of this.subscriptions) {
       if (names.has(name)) continue;
       sub.unsubscribe();
       this.subscriptions.delete(name);
     }
-    const queue = QueueGroups.functionProviders(this.o.provider);
+    const queue = QueueGroups.functionProviders(this.provider);
     for (const name of names) {
       if (this.subscriptions.has(name)) continue;
       const handler = async (data: unknown, ctx: HandlerContext) => {
@@ -122,7 +132,7 @@ export class FunctionHost {
           stopBeating();
         }
       };
-      this.subscriptions.set(name, this.o.bus.serve(Subjects.fnExec(name), handler, { queue }));
+      this.subscriptions.set(name, this.bus.serve(Subjects.fnExec(name), handler, { queue }));
     }
   }
 
@@ -130,7 +140,7 @@ export class FunctionHost {
   private heartbeat(ctx: HandlerContext): () => void {
     const { progress } = ctx;
     if (!progress) return () => undefined;
-    const alive: FnExecProgress = { provider: this.o.provider, instance: this.o.instance };
+    const alive: FnExecProgress = { provider: this.provider, instance: this.instance };
     progress(alive);
     const timer = setInterval(() => progress(alive), FN_HEARTBEAT_MS);
     return () => clearInterval(timer);
@@ -147,9 +157,9 @@ export class FunctionHost {
   private announce(event: FnAnnounce['event']): void {
     const body: FnAnnounce = { event, ...this.catalog() };
     try {
-      this.o.bus.publish(Subjects.fnAnnounce, body);
+      this.bus.publish(Subjects.fnAnnounce, body);
     } catch (err) {
-      this.o.logger.warn('could not announce the function catalogue', { err });
+      this.logger.warn('could not announce the function catalogue', { err });
     }
   }
 }

@@ -34,14 +34,26 @@ export class SandboxPool {
   private closed = false;
   private readonly lastUsed = new Map<SandboxProcess, number>();
   private readonly reaper: NodeJS.Timeout;
+  readonly dir: string;
+  private readonly script: string;
+  private readonly memoryMb: number;
+  private readonly size: number;
+  private readonly isolation: NetworkIsolation;
+  private readonly logger: Logger;
+  private readonly idleMs: number;
+  private readonly describeTimeoutMs: number;
 
-  constructor(private readonly o: SandboxPoolOptions) {
-    this.reaper = setInterval(() => this.reapIdle(), Math.min(o.idleMs ?? 60_000, 30_000));
+  constructor(options: SandboxPoolOptions) {
+    this.dir = options.dir;
+    this.script = options.script;
+    this.memoryMb = options.memoryMb;
+    this.size = options.size;
+    this.isolation = options.isolation;
+    this.logger = options.logger;
+    this.idleMs = options.idleMs ?? 60_000;
+    this.describeTimeoutMs = options.describeTimeoutMs ?? 5_000;
+    this.reaper = setInterval(() => this.reapIdle(), Math.min(this.idleMs, 30_000));
     this.reaper.unref();
-  }
-
-  get dir(): string {
-    return this.o.dir;
   }
 
   get processes(): number {
@@ -49,7 +61,7 @@ export class SandboxPool {
   }
 
   async describe(file: string): Promise<PluginDescription> {
-    const timeoutMs = this.o.describeTimeoutMs ?? 5_000;
+    const timeoutMs = this.describeTimeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new TimeoutError(`loading took longer than ${timeoutMs} ms`)),
@@ -83,7 +95,7 @@ export class SandboxPool {
     if (this.closed || this.idle.length > 0 || this.starting > 0) return;
     this.start().then(
       (p) => this.release(p),
-      (err: unknown) => this.o.logger.warn('could not start a sandbox process', { err }),
+      (err: unknown) => this.logger.warn('could not start a sandbox process', { err }),
     );
   }
 
@@ -121,7 +133,7 @@ export class SandboxPool {
       signal.addEventListener('abort', () => this.drop(waiter, signal.reason), { once: true });
       this.waiting.push(waiter);
     });
-    if (this.processes + this.starting < this.o.size) this.startForWaiters();
+    if (this.processes + this.starting < this.size) this.startForWaiters();
     return waiting;
   }
 
@@ -129,7 +141,7 @@ export class SandboxPool {
     this.lastUsed.set(p, Date.now());
     if (!p.alive || this.closed || this.generationOf.get(p) !== this.generation) {
       this.retire(p);
-      if (this.waiting.length > 0 && this.processes + this.starting < this.o.size) this.startForWaiters();
+      if (this.waiting.length > 0 && this.processes + this.starting < this.size) this.startForWaiters();
       return;
     }
     const waiter = this.waiting.shift();
@@ -148,7 +160,13 @@ export class SandboxPool {
     this.starting += 1;
     const generation = this.generation;
     try {
-      const p = await SandboxProcess.spawn({ ...this.o, prefix: this.o.isolation.prefix });
+      const p = await SandboxProcess.spawn({
+        script: this.script,
+        dir: this.dir,
+        memoryMb: this.memoryMb,
+        prefix: this.isolation.prefix,
+        logger: this.logger,
+      });
       this.generationOf.set(p, generation);
       void p.exited.then(() => this.forget(p));
       return p;
@@ -177,10 +195,9 @@ export class SandboxPool {
   }
 
   private reapIdle(): void {
-    const idleMs = this.o.idleMs ?? 60_000;
     for (const p of [...this.idle]) {
       if (this.idle.length <= 1) return;
-      if (Date.now() - (this.lastUsed.get(p) ?? 0) > idleMs) this.retire(p);
+      if (Date.now() - (this.lastUsed.get(p) ?? 0) > this.idleMs) this.retire(p);
     }
   }
 }

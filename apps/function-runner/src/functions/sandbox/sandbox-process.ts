@@ -51,7 +51,8 @@ export class SandboxProcess {
 
   private constructor(
     private readonly child: ChildProcess,
-    private readonly o: SandboxSpawnOptions,
+    private readonly logger: Logger,
+    private readonly memoryMb: number,
   ) {
     this.exited = new Promise((resolve) =>
       child.once('close', (code, signal) => this.onExit(code, signal, resolve)),
@@ -65,15 +66,15 @@ export class SandboxProcess {
     child.stdout?.on('data', (chunk: Buffer) => this.output(chunk));
   }
 
-  static async spawn(o: SandboxSpawnOptions): Promise<SandboxProcess> {
-    const [command, ...args] = [...o.prefix, process.execPath, ...nodeFlags(o), o.script];
+  static async spawn(options: SandboxSpawnOptions): Promise<SandboxProcess> {
+    const [command, ...args] = [...options.prefix, process.execPath, ...nodeFlags(options), options.script];
     const child = spawn(command, args, {
       env: {},
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
     });
-    const sandbox = new SandboxProcess(child, o);
-    await sandbox.ready(o.startTimeoutMs ?? 10_000);
+    const sandbox = new SandboxProcess(child, options.logger, options.memoryMb);
+    await sandbox.ready(options.startTimeoutMs ?? 10_000);
     return sandbox;
   }
 
@@ -131,7 +132,7 @@ export class SandboxProcess {
     try {
       this.handle(raw as ChildMessage);
     } catch (err) {
-      this.o.logger.warn('a sandbox message could not be handled', { err });
+      this.logger.warn('a sandbox message could not be handled', { err });
     }
   }
 
@@ -174,13 +175,13 @@ export class SandboxProcess {
   }
 
   private output(chunk: Buffer): void {
-    this.o.logger.debug('sandbox output', { text: chunk.toString().slice(0, 500) });
+    this.logger.debug('sandbox output', { text: chunk.toString().slice(0, 500) });
   }
 
   private log(message: Extract<ChildMessage, { type: 'log' }>): void {
     const level = ['debug', 'info', 'warn', 'error'].includes(message.level) ? message.level : 'info';
     const fields = message.fields === undefined ? undefined : JSON.stringify(message.fields).slice(0, 2_000);
-    this.o.logger[level](`plugin: ${String(message.message).slice(0, 2_000)}`, { plugin_fields: fields });
+    this.logger[level](`plugin: ${String(message.message).slice(0, 2_000)}`, { plugin_fields: fields });
   }
 
   private send(message: ParentMessage): void {
@@ -192,18 +193,18 @@ export class SandboxProcess {
   }
 
   private onError(err: Error): void {
-    this.o.logger.warn('sandbox process error', { err });
+    this.logger.warn('sandbox process error', { err });
     if (this.child.pid !== undefined) return;
     this.exitReason ??= `it could not be started: ${err.message}`;
     this.startup?.reject(new FunctionFailedError(`the sandbox did not start: ${this.exitReason}`));
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null, resolve: () => void): void {
-    this.exitReason ??= describeExit(code, signal, this.stderrTail, this.o.memoryMb);
+    this.exitReason ??= describeExit(code, signal, this.stderrTail, this.memoryMb);
     if (this.exitReason !== 'killed by the runner') {
       // Ctrl-C in a terminal signals the whole process group, sandboxes included: a stop, not a fault.
       const stopped = signal === 'SIGINT' || signal === 'SIGTERM' || signal === 'SIGHUP';
-      this.o.logger[stopped ? 'info' : 'warn'](`sandbox process stopped: ${this.exitReason}`, {
+      this.logger[stopped ? 'info' : 'warn'](`sandbox process stopped: ${this.exitReason}`, {
         pid: this.child.pid,
         stderr: this.stderrTail.slice(-1_000),
       });

@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, type FunctionDefinition, InvalidParamsError, UnavailableError } from '@app/contracts';
+import { FunctionCatalog, paramsClassFromSchema, validateParams } from '@app/functions';
+import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { DelayTaskRepository } from '../store/delay-task.repository';
+import type { TaskTargetSpec } from '../domain/task';
+
+/**
+ * The rules a new task must pass beyond its own fields: the owner's quota, and a function that
+ * exists and accepts the task's params — checked now, not days later when the task fires.
+ */
+@Injectable()
+export class TaskGuards {
+  constructor(
+    @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
+    @Inject(DelayTaskRepository) private readonly delays: DelayTaskRepository,
+    @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
+    @Inject(FunctionCatalog) private readonly catalog: FunctionCatalog,
+  ) {}
+
+  async admit(owner: string, target: TaskTargetSpec): Promise<void> {
+    await this.checkQuota(owner);
+    if (target.target === 'function') {
+      const definition = await this.findFunction(target.function_name);
+      checkParams(definition, JSON.parse(target.params) as Record<string, unknown>);
+    }
+  }
+
+  private async checkQuota(owner: string): Promise<void> {
+    const limit = this.settings.maxTasksPerOwner;
+    const active = (await this.delays.countPending(owner)) + (await this.crons.countEnabled(owner));
+    if (active >= limit) {
+      const who = owner ? `'${owner}'` : 'this owner';
+      throw new AppError(
+        'forbidden',
+        `${who} already has ${active} active tasks, the most allowed (${limit}); cancel or delete one first`,
+      );
+    }
+  }
+
+  /**
+   * The function's definition from the catalogue. A name no provider knows is the caller's mistake
+   * (400), unless no provider but this scheduler answers at all: then nothing can be checked and
+   * the task is refused for now (503) rather than accepted unchecked.
+   */
+  private async findFunction(name: string): Promise<FunctionDefinition> {
+    const found = await this.catalog.get(name);
+    if (found) return found;
+    const all = await this.catalog.list();
+    if (all.every((f) => f.provider === FUNCTION_PROVIDER)) {
+      throw new UnavailableError(
+        `no function provider answers right now, so function '${name}' cannot be checked; try again shortly`,
+      );
+    }
+    throw new InvalidParamsError([
+      {
+        field: 'function',
+        message: `unknown function '${name}'; available: ${all.map((f) => f.name).join(', ')}`,
+      },
+    ]);
+  }
+}
+
+/**
+ * The params as the function itself will check them when the task fires: the same validator as
+ * every call and `POST /functions/:name/invoke` (the definition's schema through `@Param`), with
+ * the same messages, each field named inside `params`.
+ */
+function checkParams(definition: FunctionDefinition, params: Record<string, unknown>): void {
+  let paramsClass: new () => object;
+  try {
+    paramsClass = paramsClassFromSchema(definition.parameters);
+  } catch (err) {
+    throw new UnavailableError(
+      `function '${definition.name}' publishes a parameter schema that cannot be checked (${(err as Error).message})`,
+    );
+  }
+  try {
+    validateParams(paramsClass, params);
+  } catch (err) {
+    if (!(err instanceof InvalidParamsError)) throw err;
+    const fields = err.fields.map((f) => ({ field: `params.${f.field}`, message: f.message }));
+    throw new InvalidParamsError(fields, `invalid params for ${definition.name}`);
+  }
+}

@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Logger } from '@app/observability';
+import { type CronSpec, nextDue } from '../domain/cron-schedule';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { DelayTaskRepository } from '../store/delay-task.repository';
+import { CronMetrics } from './cron-metrics';
+import { TaskClaims } from './task-claims.service';
+import { TaskQueue } from './task-queue.service';
+import { TaskRunner } from './task-runner.service';
+import { TriggerTimers } from './trigger-timers.service';
+
+/**
+ * Fires a due task: claim its due time (the exactly-once step), run its target, store the outcome.
+ * A trigger that cannot claim (a duplicate job, a peer was first, the task was cancelled) does nothing.
+ */
+@Injectable()
+export class FireService {
+  constructor(
+    @Inject(DelayTaskRepository) private readonly delays: DelayTaskRepository,
+    @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
+    @Inject(TaskClaims) private readonly claims: TaskClaims,
+    @Inject(TaskRunner) private readonly runner: TaskRunner,
+    @Inject(TriggerTimers) private readonly timers: TriggerTimers,
+    @Inject(TaskQueue) private readonly queue: TaskQueue,
+    @Inject(CronMetrics) private readonly metrics: CronMetrics,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async fireDelay(taskId: string, runAtMs: number): Promise<void> {
+    const claim = await this.claims.claimDelay(taskId, new Date(runAtMs), new Date());
+    if (!claim) {
+      this.logger.debug('delay trigger skipped: not pending', { task_id: taskId });
+      return;
+    }
+    const outcome = await this.runner.run(claim.task, claim.fireId, new Date(runAtMs));
+    await persistently(() => this.delays.finish(claim, outcome, new Date()));
+    this.logger.info(`delay ${outcome.status}`, { task: claim.task.name, error: outcome.error });
+  }
+
+  async fireCron(taskId: string, dueMs: number, schedule: CronSpec): Promise<void> {
+    const due = new Date(dueMs);
+    const next = nextDue(schedule, due);
+    const claim = await this.claims.claimCronTick(taskId, due, new Date(), next);
+    if (claim === 'taken') {
+      this.logger.debug('cron tick skipped: already claimed', { task_id: taskId, due: due.toISOString() });
+      return;
+    }
+    if (claim === 'exhausted') return this.retire(taskId);
+    if (next) this.timers.cronTickDue(taskId, next);
+    const { task } = claim;
+    const outcome = await this.runner.run(task, claim.fireId, due);
+    const exhausted = await persistently(() => this.crons.finishTick(claim, outcome, new Date(), next));
+    this.metrics.record(outcome.status);
+    this.logger.info(`cron tick ${outcome.status}`, {
+      task: task.name,
+      due: due.toISOString(),
+      error: outcome.error,
+    });
+    if (exhausted) await this.retire(taskId);
+  }
+
+  /** A cron with no run left (or deleted) stops: disabled, its BullMQ scheduler removed. */
+  private async retire(taskId: string): Promise<void> {
+    const task = await this.crons.findById(taskId);
+    await this.crons.disable(taskId);
+    await this.queue.disarmCron(taskId);
+    this.logger.info(task ? 'cron disabled: no runs left' : 'trigger of a deleted cron removed', {
+      task: task?.name,
+      task_id: taskId,
+    });
+  }
+}
+
+const RECORD_RETRIES_MS = [250, 1_000, 4_000];
+
+/**
+ * Once the target has answered, its outcome must be stored: a retry of the whole job would find the
+ * due time claimed and leave the fire to be called "interrupted". So the write is retried here.
+ */
+async function persistently<T>(write: () => Promise<T>): Promise<T> {
+  for (const wait of RECORD_RETRIES_MS) {
+    try {
+      return await write();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  return write();
+}

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CronClaim, DelayClaim, DelayTask } from '../domain/task';
+import { CronTaskRepository } from '../store/cron-task.repository';
+import { DelayTaskRepository } from '../store/delay-task.repository';
+import { TaskFireRepository } from '../store/task-fire.repository';
+
+/**
+ * The exactly-once step. A due time is claimed by inserting its fire row, whose unique key
+ * (task, due time) admits one writer; only then is the task's own state moved on, by a
+ * conditional update that can still refuse (cancelled, disabled, no runs left), in which case
+ * the claim is withdrawn. Single statements, no interactive transaction: nothing to roll back,
+ * and every database gives the same guarantee. A crash between the two leaves a `running` fire
+ * that the sweep records as interrupted (`unknown` unless its call's record says more).
+ */
+@Injectable()
+export class TaskClaims {
+  constructor(
+    @Inject(DelayTaskRepository) private readonly delays: DelayTaskRepository,
+    @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
+    @Inject(TaskFireRepository) private readonly fires: TaskFireRepository,
+  ) {}
+
+  /** The delay's one due time, for the one trigger that gets here first; null for any other. */
+  async claimDelay(taskId: string, runAt: Date, now: Date): Promise<DelayClaim | null> {
+    const fireId = await this.fires.insertClaim('delay', taskId, runAt, 'running', now);
+    if (!fireId) return null;
+    const task = await this.delays.leavePending(taskId, 'running', now);
+    if (!task) {
+      await this.fires.remove(fireId);
+      return null;
+    }
+    return { task, fireId };
+  }
+
+  /** Records the delay's due time as missed; false when it was fired, cancelled or recorded already. */
+  async markDelayMissed(task: DelayTask, now: Date): Promise<boolean> {
+    const fireId = await this.fires.insertClaim('delay', task.id, task.run_at, 'missed', now);
+    if (!fireId) return false;
+    if (await this.delays.leavePending(task.id, 'missed', now)) return true;
+    await this.fires.remove(fireId);
+    return false;
+  }
+
+  /** `exhausted` when the tick was free but the task has no run left for it (or is gone). */
+  async claimCronTick(
+    taskId: string,
+    due: Date,
+    now: Date,
+    next: Date | undefined,
+  ): Promise<CronClaim | 'taken' | 'exhausted'> {
+    const fireId = await this.fires.insertClaim('cron', taskId, due, 'running', now);
+    if (!fireId) return 'taken';
+    const task = await this.crons.countRun(taskId, due, now);
+    if (!task) {
+      await this.fires.remove(fireId);
+      return 'exhausted';
+    }
+    if (next) await this.crons.advanceWatermarkPast(taskId, due, next);
+    return { task, fireId };
+  }
+}

@@ -1,0 +1,129 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { inSpan, linkTo } from '@app/observability';
+import { Bus, NoRespondersError } from '@app/bus';
+import {
+  type AgentRunReply,
+  type AgentRunRequest,
+  AppError,
+  type FinishReason,
+  Subjects,
+  UnavailableError,
+} from '@app/contracts';
+import { CallNotDeliveredError, FunctionClient } from '@app/functions';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
+import type { FireOutcome } from '../domain/fire-outcome';
+import type { DelayTask } from '../domain/task';
+
+/** What a fire needs to know about its task, delay or cron. */
+export type RunnableTask = Pick<
+  DelayTask,
+  | 'name'
+  | 'owner'
+  | 'target'
+  | 'function_name'
+  | 'params'
+  | 'agent'
+  | 'session_id'
+  | 'message'
+  | 'traceparent'
+> & { catchup_window_ms?: number };
+
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 4_000;
+
+/** An agent turn that ended this way did what it was asked (a plan may wait for a human). */
+const FINISHED = new Set<FinishReason>(['final', 'awaiting_approval']);
+
+/** Runs a task's target over the bus, within the fire timeout: `fn.exec.<function>` or an agent turn. */
+@Injectable()
+export class TaskRunner {
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(FunctionClient) private readonly functions: FunctionClient,
+    @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
+  ) {}
+
+  /**
+   * One span per fire, in a trace of its own, linked to the request that created the task. A
+   * target that never received the call (no provider or executor subscribed, NATS unreachable)
+   * is asked again with backoff while the due time is inside the task's catch-up window and the
+   * fire inside its own timeout (past it, a peer's sweep would take the fire for interrupted).
+   */
+  run(task: RunnableTask, fireId: string, due = new Date()): Promise<FireOutcome> {
+    const attributes = { 'ac.task': task.name, 'ac.task.target': task.function_name || 'agent' };
+    const fireEnds = Date.now() + this.settings.fireTimeoutMs;
+    const catchupEnds = due.getTime() + (task.catchup_window_ms ?? this.settings.catchupWindowMs);
+    const giveUpAt = Math.min(fireEnds, catchupEnds);
+    return inSpan(`fire ${task.name}`, { attributes, links: linkTo(task.traceparent) }, async () => {
+      for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
+        const timeoutMs = Math.max(1, fireEnds - Date.now());
+        try {
+          return task.target === 'agent'
+            ? await this.runAgent(task, timeoutMs)
+            : await this.runFunction(task, fireId, timeoutMs);
+        } catch (err) {
+          if (!neverReceived(err) || Date.now() + wait >= giveUpAt)
+            return { status: 'failed', error: describe(err, task) };
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    });
+  }
+
+  private async runFunction(task: RunnableTask, fireId: string, timeoutMs: number): Promise<FireOutcome> {
+    const params = JSON.parse(task.params) as Record<string, unknown>;
+    const reply = await this.functions.call(task.function_name, params, {
+      timeoutMs,
+      caller: { kind: 'scheduler', principal: task.owner || undefined },
+      callId: fireId,
+    });
+    if (reply.status === 'success') return { status: 'completed', result: reply.result };
+    return {
+      status: 'failed',
+      error: reply.error.message,
+      result: reply.error.details === undefined ? undefined : { error: reply.error },
+    };
+  }
+
+  private async runAgent(task: RunnableTask, timeoutMs: number): Promise<FireOutcome> {
+    if (!this.bus.connected) throw new AgentNotReachedError();
+    const request: AgentRunRequest = {
+      message: task.message ?? '',
+      session_id: task.session_id ?? undefined,
+      agent: task.agent ?? undefined,
+      principal: task.owner || undefined,
+    };
+    const reply = await this.bus.request<AgentRunReply>(Subjects.agentRun, request, { timeoutMs });
+    const result = {
+      session_id: reply.session_id,
+      run_id: reply.run_id,
+      reply: reply.reply,
+      finish_reason: reply.finish_reason,
+    };
+    if (FINISHED.has(reply.finish_reason)) return { status: 'completed', result };
+    return { status: 'failed', result, error: `the agent run ended with '${reply.finish_reason}'` };
+  }
+}
+
+class AgentNotReachedError extends UnavailableError {
+  constructor() {
+    super('NATS is unreachable', { part: 'nats' });
+  }
+}
+
+/** Nothing ran: the call reached nobody, so sending it again cannot run the task twice. */
+function neverReceived(err: unknown): boolean {
+  return (
+    err instanceof CallNotDeliveredError ||
+    err instanceof NoRespondersError ||
+    err instanceof AgentNotReachedError
+  );
+}
+
+function describe(err: unknown, task: RunnableTask): string {
+  const target = task.target === 'agent' ? 'the agent' : `function '${task.function_name}'`;
+  if (err instanceof AppError && err.code === 'unavailable')
+    return `${target} is not available: ${err.message}`;
+  if (err instanceof AppError) return err.message;
+  return `${target} could not be run: ${(err as Error)?.message ?? String(err)}`;
+}

@@ -81,6 +81,7 @@ export class Bus {
    * connection drops fails at once with `ConnectionLostError`, and one asked while it is down with
    * `NatsUnavailableError`. No responders is `NoRespondersError`, no reply in time `timeout`.
    */
+  request<R>(route: TimedRoute<void, R>, body?: undefined, options?: CallOptions): Promise<R>;
   request<Q, R>(route: TimedRoute<Q, R>, body: NoInfer<Q>, options?: CallOptions): Promise<R>;
   request<Q, R>(route: Route<Q, R>, body: NoInfer<Q>, options: CallOptions & Deadline): Promise<R>;
   /** @deprecated Ask a `Route` instead: it carries the request and reply types and the timeout. */

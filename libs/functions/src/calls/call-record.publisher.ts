@@ -1,4 +1,4 @@
-import { Subjects, type FunctionCallBatch, type FunctionCallEvent } from '@app/contracts';
+import { Routes, type FunctionCallEvent } from '@app/contracts';
 import type { Bus } from '@app/bus';
 import type { Logger } from '@app/observability';
 
@@ -25,7 +25,7 @@ export class CallRecordPublisher {
   private readonly maxBatch: number;
   private readonly flushMs: number;
   private readonly maxBuffered: number;
-  private readonly timeoutMs: number;
+  private readonly timeoutMs?: number;
 
   constructor(
     private readonly bus: Bus,
@@ -35,7 +35,7 @@ export class CallRecordPublisher {
     this.maxBatch = options.maxBatch ?? 200;
     this.flushMs = options.flushMs ?? 50;
     this.maxBuffered = options.maxBuffered ?? 5_000;
-    this.timeoutMs = options.timeoutMs ?? 2_000;
+    this.timeoutMs = options.timeoutMs;
   }
 
   add(event: FunctionCallEvent): void {
@@ -60,9 +60,8 @@ export class CallRecordPublisher {
   private async sendAll(): Promise<void> {
     while (this.buffer.length > 0) {
       const calls = this.buffer.splice(0, this.maxBatch);
-      const batch: FunctionCallBatch = { calls };
       await this.bus
-        .request(Subjects.fnCallsRecord, batch, { timeoutMs: this.timeoutMs })
+        .request(Routes.fnCallsRecord, { calls }, { timeoutMs: this.timeoutMs })
         .catch((err: unknown) => this.lost(calls.length, (err as Error).message));
     }
   }

@@ -1,6 +1,7 @@
 import { parseDto } from './validate';
 
 declare const replyType: unique symbol;
+declare const requestType: unique symbol;
 
 /** A reply's type, for the compiler only: replies come from the platform's own services. */
 export interface ReplyOf<R> {
@@ -32,6 +33,8 @@ export interface Route<Q = unknown, R = unknown, T extends number | undefined = 
   readonly read: boolean;
   /** False for health probes: no span, no trace context. */
   readonly traced: boolean;
+  /** The request's type as a value, for the compiler (`parse`, a function, would let any type pass as `void`). */
+  readonly [requestType]?: Q;
   readonly [replyType]?: R;
 }
 

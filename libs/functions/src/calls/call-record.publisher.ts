@@ -6,6 +6,7 @@ export interface CallRecordOptions {
   maxBatch?: number;
   flushMs?: number;
   maxBuffered?: number;
+  /** How long a batch waits for its recorder; `fn.calls.record`'s route says by default. */
   timeoutMs?: number;
 }
 

@@ -13,7 +13,7 @@ import {
 const MISS_REFRESH_MS = 1_000;
 
 export interface CatalogOptions {
-  /** How long to collect answers from providers. */
+  /** How long to collect answers from providers; `fn.catalog`'s route says by default. */
   gatherMs?: number;
   /** How long a gathered catalogue is reused when no provider announces a change. */
   ttlMs?: number;

@@ -74,13 +74,8 @@ async function lookUp(
   deadline: number,
 ): Promise<RunView | null | undefined> {
   try {
-    return await bus.request(
-      Routes.agentRunGet,
-      principal ? { run_id: runId, principal } : { run_id: runId },
-      {
-        deadline,
-      },
-    );
+    const ref = principal ? { run_id: runId, principal } : { run_id: runId };
+    return await bus.request(Routes.agentRunGet, ref, { deadline });
   } catch (err) {
     if (err instanceof AppError && err.code === 'not_found') return null;
     return undefined;

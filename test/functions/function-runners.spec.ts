@@ -2,13 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import {
-  type FnCatalogReply,
-  type FnExecReply,
-  type FunctionCallBatch,
-  type FunctionCallEvent,
-  Subjects,
-} from '@app/contracts';
+import { type FnExecReply, type FunctionCallEvent, Routes } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 import { expectEventually, type ServiceProcess, startService } from '@app/testing';
 import { pluginFolder, testPlugins, uniqueNamespace } from './plugins';
@@ -39,9 +33,9 @@ describe('function runners (built processes, real NATS)', () => {
       ])),
     );
     bus = await Bus.connect({ url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', name: 'runners-spec' });
-    bus.serve(Subjects.fnCallsRecord, (data) => {
-      records.push(...(data as FunctionCallBatch).calls.filter((c) => c.name.startsWith(ns)));
-      return { recorded: true };
+    bus.serve(Routes.fnCallsRecord, ({ calls }) => {
+      records.push(...calls.filter((c) => c.name.startsWith(ns)));
+      return { recorded: calls.length };
     });
     await bus.flush();
     client = new FunctionClient(bus);
@@ -163,9 +157,7 @@ describe('a function runner’s sandbox (built process, real NATS)', () => {
     const hot = (text: string) =>
       `export default { name: '${name('hot')}', description: 'hot', parameters: { type: 'object', properties: {} }, async execute() { return '${text}'; } };`;
     const catalogue = async () =>
-      (await bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, 200)).flatMap((c) =>
-        c.functions.map((f) => f.name),
-      );
+      (await bus.gather(Routes.fnCatalog)).flatMap((c) => c.functions.map((f) => f.name));
     writeFileSync(file, hot('first'));
     await expectEventually(async () => expect(await catalogue()).toContain(name('hot')));
     expect(await call('hot')).toMatchObject({ status: 'success', result: { message: 'first' } });

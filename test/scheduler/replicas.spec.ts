@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreateCronRequest, type CronTaskView, Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { connectMigrated } from '@app/persistence';
 import { expectEventually, type ServiceProcess } from '@app/testing';
 import { type CountingFunction, DATABASES } from '../../apps/scheduler/src/testing/scheduler.harness';
@@ -25,16 +25,12 @@ describe.each(DATABASES)('two scheduler replicas on $name', (kind) => {
     const names = Array.from({ length: CRONS }, (_, i) => `tick-${i}`);
     await Promise.all(
       names.map((name) =>
-        stack.bus.request<CronTaskView>(
-          Subjects.schedulerCronCreate,
-          {
-            name,
-            cron_expr: '* * * * * *',
-            function: fn.name,
-            params: JSON.stringify({ tag: name }),
-          } satisfies CreateCronRequest,
-          { timeoutMs: 10_000 },
-        ),
+        stack.bus.request(Routes.schedulerCronCreate, {
+          name,
+          cron_expr: '* * * * * *',
+          function: fn.name,
+          params: JSON.stringify({ tag: name }),
+        }),
       ),
     );
     await expectEventually(

@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CreateCronRequest,
-  type CreateDelayRequest,
-  type DelayTaskView,
-  Subjects,
-} from '@app/contracts';
+import { type CreateCronRequest, type CreateDelayRequest, Routes } from '@app/contracts';
 import { connectMigrated } from '@app/persistence';
 import { expectEventually, type ServiceProcess } from '@app/testing';
 import { type CountingFunction, DATABASES } from '../../apps/scheduler/src/testing/scheduler.harness';
@@ -20,19 +15,15 @@ describe.each(DATABASES)('a scheduler killed (SIGKILL) and restarted, on $name',
   const at = (ms: number) => new Date(t0 + ms);
 
   const delay = (name: string, runAt: Date, extra: Partial<CreateDelayRequest> = {}, target = fn) =>
-    stack.bus.request<DelayTaskView>(
-      Subjects.schedulerDelayCreate,
-      {
-        name,
-        run_at: runAt.toISOString(),
-        function: target.name,
-        params: JSON.stringify({ tag: name }),
-        ...extra,
-      } satisfies CreateDelayRequest,
-      { timeoutMs: 5_000 },
-    );
+    stack.bus.request(Routes.schedulerDelayCreate, {
+      name,
+      run_at: runAt.toISOString(),
+      function: target.name,
+      params: JSON.stringify({ tag: name }),
+      ...extra,
+    });
   const getDelay = (name: string) =>
-    stack.bus.request<DelayTaskView>(Subjects.schedulerDelayGet, { name }, { timeoutMs: 5_000 });
+    stack.bus.request(Routes.schedulerDelayGet, { name }, { timeoutMs: 5_000 });
 
   beforeAll(async () => {
     stack = await schedulerStack(kind);
@@ -55,7 +46,7 @@ describe.each(DATABASES)('a scheduler killed (SIGKILL) and restarted, on $name',
       function: fn.name,
       params: '{"tag":"cron"}',
     };
-    await stack.bus.request(Subjects.schedulerCronCreate, cron, { timeoutMs: 5_000 });
+    await stack.bus.request(Routes.schedulerCronCreate, cron);
 
     await expectEventually(async () => {
       expect((await getDelay('before-kill')).status).toBe('completed');

@@ -7,63 +7,27 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
-import { AppError, type ErrorBody, toAppError } from '@app/contracts';
-import {
-  Metrics,
-  SpanKind,
-  inSpan,
-  subjectFamily,
-  traceHeaders,
-  withRemoteContext,
-} from '@app/observability';
+import { AppError, type Route, type TimedRoute } from '@app/contracts';
+import { Metrics, SpanKind, inSpan, subjectFamily, traceHeaders } from '@app/observability';
+import { answer, type Envelope } from './answer';
 import { mapRequestError, NatsUnavailableError } from './bus-errors';
 import { type BusHeaders, fromNatsHeaders, toNatsHeaders } from './bus-headers';
+import type {
+  BusOptions,
+  CallOptions,
+  Deadline,
+  Handler,
+  HandlerContext,
+  RequestOptions,
+  RouteHandler,
+} from './bus.types';
+import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
+import { decodeJson, encodeJson } from './json.codec';
+import { progressRequest } from './progress-request';
+import { timeoutOf } from './route-timeout';
+import { sendWhenConnected } from './send-when-connected';
 
 export type { BusHeaders };
-import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
-import { sendWhenConnected } from './send-when-connected';
-import { decodeJson, encodeJson } from './json.codec';
-import {
-  PROGRESS_HEADER,
-  type ProgressMessage,
-  type ProgressOptions,
-  progressRequest,
-} from './progress-request';
-
-export interface BusOptions {
-  url: string;
-  name: string;
-  user?: string;
-  password?: string;
-  credsFile?: string;
-  /** TLS: a CA to trust and, for mutual TLS, a client certificate and key. */
-  tls?: { caFile?: string; certFile?: string; keyFile?: string };
-}
-
-export interface HandlerContext {
-  subject: string;
-  headers: BusHeaders;
-  /** When the caller asked for progress: sends a progress message on its reply inbox. */
-  progress?: (data: unknown) => void;
-}
-
-export type Handler = (data: unknown, ctx: HandlerContext) => Promise<unknown> | unknown;
-
-export interface RequestOptions {
-  timeoutMs: number;
-  headers?: BusHeaders;
-  /** false for health probes: no span, no trace context. */
-  traced?: boolean;
-  /**
-   * For requests safe to repeat (reads): one interrupted by a lost connection is sent once more
-   * when the connection is back, within the same `timeoutMs`.
-   */
-  retryOnReconnect?: boolean;
-  /** Lets the responder send progress before its reply, and fails the request once it falls silent. */
-  progress?: ProgressOptions;
-}
-
-type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
 
 /**
  * The platform's one door to NATS: JSON request/reply with a typed error envelope, queue-group
@@ -111,12 +75,33 @@ export class Bus {
   }
 
   /**
-   * Request/reply with the active trace context in the headers; untraced for probes. A request
-   * in flight when the connection drops fails at once with `ConnectionLostError`, and one asked
-   * while it is down with `NatsUnavailableError`; with `retryOnReconnect`, either is sent (again)
-   * once the connection is back, within its timeout.
+   * Asks a route (see `Routes` in @app/contracts) and resolves with its typed reply. The timeout
+   * is the route's, or the caller's (`timeoutMs`, `deadline`: the sooner wins); a route that is a
+   * read is sent again once if the connection drops under it. A request in flight when the
+   * connection drops fails at once with `ConnectionLostError`, and one asked while it is down with
+   * `NatsUnavailableError`. No responders is `NoRespondersError`, no reply in time `timeout`.
    */
-  async request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
+  request<R>(route: TimedRoute<void, R>, body?: undefined, options?: CallOptions): Promise<R>;
+  request<Q, R>(route: TimedRoute<Q, R>, body: NoInfer<Q>, options?: CallOptions): Promise<R>;
+  request<Q, R>(route: Route<Q, R>, body: NoInfer<Q>, options: CallOptions & Deadline): Promise<R>;
+  /** @deprecated Ask a `Route` instead: it carries the request and reply types and the timeout. */
+  request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T>;
+  request(
+    target: string | Route,
+    payload: unknown,
+    options?: CallOptions | RequestOptions,
+  ): Promise<unknown> {
+    if (typeof target === 'string') return this.ask(target, payload, options as RequestOptions);
+    return this.ask(target.subject, payload ?? {}, {
+      timeoutMs: timeoutOf(target, options as CallOptions | undefined),
+      headers: options?.headers,
+      progress: options?.progress,
+      traced: target.traced,
+      retryOnReconnect: target.read,
+    });
+  }
+
+  private async ask<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
     if (!options.retryOnReconnect) {
       // sent into an outage, a request would wait for its timeout if the buffered message is lost
       if (!this.watch.connected)
@@ -179,13 +164,40 @@ export class Bus {
     return envelope.data as T;
   }
 
-  /** Answers requests on `subject`; with a queue, replicas share the load. */
-  serve(subject: string, handler: Handler, options: { queue?: string; traced?: boolean } = {}): Subscription {
+  /**
+   * Answers a route's requests, each parsed and validated with the route's DTO class first (a bad
+   * one is answered `invalid_params`). The route's queue group shares the load among replicas;
+   * `queue` replaces it (a function provider's own group).
+   */
+  serve<Q, R>(
+    route: Route<Q, R>,
+    handler: RouteHandler<NoInfer<Q>, NoInfer<R>>,
+    options?: { queue?: string },
+  ): Subscription;
+  /** @deprecated Serve a `Route` instead: its request is then parsed and validated for the handler. */
+  serve(subject: string, handler: Handler, options?: { queue?: string; traced?: boolean }): Subscription;
+  serve(
+    target: string | Route,
+    handler: Handler,
+    options: { queue?: string; traced?: boolean } = {},
+  ): Subscription {
+    if (typeof target === 'string') return this.answerOn(target, handler, options);
+    return this.answerOn(target.subject, (data, ctx) => handler(target.parse(data), ctx), {
+      queue: options.queue ?? target.queue,
+      traced: target.traced,
+    });
+  }
+
+  private answerOn(
+    subject: string,
+    handler: Handler,
+    options: { queue?: string; traced?: boolean },
+  ): Subscription {
     const subscription = this.connection.subscribe(subject, {
       queue: options.queue,
       callback: (err, msg) => {
         if (err || !msg.reply) return;
-        const answering = this.answer(msg, handler, options.traced !== false);
+        const answering = answer(this.connection, msg, handler, options.traced !== false);
         this.inFlight.add(answering);
         void answering.finally(() => this.inFlight.delete(answering));
       },
@@ -211,9 +223,21 @@ export class Bus {
     });
   }
 
-  /** Asks every responder and collects the answers that arrive within `maxWaitMs`. */
-  async gather<T>(subject: string, payload: unknown, maxWaitMs: number): Promise<T[]> {
-    const results: T[] = [];
+  /** Asks every responder of a route and collects the answers that arrive within its timeout (or `maxWaitMs`). */
+  gather<R>(route: Route<void, R>, maxWaitMs?: number): Promise<R[]>;
+  /** @deprecated Gather on a `Route` instead. */
+  gather<T>(subject: string, payload: unknown, maxWaitMs: number): Promise<T[]>;
+  gather(target: string | Route<void>, payloadOrWait?: unknown, maxWaitMs?: number): Promise<unknown[]> {
+    if (typeof target === 'string') return this.collect(target, payloadOrWait, maxWaitMs!);
+    return this.collect(
+      target.subject,
+      {},
+      timeoutOf(target, { timeoutMs: payloadOrWait as number | undefined }),
+    );
+  }
+
+  private async collect(subject: string, payload: unknown, maxWaitMs: number): Promise<unknown[]> {
+    const results: unknown[] = [];
     try {
       const replies = await this.connection.requestMany(subject, encodeJson(payload), {
         strategy: 'timer',
@@ -221,7 +245,7 @@ export class Bus {
       });
       for await (const reply of replies) {
         const envelope = decodeJson(reply.data) as Envelope;
-        if (envelope.ok) results.push(envelope.data as T);
+        if (envelope.ok) results.push(envelope.data);
       }
     } catch {
       // no responders: an empty answer
@@ -247,38 +271,5 @@ export class Bus {
       clearTimeout(timer);
     }
     await this.connection.drain().catch(() => undefined);
-  }
-
-  private async answer(msg: Msg, handler: Handler, traced: boolean): Promise<void> {
-    const headers = fromNatsHeaders(msg.headers);
-    const progress =
-      headers[PROGRESS_HEADER] && msg.reply
-        ? (data: unknown) => {
-            const body: ProgressMessage = { progress: data };
-            if (!this.connection.isClosed()) this.connection.publish(msg.reply!, encodeJson(body));
-          }
-        : undefined;
-    const run = async (): Promise<Envelope> => {
-      try {
-        const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers, progress });
-        return { ok: true, data: result };
-      } catch (err) {
-        return { ok: false, error: toAppError(err).toBody() };
-      }
-    };
-    const envelope = traced
-      ? await withRemoteContext(headers, () =>
-          inSpan(
-            `process ${msg.subject}`,
-            { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats' } },
-            run,
-          ),
-        )
-      : await run();
-    try {
-      msg.respond(encodeJson(envelope));
-    } catch {
-      // the connection is closing; the caller's deadline will tell it
-    }
   }
 }

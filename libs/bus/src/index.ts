@@ -1,4 +1,5 @@
 export * from './bus';
+export * from './bus.types';
 export { NatsUnavailableError, NoRespondersError } from './bus-errors';
 export * from './connection-watch';
 export * from './json.codec';

@@ -11,6 +11,8 @@ export * from './health';
 export * from './listing';
 export * from './json-schema';
 export * from './scheduler';
+export * from './route';
+export * from './routes';
 export * from './subjects';
 export * from './validate';
 export * from './openai-requests';

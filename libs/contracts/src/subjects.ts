@@ -1,6 +1,9 @@
 import type { ServiceName } from './health';
 
-/** Every NATS subject the platform uses; nothing else spells a subject string. */
+/**
+ * Every NATS subject the platform uses; nothing else spells a subject string. A request/reply
+ * subject is asked and served through its route in `Routes`, which adds its types and timeout.
+ */
 export const Subjects = {
   agentRun: 'agent.run',
   agentEvents: (runId: string) => `agent.events.${runId}`,

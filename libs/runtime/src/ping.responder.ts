@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { type PingReply, Subjects } from '@app/contracts';
+import { type PingReply, Routes } from '@app/contracts';
 import { HealthChecks } from './health-checks';
 import { SERVICE_INFO, type ServiceInfo } from './tokens';
 
@@ -14,7 +14,7 @@ export class PingResponder implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.bus.serve(Subjects.servicePing(this.info.name), () => this.ping(), { traced: false });
+    this.bus.serve(Routes.servicePing(this.info.name), () => this.ping());
   }
 
   async ping(): Promise<PingReply> {

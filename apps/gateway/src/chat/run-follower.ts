@@ -3,14 +3,13 @@ import {
   AppError,
   type AgentRunReply,
   type AgentRunRequest,
+  Routes,
   type RunView,
-  Subjects,
   TimeoutError,
   UnavailableError,
 } from '@app/contracts';
 import { hasAnswered, replyFromRun } from './stored-run-reply';
 
-const LOOKUP_TIMEOUT_MS = 5_000;
 const FIRST_POLL_MS = 200;
 const MAX_POLL_MS = 2_000;
 /** After the connection is back, how long a run may stay unknown before it is taken as never started. */
@@ -28,7 +27,7 @@ export async function followRun(
 ): Promise<AgentRunReply> {
   const deadline = Date.now() + timeoutMs;
   try {
-    return await bus.request<AgentRunReply>(Subjects.agentRun, request, { timeoutMs });
+    return await bus.request(Routes.agentRun, request, { timeoutMs });
   } catch (err) {
     if (err instanceof NoRespondersError)
       throw new UnavailableError('no agent-executor answers: chat needs one running', {
@@ -75,11 +74,8 @@ async function lookUp(
   deadline: number,
 ): Promise<RunView | null | undefined> {
   try {
-    return await bus.request<RunView>(
-      Subjects.agentRunGet,
-      principal ? { run_id: runId, principal } : { run_id: runId },
-      { timeoutMs: Math.max(1, Math.min(LOOKUP_TIMEOUT_MS, deadline - Date.now())), retryOnReconnect: true },
-    );
+    const ref = principal ? { run_id: runId, principal } : { run_id: runId };
+    return await bus.request(Routes.agentRunGet, ref, { deadline });
   } catch (err) {
     if (err instanceof AppError && err.code === 'not_found') return null;
     return undefined;

@@ -4,11 +4,10 @@ import type { PlatformConfig } from '@app/config';
 import {
   AppError,
   type FnExecReply,
-  type FnInvokeRequest,
   type FunctionDefinition,
   type InvokeFunctionBody,
+  Routes,
   type Scope,
-  Subjects,
   UnavailableError,
 } from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
@@ -51,7 +50,7 @@ export class FunctionsService {
   ): Promise<FnExecReply> {
     const definition = await this.get(name);
     const timeout_ms = body.timeout_ms ?? definition.timeout_ms ?? this.config.functions.default_timeout;
-    const request: FnInvokeRequest = {
+    const request = {
       name,
       params: body.params ?? {},
       timeout_ms,
@@ -59,7 +58,7 @@ export class FunctionsService {
       scopes,
     };
     const reply = await this.bus
-      .request<FnExecReply>(Subjects.fnInvoke, request, { timeoutMs: timeout_ms + RELAY_GRACE_MS })
+      .request(Routes.fnInvoke, request, { timeoutMs: timeout_ms + RELAY_GRACE_MS })
       .catch((err: unknown) => {
         if (!(err instanceof NoRespondersError)) throw err;
         throw new UnavailableError('no agent-executor answers: it relays direct function calls', {

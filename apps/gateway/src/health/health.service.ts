@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { type HealthView, type PingReply, SERVICE_NAMES, type ServiceName, Subjects } from '@app/contracts';
+import { type HealthView, type PingReply, Routes, SERVICE_NAMES, type ServiceName } from '@app/contracts';
 import { HealthChecks } from '@app/runtime';
 
 export type State = 'ok' | 'down';
@@ -10,7 +10,8 @@ export interface HealthReport extends HealthView {
   failing: string[];
 }
 
-const PING_TIMEOUT_MS = 1_000;
+/** The gateway's own checks take no longer than a service's ping. */
+const OWN_CHECKS_TIMEOUT_MS = Routes.servicePing('gateway').timeoutMs;
 
 /** Finds each service's state by pinging it over NATS; the gateway's own dependencies directly. */
 @Injectable()
@@ -23,7 +24,7 @@ export class HealthService {
   async report(): Promise<HealthReport> {
     const natsUp = !this.bus.connection.isClosed() && (await this.natsRoundTrip());
     const [own, ...pings] = await Promise.all([
-      this.checks.run(PING_TIMEOUT_MS),
+      this.checks.run(OWN_CHECKS_TIMEOUT_MS),
       ...SERVICE_NAMES.filter((s) => s !== 'gateway').map((s) => this.ping(s)),
     ]);
     const services = {
@@ -63,12 +64,7 @@ export class HealthService {
   /** The service's ping reply, or undefined when it is down. */
   private async ping(service: ServiceName): Promise<[ServiceName, PingReply | undefined]> {
     try {
-      const reply = await this.bus.request<PingReply>(
-        Subjects.servicePing(service),
-        {},
-        { timeoutMs: PING_TIMEOUT_MS, traced: false },
-      );
-      return [service, reply];
+      return [service, await this.bus.request(Routes.servicePing(service))];
     } catch {
       return [service, undefined];
     }

@@ -7,8 +7,8 @@ import {
   type Page,
   type RunRefRequest,
   type RunSummary,
+  Routes,
   type RunView,
-  Subjects,
   type Usage,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
@@ -16,10 +16,6 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { relayRun } from '../chat/sse-relay';
-
-const QUERY_TIMEOUT_MS = 5_000;
-/** A cancel waits for the owning executor to wind the run down. */
-const CANCEL_TIMEOUT_MS = 20_000;
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (which runs the plan), reject. */
 @Injectable()
@@ -31,26 +27,19 @@ export class RunsService {
   ) {}
 
   list(query: ListRunsQuery, principal: string): Promise<Page<RunSummary>> {
-    return this.bus.request<Page<RunSummary>>(
-      Subjects.agentRunList,
-      principal ? { ...query, principal } : query,
-      { timeoutMs: QUERY_TIMEOUT_MS, retryOnReconnect: true },
-    );
+    return this.bus.request(Routes.agentRunList, principal ? { ...query, principal } : query);
   }
 
   get(runId: string, principal: string): Promise<RunView> {
-    return this.bus.request<RunView>(Subjects.agentRunGet, ref(runId, principal), {
-      timeoutMs: QUERY_TIMEOUT_MS,
-      retryOnReconnect: true,
-    });
+    return this.bus.request(Routes.agentRunGet, ref(runId, principal));
   }
 
   cancel(runId: string, principal: string): Promise<AgentRunReply> {
-    return this.ask(Subjects.agentRunCancel, runId, principal, CANCEL_TIMEOUT_MS);
+    return this.bus.request(Routes.agentRunCancel, ref(runId, principal));
   }
 
   reject(runId: string, principal: string): Promise<AgentRunReply> {
-    return this.ask(Subjects.agentRunReject, runId, principal, QUERY_TIMEOUT_MS);
+    return this.bus.request(Routes.agentRunReject, ref(runId, principal));
   }
 
   approve(runId: string, caller: Caller): Promise<AgentRunReply> {
@@ -70,18 +59,14 @@ export class RunsService {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
     const before = (await this.get(runId, caller.principal)).usage;
     const { reply } = await this.limits.withinLimits(caller.keyId, async () => {
-      const reply = await this.bus.request<AgentRunReply>(
-        Subjects.agentRunApprove,
+      const reply = await this.bus.request(
+        Routes.agentRunApprove,
         { ...ref(runId, caller.principal), stream, scopes: caller.scopes },
         { timeoutMs },
       );
       return { reply, usage: added(reply.usage, before) };
     });
     return reply;
-  }
-
-  private ask<T>(subject: string, runId: string, principal: string, timeoutMs: number): Promise<T> {
-    return this.bus.request<T>(subject, ref(runId, principal), { timeoutMs });
   }
 }
 

@@ -3,13 +3,11 @@ import { Bus } from '@app/bus';
 import {
   type ListSessionsQuery,
   type Page,
+  Routes,
   type SessionRefRequest,
   type SessionSummary,
   type SessionView,
-  Subjects,
 } from '@app/contracts';
-
-const TIMEOUT_MS = 5_000;
 
 /** The caller's sessions; a session's history, and deleting it (its messages and runs go with it). */
 @Injectable()
@@ -17,22 +15,15 @@ export class SessionsService {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
   list(query: ListSessionsQuery, principal: string): Promise<Page<SessionSummary>> {
-    const request = principal ? { ...query, principal } : query;
-    return this.bus.request<Page<SessionSummary>>(Subjects.agentSessionList, request, {
-      timeoutMs: TIMEOUT_MS,
-      retryOnReconnect: true,
-    });
+    return this.bus.request(Routes.agentSessionList, principal ? { ...query, principal } : query);
   }
 
   get(sessionId: string, principal: string): Promise<SessionView> {
-    return this.bus.request<SessionView>(Subjects.agentSessionGet, ref(sessionId, principal), {
-      timeoutMs: TIMEOUT_MS,
-      retryOnReconnect: true,
-    });
+    return this.bus.request(Routes.agentSessionGet, ref(sessionId, principal));
   }
 
   async delete(sessionId: string, principal: string): Promise<void> {
-    await this.bus.request(Subjects.agentSessionDelete, ref(sessionId, principal), { timeoutMs: TIMEOUT_MS });
+    await this.bus.request(Routes.agentSessionDelete, ref(sessionId, principal));
   }
 }
 

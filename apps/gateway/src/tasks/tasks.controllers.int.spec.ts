@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { loadConfig } from '@app/config';
-import { NotFoundError, Subjects } from '@app/contracts';
+import { NotFoundError, type Route, Subjects } from '@app/contracts';
 import { Logger } from '@app/observability';
 import type { Principal } from '../auth/api-keys.service';
 import type { AuthenticatedRequest } from '../auth/auth.guard';
@@ -19,7 +19,7 @@ class SchedulerOnTheBus {
   sent: { subject: string; body: Record<string, unknown> }[] = [];
   answer: (subject: string, body: Record<string, unknown>) => unknown = (_s, body) => body;
 
-  async request<T>(subject: string, body: Record<string, unknown>): Promise<T> {
+  async request<T>({ subject }: Route, body: Record<string, unknown>): Promise<T> {
     this.sent.push({ subject, body });
     return this.answer(subject, body) as T;
   }

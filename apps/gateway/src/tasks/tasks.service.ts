@@ -2,23 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import {
   type CreateCronBody,
-  type CreateCronRequest,
   type CreateDelayBody,
-  type CreateDelayRequest,
   type CronTaskDetail,
   type CronTaskView,
   type DelayTaskView,
   type ListCronsQuery,
-  type ListCronsRequest,
   type ListDelaysQuery,
-  type ListDelaysRequest,
-  Subjects,
+  Routes,
   type TaskNameRequest,
 } from '@app/contracts';
 import { listOwner, nameOwner, type TaskCaller } from './task-caller';
-
-/** Creating a task may ask every function provider whether its function exists: a little slack. */
-const SCHEDULER_TIMEOUT_MS = 10_000;
 
 /**
  * The /delays and /crons routes, relayed to the scheduler over NATS. The caller's principal owns
@@ -29,54 +22,35 @@ export class TasksService {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
   createDelay(body: CreateDelayBody, caller: TaskCaller): Promise<DelayTaskView> {
-    return this.ask<CreateDelayRequest, DelayTaskView>(Subjects.schedulerDelayCreate, {
-      ...body,
-      owner: caller.principal,
-    });
+    return this.bus.request(Routes.schedulerDelayCreate, { ...body, owner: caller.principal });
   }
 
   listDelays(query: ListDelaysQuery, caller: TaskCaller): Promise<DelayTaskView[]> {
-    return this.ask<ListDelaysRequest, DelayTaskView[]>(
-      Subjects.schedulerDelayList,
-      { ...query, owner: listOwner(caller, query.owner) },
-      true,
-    );
+    return this.bus.request(Routes.schedulerDelayList, { ...query, owner: listOwner(caller, query.owner) });
   }
 
   getDelay(name: string, caller: TaskCaller): Promise<DelayTaskView> {
-    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayGet, byName(name, caller), true);
+    return this.bus.request(Routes.schedulerDelayGet, byName(name, caller));
   }
 
   cancelDelay(name: string, caller: TaskCaller): Promise<DelayTaskView> {
-    return this.ask<TaskNameRequest, DelayTaskView>(Subjects.schedulerDelayCancel, byName(name, caller));
+    return this.bus.request(Routes.schedulerDelayCancel, byName(name, caller));
   }
 
   createCron(body: CreateCronBody, caller: TaskCaller): Promise<CronTaskView> {
-    return this.ask<CreateCronRequest, CronTaskView>(Subjects.schedulerCronCreate, {
-      ...body,
-      owner: caller.principal,
-    });
+    return this.bus.request(Routes.schedulerCronCreate, { ...body, owner: caller.principal });
   }
 
   listCrons(query: ListCronsQuery, caller: TaskCaller): Promise<CronTaskView[]> {
-    return this.ask<ListCronsRequest, CronTaskView[]>(
-      Subjects.schedulerCronList,
-      { ...query, owner: listOwner(caller, query.owner) },
-      true,
-    );
+    return this.bus.request(Routes.schedulerCronList, { ...query, owner: listOwner(caller, query.owner) });
   }
 
   getCron(name: string, caller: TaskCaller): Promise<CronTaskDetail> {
-    return this.ask<TaskNameRequest, CronTaskDetail>(Subjects.schedulerCronGet, byName(name, caller), true);
+    return this.bus.request(Routes.schedulerCronGet, byName(name, caller));
   }
 
   deleteCron(name: string, caller: TaskCaller): Promise<CronTaskView> {
-    return this.ask<TaskNameRequest, CronTaskView>(Subjects.schedulerCronDelete, byName(name, caller));
-  }
-
-  /** Reads (`read`) are sent again once if the bus connection drops under them. */
-  private ask<Q, R>(subject: string, request: Q, read = false): Promise<R> {
-    return this.bus.request<R>(subject, request, { timeoutMs: SCHEDULER_TIMEOUT_MS, retryOnReconnect: read });
+    return this.bus.request(Routes.schedulerCronDelete, byName(name, caller));
   }
 }
 

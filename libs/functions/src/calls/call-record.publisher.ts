@@ -1,4 +1,4 @@
-import { Subjects, type FunctionCallBatch, type FunctionCallEvent } from '@app/contracts';
+import { Routes, type FunctionCallEvent } from '@app/contracts';
 import type { Bus } from '@app/bus';
 import type { Logger } from '@app/observability';
 
@@ -6,6 +6,7 @@ export interface CallRecordOptions {
   maxBatch?: number;
   flushMs?: number;
   maxBuffered?: number;
+  /** How long a batch waits for its recorder; `fn.calls.record`'s route says by default. */
   timeoutMs?: number;
 }
 
@@ -25,7 +26,7 @@ export class CallRecordPublisher {
   private readonly maxBatch: number;
   private readonly flushMs: number;
   private readonly maxBuffered: number;
-  private readonly timeoutMs: number;
+  private readonly timeoutMs?: number;
 
   constructor(
     private readonly bus: Bus,
@@ -35,7 +36,7 @@ export class CallRecordPublisher {
     this.maxBatch = options.maxBatch ?? 200;
     this.flushMs = options.flushMs ?? 50;
     this.maxBuffered = options.maxBuffered ?? 5_000;
-    this.timeoutMs = options.timeoutMs ?? 2_000;
+    this.timeoutMs = options.timeoutMs;
   }
 
   add(event: FunctionCallEvent): void {
@@ -60,9 +61,8 @@ export class CallRecordPublisher {
   private async sendAll(): Promise<void> {
     while (this.buffer.length > 0) {
       const calls = this.buffer.splice(0, this.maxBatch);
-      const batch: FunctionCallBatch = { calls };
       await this.bus
-        .request(Subjects.fnCallsRecord, batch, { timeoutMs: this.timeoutMs })
+        .request(Routes.fnCallsRecord, { calls }, { timeoutMs: this.timeoutMs })
         .catch((err: unknown) => this.lost(calls.length, (err as Error).message));
     }
   }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { type AgentFunction, FunctionCatalog, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
-import { Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { expectEventually, type NatsServer, startNatsServer } from '@app/testing';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -97,9 +97,9 @@ describe('FunctionCatalog on a broker of its own', () => {
       const definition = {
         name: 'late_fn',
         description: 'late',
-        parameters: { type: 'object', properties: {} },
+        parameters: { type: 'object' as const, properties: {}, required: [] },
       };
-      bus.serve(Subjects.fnCatalog, () => ({ provider: 'late', instance: 'l1', functions: [definition] }));
+      bus.serve(Routes.fnCatalog, () => ({ provider: 'late', instance: 'l1', functions: [definition] }));
       await bus.flush();
       await expectEventually(
         async () => expect((await catalog.list()).map((d) => d.name)).toEqual(['late_fn']),
@@ -118,10 +118,12 @@ describe('FunctionCatalog on a broker of its own', () => {
     const bus = await Bus.connect({ url: nats.url, name: 'catalog-stale-spec' });
     try {
       let description = 'first';
-      bus.serve(Subjects.fnCatalog, () => ({
+      bus.serve(Routes.fnCatalog, () => ({
         provider: 'p',
         instance: 'p1',
-        functions: [{ name: 'f', description, parameters: { type: 'object', properties: {} } }],
+        functions: [
+          { name: 'f', description, parameters: { type: 'object' as const, properties: {}, required: [] } },
+        ],
       }));
       await bus.flush();
       const catalog = new FunctionCatalog(bus, { gatherMs: 300, ttlMs: 50 });

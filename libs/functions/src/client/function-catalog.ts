@@ -5,6 +5,7 @@ import {
   type FnCatalogReply,
   type FunctionDefinition,
   NotFoundError,
+  Routes,
   Subjects,
   UnavailableError,
 } from '@app/contracts';
@@ -12,7 +13,7 @@ import {
 const MISS_REFRESH_MS = 1_000;
 
 export interface CatalogOptions {
-  /** How long to collect answers from providers. */
+  /** How long to collect answers from providers; `fn.catalog`'s route says by default. */
   gatherMs?: number;
   /** How long a gathered catalogue is reused when no provider announces a change. */
   ttlMs?: number;
@@ -35,14 +36,14 @@ export class FunctionCatalog {
   private readonly seen = new Map<string, string>();
   /** The providers that answered the latest gathering. */
   private answering = new Set<string>();
-  private readonly gatherMs: number;
+  private readonly gatherMs?: number;
   private readonly ttlMs: number;
 
   constructor(
     private readonly bus: Bus,
     options: CatalogOptions = {},
   ) {
-    this.gatherMs = options.gatherMs ?? 200;
+    this.gatherMs = options.gatherMs;
     this.ttlMs = options.ttlMs ?? 5_000;
   }
 
@@ -145,7 +146,7 @@ export class FunctionCatalog {
   }
 
   private async gather(): Promise<Map<string, FunctionDefinition>> {
-    const replies = await this.bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, this.gatherMs);
+    const replies = await this.bus.gather(Routes.fnCatalog, this.gatherMs);
     replies.sort((a, b) => `${a.provider}/${a.instance}`.localeCompare(`${b.provider}/${b.instance}`));
     this.answering = new Set(replies.map((reply) => reply.provider));
     replies.forEach((reply) => this.remember(reply));

@@ -9,6 +9,7 @@ import {
   type FnExecRequest,
   FUNCTION_NAME_PATTERN,
   NotFoundError,
+  Routes,
   Subjects,
   TimeoutError,
   UnavailableError,
@@ -76,7 +77,7 @@ export class FunctionClient {
     const headers: BusHeaders | undefined = options.traceparent
       ? { traceparent: options.traceparent }
       : undefined;
-    const reply = this.bus.request<FnExecReply>(Subjects.fnExec(name), request, {
+    const reply = this.bus.request(Routes.fnExec(name), request, {
       timeoutMs: options.timeoutMs + (options.graceMs ?? 0),
       headers,
       progress: { silenceMs: FN_SILENCE_MS, onProgress: accepted(options.onAccepted) },

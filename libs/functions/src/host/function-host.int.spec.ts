@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import {
-  AppError,
-  type FnAnnounce,
-  type FnCatalogReply,
-  type FunctionCallBatch,
-  type FunctionCallEvent,
-  Subjects,
-} from '@app/contracts';
+import { AppError, type FnAnnounce, type FunctionCallEvent, Routes, Subjects } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger, metricsRegistry } from '@app/observability';
 import { expectEventually } from '@app/testing';
@@ -81,9 +74,9 @@ describe('FunctionHost (real NATS)', () => {
       instance: 'i1',
       concurrency: 2,
     });
-    clientBus.serve(Subjects.fnCallsRecord, (data) => {
-      records.push(...(data as FunctionCallBatch).calls.filter((c) => c.name.startsWith(ns)));
-      return { recorded: true };
+    clientBus.serve(Routes.fnCallsRecord, ({ calls }) => {
+      records.push(...calls.filter((c) => c.name.startsWith(ns)));
+      return { recorded: calls.length };
     });
     clientBus.subscribe(Subjects.fnAnnounce, (data) => {
       if ((data as FnAnnounce).provider === `spec-${ns}`) announcements.push(data as FnAnnounce);
@@ -186,7 +179,7 @@ describe('FunctionHost (real NATS)', () => {
 
   it('answers fn.catalog and announces a change, then serves the new function', async () => {
     await expectEventually(async () => {
-      const catalog = await clientBus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, 200);
+      const catalog = await clientBus.gather(Routes.fnCatalog);
       const mine = catalog.find((c) => c.provider === `spec-${ns}`);
       expect(mine?.functions.map((f) => f.name)).toEqual([echo.name, fail.name, wait.name]);
     });

@@ -6,9 +6,10 @@ import {
   FnCancel,
   type FnExecProgress,
   FN_HEARTBEAT_MS,
-  FnExecRequest,
+  type FnExecRequest,
   parseDto,
   QueueGroups,
+  Routes,
   Subjects,
   UnavailableError,
 } from '@app/contracts';
@@ -76,7 +77,7 @@ export class FunctionHost {
 
   async start(): Promise<void> {
     this.shared.push(
-      this.bus.serve(Subjects.fnCatalog, () => this.catalog()),
+      this.bus.serve(Routes.fnCatalog, () => this.catalog()),
       this.bus.subscribe(Subjects.fnCancel, (data) => this.cancel(data)),
     );
     this.sync();
@@ -123,8 +124,7 @@ export class FunctionHost {
     const queue = QueueGroups.functionProviders(this.provider);
     for (const name of names) {
       if (this.subscriptions.has(name)) continue;
-      const handler = async (data: unknown, ctx: HandlerContext) => {
-        const request = parseDto(FnExecRequest, data, 'function call');
+      const handler = async (request: FnExecRequest, ctx: HandlerContext) => {
         const stopBeating = this.heartbeat(ctx);
         try {
           return await this.executor.execute(name, request, ctx.headers.traceparent);
@@ -132,7 +132,7 @@ export class FunctionHost {
           stopBeating();
         }
       };
-      this.subscriptions.set(name, this.bus.serve(Subjects.fnExec(name), handler, { queue }));
+      this.subscriptions.set(name, this.bus.serve(Routes.fnExec(name), handler, { queue }));
     }
   }
 

@@ -1,19 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import {
-  CreateCronRequest,
-  CreateDelayRequest,
-  ListCronsRequest,
-  ListDelaysRequest,
-  parseDto,
-  QueueGroups,
-  Subjects,
-  TaskNameRequest,
-} from '@app/contracts';
+import { Routes, type TaskNameRequest } from '@app/contracts';
 import { CronTasksService } from './cron-tasks.service';
 import { DelayTasksService } from './delay-tasks.service';
 
-/** `scheduler.delays.*` and `scheduler.crons.*` (the gateway's REST routes): parse, one service call. */
+/** `scheduler.delays.*` and `scheduler.crons.*` (the gateway's REST routes): one service call each. */
 @Injectable()
 export class SchedulerHandler implements OnApplicationBootstrap {
   constructor(
@@ -23,20 +14,17 @@ export class SchedulerHandler implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    const serve = (subject: string, handler: (data: unknown) => Promise<unknown>) =>
-      this.bus.serve(subject, handler, { queue: QueueGroups.scheduler });
-    serve(Subjects.schedulerDelayCreate, (d) => this.delays.create(parseDto(CreateDelayRequest, d)));
-    serve(Subjects.schedulerDelayList, (d) => this.delays.list(parseDto(ListDelaysRequest, d)));
-    serve(Subjects.schedulerDelayGet, (d) => this.delays.get(...byName(d)));
-    serve(Subjects.schedulerDelayCancel, (d) => this.delays.cancel(...byName(d)));
-    serve(Subjects.schedulerCronCreate, (d) => this.crons.create(parseDto(CreateCronRequest, d)));
-    serve(Subjects.schedulerCronList, (d) => this.crons.list(parseDto(ListCronsRequest, d)));
-    serve(Subjects.schedulerCronGet, (d) => this.crons.get(...byName(d)));
-    serve(Subjects.schedulerCronDelete, (d) => this.crons.delete(...byName(d)));
+    this.bus.serve(Routes.schedulerDelayCreate, (r) => this.delays.create(r));
+    this.bus.serve(Routes.schedulerDelayList, (r) => this.delays.list(r));
+    this.bus.serve(Routes.schedulerDelayGet, (r) => this.delays.get(...byName(r)));
+    this.bus.serve(Routes.schedulerDelayCancel, (r) => this.delays.cancel(...byName(r)));
+    this.bus.serve(Routes.schedulerCronCreate, (r) => this.crons.create(r));
+    this.bus.serve(Routes.schedulerCronList, (r) => this.crons.list(r));
+    this.bus.serve(Routes.schedulerCronGet, (r) => this.crons.get(...byName(r)));
+    this.bus.serve(Routes.schedulerCronDelete, (r) => this.crons.delete(...byName(r)));
   }
 }
 
-function byName(data: unknown): [name: string, owner: string] {
-  const { name, owner } = parseDto(TaskNameRequest, data);
+function byName({ name, owner }: TaskNameRequest): [name: string, owner: string] {
   return [name, owner ?? ''];
 }

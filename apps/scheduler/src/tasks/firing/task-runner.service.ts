@@ -1,14 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { inSpan, linkTo } from '@app/observability';
 import { Bus, NoRespondersError } from '@app/bus';
-import {
-  type AgentRunReply,
-  type AgentRunRequest,
-  AppError,
-  type FinishReason,
-  Subjects,
-  UnavailableError,
-} from '@app/contracts';
+import { type AgentRunRequest, AppError, type FinishReason, Routes, UnavailableError } from '@app/contracts';
 import { CallNotDeliveredError, FunctionClient } from '@app/functions';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import type { FireOutcome } from '../domain/fire-outcome';
@@ -93,7 +86,7 @@ export class TaskRunner {
       agent: task.agent ?? undefined,
       principal: task.owner || undefined,
     };
-    const reply = await this.bus.request<AgentRunReply>(Subjects.agentRun, request, { timeoutMs });
+    const reply = await this.bus.request(Routes.agentRun, request, { timeoutMs });
     const result = {
       session_id: reply.session_id,
       run_id: reply.run_id,

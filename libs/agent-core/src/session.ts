@@ -1,4 +1,5 @@
 import type { Usage } from '@app/contracts';
+import { countTokens } from '@app/protocol';
 import type { Agent, AgentResult, RunInput } from './agent';
 import { LimitExceeded } from './errors';
 import { newId } from './ids';
@@ -17,7 +18,7 @@ export interface SessionSettings {
   ttlMs?: number;
   /** Price per token, for `cost`. */
   pricing?: { prompt: number; completion: number };
-  /** Counts a message's tokens for the history window (default: about 4 characters a token). */
+  /** Counts a message's tokens for the history window (default: the agent's model's tokenizer). */
   countTokens?: (text: string) => number;
 }
 
@@ -105,7 +106,8 @@ export class AgentSession {
   }
 
   private message(role: 'user' | 'assistant', content: string): StoredTurnMessage {
-    const count = this.settings.countTokens ?? ((text: string) => Math.ceil(text.length / 4));
+    const count =
+      this.settings.countTokens ?? ((text: string) => countTokens(text, this.agent.definition.model));
     return { role, content, tokens: count(content) };
   }
 

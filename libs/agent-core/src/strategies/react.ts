@@ -1,5 +1,5 @@
 import type { ClientToolCall, TraceStep, Usage } from '@app/contracts';
-import { buildSystemPrompt, type PromptFunction } from '@app/protocol';
+import { buildSystemPrompt, type PromptFunction, xmlToonExample } from '@app/protocol';
 import type { ChatMessage, CompletionResult } from '../model/model-client';
 import { modelStep } from '../model/model-step';
 import { assistantTurn, nativeTools, readReply, resultTurns, type ReadReply } from '../model/reply-reader';
@@ -161,6 +161,14 @@ function systemTurn(ctx: RunContext, functions: PromptFunction[]): ChatMessage {
       instructions: definition.system_prompt,
       definitionBudget: definition.function_definition_budget,
       model: definition.model,
+      guide: callingGuide(ctx),
     }),
   };
+}
+
+function callingGuide({ run, prompts }: RunContext): string | undefined {
+  const { protocol } = run.definition;
+  if (protocol === 'xml-toon') return prompts.render('react_guide_xml_toon', { example: xmlToonExample() });
+  if (protocol === 'json-action') return prompts.render('react_guide_json_action');
+  return undefined;
 }

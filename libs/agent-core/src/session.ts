@@ -1,6 +1,7 @@
 import type { Usage } from '@app/contracts';
 import { countTokens } from '@app/protocol';
-import type { Agent, AgentResult, RunInput } from './agent';
+import type { Agent } from './agent';
+import type { AgentResult, RunInput } from './agent-types';
 import { LimitExceeded } from './errors';
 import { newId } from './ids';
 import type { ChatMessage } from './model/model-client';

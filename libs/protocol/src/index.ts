@@ -41,10 +41,11 @@ export { applySchemaTypes } from './schema-types';
 export { encodeResult, encodeError } from './result.codec';
 export { decodeResult } from './result-decoder';
 export { encodeData } from './toon-data';
-export { buildSystemPrompt } from './prompt';
+export { buildSystemPrompt, JSON_ACTION_GUIDE, XML_TOON_GUIDE, xmlToonExample } from './prompt';
 export { describeFunction, describeFunctions, FUNCTION_DESCRIBE } from './function-catalog';
 export type { CatalogOptions } from './function-catalog';
 export type { SystemPromptOptions } from './prompt';
+export { allowsEverything, isAllowed } from './allow-list';
 export { countTokens, encodingForModel } from './tokens';
 export type { TokenEncoding } from './tokens';
 export type {

@@ -1,0 +1,62 @@
+import { Logger, Metrics, SpanKind, inSpan } from '@app/observability';
+import { LlmError, type CompletionRequest, type CompletionResult, type LlmProvider } from '@app/llm';
+
+/**
+ * Every LLM call, whatever the provider: one span with the GenAI semantic-convention attributes,
+ * the platform's LLM metrics (requests, latency, tokens) and one info log line without message contents.
+ */
+export class InstrumentedLlmProvider implements LlmProvider {
+  constructor(
+    private readonly inner: LlmProvider,
+    private readonly logger: Logger,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  get model(): string {
+    return this.inner.model;
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const model = request.model ?? this.inner.model;
+    const labels = { provider: this.inner.name, model };
+    const started = performance.now();
+    const attributes = {
+      'gen_ai.system': this.inner.name,
+      'gen_ai.request.model': model,
+      'gen_ai.operation.name': 'chat',
+    };
+    return inSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      try {
+        const result = await this.inner.complete(request);
+        const seconds = (performance.now() - started) / 1000;
+        Metrics.llmRequests().inc({ ...labels, status: 'ok' });
+        Metrics.llmDuration().observe(labels, seconds);
+        Metrics.llmTokens().inc({ ...labels, type: 'prompt' }, result.usage.prompt_tokens);
+        Metrics.llmTokens().inc({ ...labels, type: 'completion' }, result.usage.completion_tokens);
+        span.setAttributes({
+          'gen_ai.response.model': result.model,
+          'gen_ai.usage.input_tokens': result.usage.prompt_tokens,
+          'gen_ai.usage.output_tokens': result.usage.completion_tokens,
+          'gen_ai.response.finish_reasons': [result.finishReason],
+        });
+        this.logger.info('llm call', {
+          ...labels,
+          prompt_tokens: result.usage.prompt_tokens,
+          completion_tokens: result.usage.completion_tokens,
+          ms: Math.round(seconds * 1000),
+          finish: result.finishReason,
+        });
+        return result;
+      } catch (err) {
+        const code = err instanceof LlmError ? err.code : 'llm_error';
+        Metrics.llmRequests().inc({ ...labels, status: code });
+        Metrics.llmDuration().observe(labels, (performance.now() - started) / 1000);
+        this.logger.warn('llm call failed', { ...labels, code, ms: Math.round(performance.now() - started) });
+        throw err;
+      }
+    });
+  }
+}

@@ -1,0 +1,166 @@
+import type { AgentDefinition } from './agent-definition';
+import type { AgentResult, AgentRunStream, ExecuteOptions, RunInput } from './agent-types';
+import { AgentError } from './errors';
+import { EventStream, fanOut } from './event-stream';
+import { newId } from './ids';
+import type { ChatMessage } from './model/model-client';
+import { PromptSet } from './prompts/prompt-set';
+import type { RunContext } from './run-context';
+import { failureOf } from './run-failure';
+import { ended, type RunOutcome } from './run-outcome';
+import { RunState } from './run-state';
+import { phaseAfter, replyOf, runStrategy } from './run-turn';
+import type { AgentRuntime } from './runtime';
+import { ClientToolSet } from './tools/client-tool-set';
+
+/** An agent definition bound to a runtime: `run` for the result, `send` for the events too. */
+export class Agent {
+  constructor(
+    readonly runtime: AgentRuntime,
+    readonly definition: AgentDefinition,
+  ) {}
+
+  /** The same agent with some of its definition replaced. */
+  withDefinition(changes: Partial<AgentDefinition>): Agent {
+    return new Agent(this.runtime, { ...this.definition, ...changes });
+  }
+
+  run(input: RunInput | string): Promise<AgentResult> {
+    return this.execute(toInput(input));
+  }
+
+  send(input: RunInput | string): AgentRunStream {
+    const given = toInput(input);
+    const runId = given.runId ?? newId('run');
+    const stream = new EventStream();
+    const controller = new AbortController();
+    const signal = given.signal ? AbortSignal.any([given.signal, controller.signal]) : controller.signal;
+    const result = this.execute({ ...given, runId, signal }, { stream });
+    void result.then(
+      () => stream.close(),
+      () => stream.close(),
+    );
+    return {
+      runId,
+      result,
+      cancel: () => controller.abort(),
+      [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+    };
+  }
+
+  /**
+   * Carries out the plan of a run held for approval (`phase: 'waiting_approval'`), in the same run:
+   * its id, trace, usage and time go on. `input` may add a signal or the caller's scopes.
+   */
+  approve(
+    held: AgentResult,
+    input: Omit<RunInput, 'message' | 'runId' | 'sessionId'> = {},
+  ): Promise<AgentResult> {
+    if (held.phase !== 'waiting_approval' || !held.plan)
+      throw new AgentError(
+        'not_waiting_approval',
+        `run '${held.run_id}' is not waiting for approval (${held.phase})`,
+      );
+    const prior = {
+      usage: held.usage,
+      trace: held.trace,
+      usedTools: held.used_tools,
+      totalMs: held.total_ms,
+      plan: held.plan,
+    };
+    return this.execute(
+      { ...input, message: held.input, runId: held.run_id, sessionId: held.session_id },
+      { prior },
+    );
+  }
+
+  /** One turn, framed: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
+  async execute(input: RunInput, options: ExecuteOptions = {}): Promise<AgentResult> {
+    const run = this.newRun(input, options);
+    const ctx = this.contextFor(run, input);
+    const stop = () => run.abort('cancelled');
+    if (input.signal?.aborted) stop();
+    input.signal?.addEventListener('abort', stop, { once: true });
+    options.prepare?.(run);
+    run.transition('running');
+    run.emit('run_start', {
+      run_id: run.runId,
+      session_id: run.identity.sessionId,
+      agent: this.definition.name,
+      mode: this.definition.mode,
+      protocol: this.definition.protocol,
+    });
+    let outcome: RunOutcome;
+    try {
+      outcome = await this.work(ctx, input);
+    } catch (err) {
+      outcome = ended(run, run.abortReason ?? 'error', (err as Error).message || 'internal error');
+    } finally {
+      run.close();
+      input.signal?.removeEventListener('abort', stop);
+    }
+    return this.finish(run, input, outcome);
+  }
+
+  private newRun(input: RunInput, options: ExecuteOptions): RunState {
+    const { ports } = this.runtime;
+    const identity = {
+      runId: input.runId ?? newId('run'),
+      sessionId: input.sessionId ?? '',
+      principal: input.principal,
+      scopes: input.scopes,
+    };
+    return new RunState(identity, this.definition, {
+      timeoutMs: this.runtime.timeoutFor(this.definition),
+      events: fanOut(ports.events, options.stream),
+      clock: ports.clock,
+      prior: options.prior,
+    });
+  }
+
+  private contextFor(run: RunState, input: RunInput): RunContext {
+    const { ports } = this.runtime;
+    return {
+      run,
+      model: ports.model,
+      functions: ports.functions,
+      prompts: new PromptSet(this.definition),
+      hooks: ports.hooks,
+      store: ports.store,
+      metrics: ports.metrics,
+      clientTools: input.clientTools?.length ? new ClientToolSet(input.clientTools) : undefined,
+    };
+  }
+
+  private async work(ctx: RunContext, input: RunInput): Promise<RunOutcome> {
+    await this.runtime.ports.hooks?.onTurnStart?.(ctx.run);
+    const history = typeof input.history === 'function' ? await input.history(ctx) : (input.history ?? []);
+    const conversation: ChatMessage[] = [...history, { role: 'user', content: input.message }];
+    return runStrategy(ctx, conversation, this.runtime.planParser);
+  }
+
+  private async finish(run: RunState, input: RunInput, outcome: RunOutcome): Promise<AgentResult> {
+    const { ports } = this.runtime;
+    run.transition(phaseAfter(outcome.finishReason));
+    await ports.store?.runEnded(run, outcome);
+    await ports.hooks?.onTurnEnd?.(run, outcome);
+    const reply = replyOf(run, outcome);
+    run.emit('run_end', reply);
+    const failure = failureOf(outcome, this.definition.mode);
+    return {
+      ...reply,
+      phase: run.phase,
+      input: input.message,
+      trace: run.trace,
+      ...(run.plan ? { plan: run.plan } : {}),
+      used_tools: run.usedTools,
+      total_ms: run.totalMs(),
+      transcript: outcome.transcript ?? outcome.reply,
+      ...(failure ? { failure } : {}),
+    };
+  }
+}
+
+function toInput(input: RunInput | string): RunInput {
+  return typeof input === 'string' ? { message: input } : input;
+}

@@ -1,0 +1,29 @@
+/**
+ * The prompts a run writes, as named templates with `{variable}` placeholders (the function list
+ * is rendered by libs/protocol, and the English calling guides are the protocol's own text). An agent definition may
+ * replace any of them; `language` picks the shipped set.
+ */
+export interface PromptTemplates {
+  /** ReAct with xml-toon: how to call functions, after the agent's instructions; `{example}` is a worked call. */
+  react_guide_xml_toon: string;
+  /** ReAct with json-action: how to call functions, after the agent's instructions. */
+  react_guide_json_action: string;
+  /** Plan mode's system prompt, after the agent's instructions. */
+  planning: string;
+  /** The plan's JSON shape, quoted by `planning` and `replan_request`. */
+  plan_format: string;
+  replan_failed_step: string;
+  replan_completed_header: string;
+  replan_completed_step: string;
+  replan_request: string;
+  /** The plan summary's request; `{observations}` are the step results, one a line. */
+  summary_request: string;
+  plan_awaiting_approval: string;
+  /** A reply whose native tool call had unreadable arguments. */
+  repair_tool_arguments: string;
+  history_summary_instructions: string;
+  history_summary_request: string;
+  history_summary_message: string;
+}
+
+export type PromptLanguage = 'en' | 'zh';

@@ -1,0 +1,40 @@
+import type { ModelClient } from '@app/agent-core';
+
+/**
+ * The model port's types are the run engine's (libs/agent-core); providers implement it as plain
+ * classes, and the module that owns them wraps them for Nest.
+ */
+export type {
+  ChatMessage,
+  ChatRole,
+  CompletionRequest,
+  CompletionResult,
+  ModelFinishReason as FinishReason,
+  NativeTool,
+  NativeToolCall,
+  TokenUsage,
+} from '@app/agent-core';
+
+/** A provider is the core's model port. */
+export type LlmProvider = ModelClient;
+
+export type LlmProviderKind = 'openai' | 'openai-compatible' | 'azure' | 'ollama' | 'anthropic';
+
+export interface LlmProviderConfig {
+  provider: LlmProviderKind;
+  baseUrl?: string;
+  apiKey?: string;
+  model: string;
+  /** Per HTTP attempt; a timed-out attempt is retried like a 5xx while retries remain. */
+  timeoutMs: number;
+  /** Retries on 408/409/429/5xx and connection errors, with exponential backoff and jitter. */
+  maxRetries: number;
+  maxTokens?: number;
+  /** Model calls through this HTTP(S) proxy, except to hosts in `noProxy`. */
+  proxy?: HttpProxy;
+}
+
+export interface HttpProxy {
+  url: string;
+  noProxy: string[];
+}

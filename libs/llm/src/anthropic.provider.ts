@@ -7,7 +7,7 @@ import {
 } from './anthropic-messages';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { toLlmError } from './sdk-error.mapper';
-import { createNodeHttpFetch } from './node-http-fetch';
+import { createSdkFetch } from './sdk-fetch';
 
 export interface AnthropicProviderOptions {
   /** Without the trailing /v1: the SDK adds it. */
@@ -80,7 +80,7 @@ export class AnthropicProvider implements LlmProvider {
         baseURL: this.options.baseUrl,
         timeout: this.options.timeoutMs,
         maxRetries: this.options.maxRetries,
-        fetch: createNodeHttpFetch(this.options.proxy),
+        fetch: createSdkFetch(this.options.proxy),
       });
       return { sdk, client };
     });

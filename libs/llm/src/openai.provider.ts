@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { LlmError } from './llm.errors';
-import { createNodeHttpFetch } from './node-http-fetch';
+import { createSdkFetch } from './sdk-fetch';
 import { toFinishReason, toOpenAiMessages, toOpenAiTools, toOpenAiToolCalls } from './openai-messages';
 import { OpenAiStreamAssembler } from './openai-stream.assembler';
 import { toLlmError } from './sdk-error.mapper';
@@ -37,7 +37,7 @@ export class OpenAiProvider implements LlmProvider {
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       defaultHeaders: options.defaultHeaders,
-      fetch: createNodeHttpFetch(options.proxy),
+      fetch: createSdkFetch(options.proxy),
     });
   }
 

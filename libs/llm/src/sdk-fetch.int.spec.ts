@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForwardProxy } from '@app/testing';
-import { createNodeHttpFetch } from './node-http-fetch';
+import { createSdkFetch } from './sdk-fetch';
 
-const fetchOver = createNodeHttpFetch();
+const fetchOver = createSdkFetch();
 let server: Server;
 let base: string;
 const sockets = new Set<unknown>();
@@ -57,8 +57,8 @@ afterAll(() => {
   return new Promise<void>((r) => server.close(() => r()));
 });
 
-describe('createNodeHttpFetch (a real HTTP server)', () => {
-  it('sends method, headers and body, reads status, headers and JSON, and keeps the connection', async () => {
+describe('createSdkFetch (a real HTTP server)', () => {
+  it('sends method, headers and body, reads status, headers and JSON, and keeps connections alive', async () => {
     const call = () =>
       fetchOver(`${base}/echo`, {
         method: 'POST',
@@ -69,8 +69,9 @@ describe('createNodeHttpFetch (a real HTTP server)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-multi')).toBe('a, b');
     expect(await res.json()).toEqual({ method: 'POST', auth: 'Bearer k', body: '{"q":1}' });
-    await (await call()).text();
-    expect(sockets.size).toBe(1);
+    for (let i = 0; i < 9; i++) await (await call()).text();
+    // A pool may open a second connection while the first is being handed back; never one a call.
+    expect(sockets.size).toBeLessThanOrEqual(2);
   });
 
   it('hands over a streamed body as it arrives', async () => {
@@ -106,7 +107,7 @@ describe('createNodeHttpFetch (a real HTTP server)', () => {
   it('rejects a dropped connection or a refused one as fetch does: TypeError with the cause', async () => {
     const dropped = await fetchOver(`${base}/broken`).catch((e: unknown) => e);
     expect(dropped).toBeInstanceOf(TypeError);
-    expect((dropped as Error & { cause: { code?: string } }).cause.code).toBe('ECONNRESET');
+    expect((dropped as Error & { cause: { code?: string } }).cause.code).toBe('UND_ERR_SOCKET');
     const refused = await fetchOver('http://127.0.0.1:1/').catch((e: unknown) => e);
     expect((refused as Error & { cause: { code?: string } }).cause.code).toBe('ECONNREFUSED');
   });
@@ -114,11 +115,11 @@ describe('createNodeHttpFetch (a real HTTP server)', () => {
   it('goes through the configured proxy, except to a host in its no-proxy list', async () => {
     const proxy = await startForwardProxy();
     try {
-      const proxied = createNodeHttpFetch({ url: proxy.url, noProxy: [] });
+      const proxied = createSdkFetch({ url: proxy.url, noProxy: [] });
       const res = await proxied(`${base}/echo`, { method: 'POST', body: 'via proxy' });
       expect(await res.json()).toMatchObject({ body: 'via proxy' });
       expect(proxy.seen).toEqual([`POST ${base}/echo`]);
-      const direct = createNodeHttpFetch({ url: proxy.url, noProxy: ['127.0.0.1'] });
+      const direct = createSdkFetch({ url: proxy.url, noProxy: ['127.0.0.1'] });
       expect((await direct(`${base}/empty`)).status).toBe(204);
       expect(proxy.seen).toHaveLength(1);
     } finally {

@@ -1,11 +1,4 @@
-import {
-  AppError,
-  FUNCTION_CALL_STATUSES,
-  FunctionFailedError,
-  type FunctionCallStatus,
-  type FunctionResult,
-} from '@app/contracts';
-import { initialiseCounter, Metrics } from '@app/observability';
+import { AppError, FunctionFailedError, type FunctionCallStatus, type FunctionResult } from '@app/contracts';
 
 const RESULT_KEYS = new Set(['data', 'markdown', 'message']);
 const MAX_ERROR_CHARS = 2_000;
@@ -37,14 +30,6 @@ export function toCallError(err: unknown, redact: (text: string) => string = (t)
   const message =
     err instanceof Error ? err.message || err.name : typeof err === 'string' ? err : 'the function failed';
   return new FunctionFailedError(redact(truncate(message, MAX_ERROR_CHARS)));
-}
-
-/** `ac_function_calls_total` at 0 for each function served and each outcome, from the first scrape. */
-export function initialiseCallMetrics(names: string[]): void {
-  const labelSets = names.flatMap((name) =>
-    FUNCTION_CALL_STATUSES.map((status) => ({ function: name, status })),
-  );
-  initialiseCounter(Metrics.functionCalls(), labelSets);
 }
 
 export function callStatus(error?: AppError): FunctionCallStatus {

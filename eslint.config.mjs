@@ -59,6 +59,17 @@ export default tseslint.config(
     },
   },
   {
+    // The model providers are plain classes: usable outside Nest and without the bus or a database.
+    files: ['libs/llm/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(@nestjs/|@app/(bus|persistence|runtime|observability|config))' }] },
+      ],
+    },
+  },
+  {
     // Only configuration code reads the environment.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: ['libs/config/**', '**/*.spec.ts', 'libs/testing/**', '**/*.cli.ts'],

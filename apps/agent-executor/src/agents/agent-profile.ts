@@ -1,5 +1,5 @@
 import type { AgentProfileSpec, AgentProfileView } from '@app/contracts';
-import type { LlmProviderKind } from '../llm/llm-provider';
+import type { LlmProviderKind } from '@app/llm';
 
 /** A profile with every default filled in: what a run is configured by. */
 export interface AgentProfile extends AgentProfileView {

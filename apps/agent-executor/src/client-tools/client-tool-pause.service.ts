@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ClientToolCall, TraceStep, Usage } from '@app/contracts';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import type { CompletionResult } from '../llm/llm-provider';
+import type { CompletionResult } from '@app/llm';
 import { ended, type RunOutcome } from '../runs/run-endings';
 import type { RunState } from '../runs/run-state';
 import type { ToolCall, ToolOutcome } from '../tools/tool-call';

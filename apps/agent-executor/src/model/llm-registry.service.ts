@@ -3,9 +3,8 @@ import type { PlatformConfig } from '@app/config';
 import { Logger } from '@app/observability';
 import type { ServiceState } from '@app/contracts';
 import { HealthChecks, PLATFORM_CONFIG } from '@app/runtime';
-import type { LlmProvider, LlmProviderConfig, LlmProviderKind } from '../llm/llm-provider';
-import { createLlmProvider } from '../llm/llm-provider.factory';
-import { InstrumentedLlmProvider } from '../llm/instrumented.provider';
+import { createLlmProvider, type LlmProvider, type LlmProviderConfig, type LlmProviderKind } from '@app/llm';
+import { InstrumentedLlmProvider } from './instrumented.provider';
 
 /** The part of an agent profile that can pick its own model endpoint (config-file profiles only). */
 export interface ModelChoice {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { modelChoiceOf } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import type { ChatMessage, CompletionResult, NativeTool } from '../llm/llm-provider';
+import type { ChatMessage, CompletionResult, NativeTool } from '@app/llm';
 import { LlmRegistry } from './llm-registry.service';
 import type { RunState } from '../runs/run-state';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type AgentRunReply, ConflictError, NotFoundError, type Scope } from '@app/contracts';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import type { ChatMessage } from '../llm/llm-provider';
+import type { ChatMessage } from '@app/llm';
 import { AgentTurnService } from '../runs/agent-turn.service';
 import { RunExecutionService } from '../runs/run-execution.service';
 import { RunFinisherService } from '../runs/run-finisher.service';

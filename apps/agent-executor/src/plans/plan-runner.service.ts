@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FinishReason, Plan, PlanStep } from '@app/contracts';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import type { ChatMessage } from '../llm/llm-provider';
+import type { ChatMessage } from '@app/llm';
 import { FunctionCatalogService } from '../tools/function-catalog.service';
 import { ended, type RunOutcome } from '../runs/run-endings';
 import type { RunState } from '../runs/run-state';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PlanStep } from '@app/contracts';
-import type { ChatMessage } from '../llm/llm-provider';
+import type { ChatMessage } from '@app/llm';
 import { ModelCallerService } from '../model/model-caller.service';
 import { modelFailure } from '../runs/model-failure';
 import { ended, limitBeforeStep, type RunOutcome } from '../runs/run-endings';

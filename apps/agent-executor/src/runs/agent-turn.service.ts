@@ -16,7 +16,7 @@ import { ClientToolResultsService } from '../client-tools/client-tool-results.se
 import { ClientToolsService } from '../client-tools/client-tools.service';
 import { newId } from '../common/ids';
 import { requireOwner } from '../common/ownership';
-import type { ChatMessage } from '../llm/llm-provider';
+import type { ChatMessage } from '@app/llm';
 import { PlanRunnerService } from '../plans/plan-runner.service';
 import { SessionHistoryService } from '../sessions/session-history.service';
 import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';

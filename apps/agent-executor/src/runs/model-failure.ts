@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@app/contracts';
-import { LlmError } from '../llm/llm.errors';
+import { LlmError } from '@app/llm';
 import { ended, type RunOutcome } from './run-endings';
 import type { RunState } from './run-state';
 

@@ -1,6 +1,6 @@
 import type { AgentProtocol, FunctionDefinition } from '@app/contracts';
 import { parseAssistantReply } from '@app/protocol';
-import type { ChatMessage, CompletionResult, NativeTool } from '../llm/llm-provider';
+import type { ChatMessage, CompletionResult, NativeTool } from '@app/llm';
 import type { ToolCall, ToolOutcome } from '../tools/tool-call';
 
 export type ReadReply =

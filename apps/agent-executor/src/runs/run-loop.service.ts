@@ -5,7 +5,7 @@ import type { AgentProtocol, Usage } from '@app/contracts';
 import { buildSystemPrompt, type PromptFunction } from '@app/protocol';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import type { ChatMessage, CompletionResult } from '../llm/llm-provider';
+import type { ChatMessage, CompletionResult } from '@app/llm';
 import { FunctionCatalogService } from '../tools/function-catalog.service';
 import type { ToolCall } from '../tools/tool-call';
 import { ToolExecutorService } from '../tools/tool-executor.service';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
-import type { ChatMessage } from '../llm/llm-provider';
+import type { ChatMessage } from '@app/llm';
 import { ModelCallerService } from '../model/model-caller.service';
 import type { RunState } from '../runs/run-state';
 import { type SessionRecord, SessionRepository, type StoredMessage } from './session.repository';

@@ -1,6 +1,5 @@
 import { Logger, Metrics, SpanKind, inSpan } from '@app/observability';
-import type { CompletionRequest, CompletionResult, LlmProvider } from './llm-provider';
-import { LlmError } from './llm.errors';
+import { LlmError, type CompletionRequest, type CompletionResult, type LlmProvider } from '@app/llm';
 
 /**
  * Every LLM call, whatever the provider: one span with the GenAI semantic-convention attributes,

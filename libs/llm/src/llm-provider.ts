@@ -1,5 +1,5 @@
 /**
- * One interface for every model the executor talks to. Providers are plain classes: the module
+ * One interface for every model the platform talks to. Providers are plain classes: the module
  * that owns them wraps them for Nest.
  */
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';

@@ -1,0 +1,18 @@
+export type {
+  ChatMessage,
+  ChatRole,
+  CompletionRequest,
+  CompletionResult,
+  FinishReason,
+  HttpProxy,
+  LlmProvider,
+  LlmProviderConfig,
+  LlmProviderKind,
+  NativeTool,
+  NativeToolCall,
+  TokenUsage,
+} from './llm-provider';
+export { LlmError, type LlmErrorCode } from './llm.errors';
+export { createLlmProvider, PLACEHOLDER_API_KEY } from './llm-provider.factory';
+export { OpenAiProvider, type OpenAiProviderOptions } from './openai.provider';
+export { AnthropicProvider, type AnthropicProviderOptions } from './anthropic.provider';

@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import type { Bus as BusType } from '../../libs/bus/src/bus';
 import { startNatsServer } from '../../libs/testing/src/nats-server';
 import { ADD } from '../common/add-function';
-import { processCpuMs, processRssBytes, ROOT, type Stoppable, startProcess } from '../common/processes';
+import {
+  type Proc,
+  processCpuMs,
+  processRssBytes,
+  ROOT,
+  type Stoppable,
+  startProcess,
+} from '../common/processes';
 import { startScriptedModel } from '../common/scripted-model';
 
 const dist = createRequire(join(ROOT, 'package.json'));

@@ -79,7 +79,10 @@ export async function typeCheckConsumer(
     skipLibCheck: false,
     ...compilerOptions,
   };
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['check.ts'] }));
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: options, files: ['check.ts'] }),
+  );
   await exec(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], {
     cwd: app,
   }).catch((err: { stdout?: string }) => {

@@ -25,7 +25,9 @@ export class SqliteSessionStore<M> {
       'SELECT message FROM agent_session_messages WHERE session_id = ? ORDER BY seq',
     );
     this.lastSeq = db.prepare('SELECT MAX(seq) AS seq FROM agent_session_messages WHERE session_id = ?');
-    this.insert = db.prepare('INSERT INTO agent_session_messages (session_id, seq, message) VALUES (?, ?, ?)');
+    this.insert = db.prepare(
+      'INSERT INTO agent_session_messages (session_id, seq, message) VALUES (?, ?, ?)',
+    );
     this.appendAll = db.transaction((sessionId: string, messages: readonly M[]) => {
       let seq = this.lastSeq.get(sessionId)?.seq ?? -1;
       for (const message of messages) this.insert.run(sessionId, ++seq, JSON.stringify(message));

@@ -41,8 +41,8 @@ export default tseslint.config(
     },
   },
   {
-    // The protocol library stays pure: no I/O, no Nest.
-    files: ['libs/protocol/**/*.ts'],
+    // The protocol library and the run engine stay pure: no I/O, no Nest.
+    files: ['libs/protocol/**/*.ts', 'libs/agent-core/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
@@ -51,7 +51,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(@nestjs/|node:(fs|net|http|https|child_process|dgram|dns|tls)$|@app/(bus|persistence|runtime))',
+                '^(@nestjs/|node:(fs|net|http|https|child_process|dgram|dns|tls)$|@app/(bus|persistence|runtime|functions|observability|config|llm))',
             },
           ],
         },

@@ -1,66 +1,22 @@
+import type { ModelClient } from '@app/agent-core';
+
 /**
- * One interface for every model the platform talks to. Providers are plain classes: the module
- * that owns them wraps them for Nest.
+ * The model port's types are the run engine's (libs/agent-core); providers implement it as plain
+ * classes, and the module that owns them wraps them for Nest.
  */
-export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+export type {
+  ChatMessage,
+  ChatRole,
+  CompletionRequest,
+  CompletionResult,
+  ModelFinishReason as FinishReason,
+  NativeTool,
+  NativeToolCall,
+  TokenUsage,
+} from '@app/agent-core';
 
-export interface NativeToolCall {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-}
-
-export interface ChatMessage {
-  role: ChatRole;
-  content: string;
-  /** On an assistant message: the native tool calls it made. */
-  toolCalls?: NativeToolCall[];
-  /** On a tool message: the call it answers. */
-  toolCallId?: string;
-  name?: string;
-}
-
-export interface NativeTool {
-  name: string;
-  description: string;
-  /** JSON schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
-
-export interface CompletionRequest {
-  model?: string;
-  messages: ChatMessage[];
-  tools?: NativeTool[];
-  maxTokens?: number;
-  temperature?: number;
-  signal?: AbortSignal;
-  /** When set, the reply is streamed and each text delta is passed here in order. */
-  onDelta?: (text: string) => void;
-}
-
-export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
-
-export interface TokenUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-
-export interface CompletionResult {
-  text: string;
-  toolCalls: NativeToolCall[];
-  usage: TokenUsage;
-  finishReason: FinishReason;
-  model: string;
-  provider: string;
-  elapsedMs: number;
-}
-
-export interface LlmProvider {
-  readonly name: string;
-  readonly model: string;
-  /** Resolves with the whole reply, or rejects with an LlmError. */
-  complete(req: CompletionRequest): Promise<CompletionResult>;
-}
+/** A provider is the core's model port. */
+export type LlmProvider = ModelClient;
 
 export type LlmProviderKind = 'openai' | 'openai-compatible' | 'azure' | 'ollama' | 'anthropic';
 

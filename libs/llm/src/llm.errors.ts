@@ -1,3 +1,5 @@
+import { ModelError } from '@app/agent-core';
+
 export type LlmErrorCode =
   | 'llm_timeout'
   | 'llm_rate_limited'
@@ -8,28 +10,27 @@ export type LlmErrorCode =
   | 'llm_aborted'
   | 'llm_not_configured';
 
-const RETRYABLE: ReadonlySet<LlmErrorCode> = new Set(['llm_timeout', 'llm_rate_limited', 'llm_unavailable']);
-
 /**
- * Every failure of a provider, with a stable code. It carries no `cause`: an SDK error can hold
- * request details, and this error travels into logs and traces.
+ * Every failure of a provider, with a stable code: the run engine's `ModelError`. It carries no
+ * `cause`: an SDK error can hold request details, and this error travels into logs and traces.
  */
-export class LlmError extends Error {
-  override readonly name = 'LlmError';
+export class LlmError extends ModelError {
+  override name = 'LlmError';
+  declare readonly code: LlmErrorCode;
 
   constructor(
-    readonly code: LlmErrorCode,
+    code: LlmErrorCode,
     message: string,
-    readonly status?: number,
+    status?: number,
     /** The provider's own error code, e.g. OpenAI's `invalid_api_key`, Anthropic's `authentication_error`. */
-    readonly providerCode?: string,
+    providerCode?: string,
   ) {
-    super(message);
+    super(code, message, status, providerCode);
   }
 
   /** True when the same request may succeed later (after the SDK's own retries ran out). */
   get retryable(): boolean {
-    return RETRYABLE.has(this.code);
+    return this.isRecoverable;
   }
 }
 

@@ -45,6 +45,7 @@ export { buildSystemPrompt } from './prompt';
 export { describeFunction, describeFunctions, FUNCTION_DESCRIBE } from './function-catalog';
 export type { CatalogOptions } from './function-catalog';
 export type { SystemPromptOptions } from './prompt';
+export { allowsEverything, isAllowed } from './allow-list';
 export { countTokens, encodingForModel } from './tokens';
 export type { TokenEncoding } from './tokens';
 export type {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionDefinition } from '@app/contracts';
-import { BUILTIN_DEFAULT, resolveProfile } from '../agents/agent-profile';
+import { defineAgent } from '../agent-definition';
+import { PromptSet } from '../prompts/prompt-set';
 import { planningPrompt } from './plan-prompt';
 
 const book: FunctionDefinition = {
@@ -17,15 +18,16 @@ const book: FunctionDefinition = {
 };
 
 describe('planningPrompt', () => {
-  const profile = resolveProfile(BUILTIN_DEFAULT, 'builtin');
+  const profile = defineAgent({ name: 'default', allowed_tools: ['*'] });
+  const prompts = new PromptSet(profile);
 
   it('lists the functions with every constraint a plan needs: enums, ranges, defaults, descriptions', () => {
-    expect(planningPrompt(profile, [book])).toContain(
+    expect(planningPrompt(prompts, profile, [book])).toContain(
       '## Functions\nbook_room(room: "red"|"blue", nights?: integer 1..14 = 1): Book a room.\n  room: Which room',
     );
   });
 
   it('says so when no function is allowed', () => {
-    expect(planningPrompt(profile, [])).toMatch(/## Functions\n\(none\)$/);
+    expect(planningPrompt(prompts, profile, [])).toMatch(/## Functions\n\(none\)$/);
   });
 });

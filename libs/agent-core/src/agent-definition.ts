@@ -1,0 +1,67 @@
+import type { AgentMode, AgentProtocol, StepFailurePolicy } from '@app/contracts';
+import type { PromptLanguage, PromptTemplates } from './prompts/templates';
+
+/**
+ * What an agent is: its instructions, how it talks to the model, what it may call and its limits.
+ * Field names follow the agent profiles of the HTTP API, so a stored profile is a definition.
+ */
+export interface AgentDefinition {
+  name: string;
+  /** The agent's instructions; they open every system prompt. */
+  system_prompt: string;
+  protocol: AgentProtocol;
+  mode: AgentMode;
+  /** Function names and `prefix*` patterns (`*`: every function). */
+  allowed_tools: string[];
+  /** Model calls a run may make. */
+  max_steps: number;
+  /** Function calls a run may make. */
+  max_tool_calls: number;
+  /** Milliseconds one function call may take. */
+  single_call_timeout: number;
+  /** Tokens (prompt + completion) a run may spend; 0: no budget. */
+  total_token_budget: number;
+  /** Characters of one result the model reads. */
+  observation_max_len: number;
+  /** Tokens of the model's context; a session's history may take half. */
+  context_window: number;
+  /** Milliseconds a run may take; the runtime's limit when absent. */
+  run_timeout?: number;
+  /** Plan mode: hold the plan in `waiting_approval` before any step runs. */
+  plan_approval: boolean;
+  /** Plan mode: what a failed step means for the rest of the plan. */
+  step_failure: StepFailurePolicy;
+  model?: string;
+  temperature?: number;
+  max_tokens?: number;
+  /** Tokens the function definitions may take in a text-protocol prompt before they are listed by name. */
+  function_definition_budget?: number;
+  /** Replaces named prompt templates for this agent. */
+  prompts?: Partial<PromptTemplates>;
+  /** The language of the shipped templates; English when absent. */
+  language?: PromptLanguage;
+}
+
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a helpful assistant. Use the functions when they help to answer; answer directly when they do not.';
+
+export const DEFINITION_DEFAULTS = {
+  system_prompt: DEFAULT_SYSTEM_PROMPT,
+  protocol: 'xml-toon',
+  mode: 'react',
+  allowed_tools: [],
+  max_steps: 10,
+  max_tool_calls: 20,
+  single_call_timeout: 30_000,
+  total_token_budget: 0,
+  observation_max_len: 4_000,
+  context_window: 16_000,
+  plan_approval: false,
+  step_failure: 'abort',
+} as const satisfies Omit<AgentDefinition, 'name'>;
+
+/** A definition with every default filled in; fields given as `undefined` keep their default. */
+export function defineAgent(spec: Partial<AgentDefinition> & { name: string }): AgentDefinition {
+  const given = Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== undefined));
+  return { ...DEFINITION_DEFAULTS, allowed_tools: [], ...given } as unknown as AgentDefinition;
+}

@@ -1,0 +1,76 @@
+export { Agent } from './agent';
+export type { AgentResult, AgentRunStream, HistoryLoader, PrepareRun, RunInput } from './agent';
+export { AgentSession } from './session';
+export type { SessionOptions, SessionSettings, TurnInput } from './session';
+export { TaskAgent } from './task-agent';
+export { AgentRuntime, AgentRuntimeBuilder, createRuntime } from './runtime';
+export type { RuntimeOptions } from './runtime';
+export { DEFAULT_SYSTEM_PROMPT, DEFINITION_DEFAULTS, defineAgent } from './agent-definition';
+export type { AgentDefinition } from './agent-definition';
+export {
+  AgentError,
+  Cancelled,
+  ConfigurationError,
+  IllegalTransition,
+  LimitExceeded,
+  ModelError,
+  PlanError,
+  ToolError,
+} from './errors';
+export type { RunEvent } from './events';
+export { EventStream, fanOut } from './event-stream';
+export type {
+  Clock,
+  EventSink,
+  FunctionCallOutcome,
+  FunctionCallRequest,
+  FunctionCaller,
+  Hooks,
+  MemoryRetriever,
+  RunMetrics,
+  RunStore,
+  SessionStore,
+  StoredTurnMessage,
+  ToolDecision,
+} from './ports';
+export type {
+  ChatMessage,
+  ChatRole,
+  CompletionRequest,
+  CompletionResult,
+  ModelClient,
+  ModelFinishReason,
+  NativeTool,
+  NativeToolCall,
+  TokenUsage,
+} from './model/model-client';
+export { RunState } from './run-state';
+export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions } from './run-state';
+export type { RunContext } from './run-context';
+export { answered, ended, statusOf, type RunOutcome } from './run-outcome';
+export { phaseAfter, replyOf, runStrategy } from './run-turn';
+export { callModel, type ModelCallOptions } from './model/model-call';
+export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
+export { toolStep } from './tools/tool-step';
+export type { ToolBatch, ToolCall, ToolOutcome } from './tools/tool-call';
+export { ClientToolSet, clientCallId, toPromptFunction } from './tools/client-tool-set';
+export { errorObservation, successObservation, type ObservationOptions } from './tools/observation';
+export { runReact } from './strategies/react';
+export { carryOutPlan, startPlan } from './strategies/plan';
+export { describePlan } from './strategies/plan-prompt';
+export {
+  JSON_PLAN_PARSER,
+  parsePlan,
+  type ParsedPlan,
+  type PlannedStep,
+  type PlanParser,
+} from './strategies/plan-parser';
+export { PromptSet, renderTemplate } from './prompts/prompt-set';
+export type { PromptLanguage, PromptTemplates } from './prompts/templates';
+export { ENGLISH_TEMPLATES } from './prompts/templates.en';
+export { CHINESE_TEMPLATES } from './prompts/templates.zh';
+export { foldHistory, historyTurns, windowHistory, type WindowMessage } from './session/history-window';
+export { InMemorySessionStore } from './session/in-memory-session.store';
+export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-model';
+export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
+export { newId } from './ids';

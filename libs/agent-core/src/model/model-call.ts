@@ -1,0 +1,44 @@
+import type { RunContext } from '../run-context';
+import type { ChatMessage, CompletionRequest, CompletionResult, NativeTool } from './model-client';
+
+export interface ModelCallOptions {
+  tools?: NativeTool[];
+  /**
+   * `all`: the whole reply is the user's answer, streamed as it arrives; `none`: it is not, or not
+   * yet known to be (a ReAct step may end in calls, and its text is then a thought).
+   */
+  deltas: 'all' | 'none';
+}
+
+/**
+ * One model call of a run: the agent's model options, the run's AbortSignal (deadline and
+ * cancel), the before/after hooks, usage added to the run, text deltas emitted while a
+ * streaming run waits. Rejects with whatever the model client threw.
+ */
+export async function callModel(
+  ctx: RunContext,
+  messages: ChatMessage[],
+  options: ModelCallOptions,
+): Promise<CompletionResult> {
+  const { run, hooks } = ctx;
+  const step = run.step;
+  const onDelta =
+    run.streaming && options.deltas === 'all'
+      ? (text: string) => run.emit('delta', { step, text })
+      : undefined;
+  const request: CompletionRequest = {
+    model: run.definition.model,
+    messages,
+    tools: options.tools,
+    temperature: run.definition.temperature,
+    maxTokens: run.definition.max_tokens,
+    signal: run.signal,
+    onDelta,
+  };
+  await hooks?.beforeLlm?.(run, request);
+  const result = await ctx.model.complete(request);
+  run.addUsage(result.usage);
+  await hooks?.afterLlm?.(run, result);
+  await ctx.store?.modelStepCompleted(run, { step, result });
+  return result;
+}

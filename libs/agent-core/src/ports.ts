@@ -1,0 +1,96 @@
+import type { CallerDto, ErrorBody, FunctionDefinition, FunctionResult, PlanStep } from '@app/contracts';
+import type { CompletionRequest, CompletionResult } from './model/model-client';
+import type { RunEvent } from './events';
+import type { RunOutcome } from './run-outcome';
+import type { RunState } from './run-state';
+import type { ToolCall, ToolOutcome } from './tools/tool-call';
+
+export type { ModelClient } from './model/model-client';
+
+export interface FunctionCallRequest {
+  name: string;
+  args: Record<string, unknown>;
+  callId: string;
+  /** Aborted when the run stops (deadline or cancel): the call is given up and cancelled at its provider. */
+  signal: AbortSignal;
+  timeoutMs: number;
+  caller: CallerDto;
+  /** The concrete names the run may call, for the provider's own check; absent when all are allowed. */
+  allowedTools?: string[];
+}
+
+/** A call's outcome; a failure is data (the model reads it), never a throw. */
+export type FunctionCallOutcome =
+  { status: 'success'; result: FunctionResult } | { status: 'error'; error: ErrorBody };
+
+/** The functions a run can call: their definitions, and the call itself. */
+export interface FunctionCaller {
+  /** Every known definition, in name order (so prompts are stable). */
+  catalogue(): Promise<readonly FunctionDefinition[]>;
+  find(name: string): Promise<FunctionDefinition | undefined>;
+  call(request: FunctionCallRequest): Promise<FunctionCallOutcome>;
+}
+
+/**
+ * The run's journal: every completed step is handed over as it completes, so a run can later be
+ * rebuilt from it. Each method may be a no-op for a store that keeps less.
+ */
+export interface RunStore {
+  modelStepCompleted(run: RunState, step: { step: number; result: CompletionResult }): Promise<void> | void;
+  toolCallCompleted(run: RunState, call: ToolCall, outcome: ToolOutcome): Promise<void> | void;
+  /** The plan changed (written, a step ran, revised). */
+  planChanged(run: RunState): Promise<void> | void;
+  runEnded(run: RunState, outcome: RunOutcome): Promise<void> | void;
+}
+
+export type ToolDecision =
+  | { action: 'allow' }
+  | { action: 'deny'; reason: string }
+  /** Run the call with these arguments instead (validated again). */
+  | { action: 'rewrite'; args: Record<string, unknown> };
+
+/** Optional observers and gates around a run; called in the order listed. */
+export interface Hooks {
+  onTurnStart?(run: RunState): Promise<void> | void;
+  beforeLlm?(run: RunState, request: CompletionRequest): Promise<void> | void;
+  afterLlm?(run: RunState, result: CompletionResult): Promise<void> | void;
+  beforeTool?(run: RunState, call: ToolCall): Promise<ToolDecision | void> | ToolDecision | void;
+  afterTool?(run: RunState, outcome: ToolOutcome): Promise<void> | void;
+  onPlanStepComplete?(run: RunState, step: PlanStep): Promise<void> | void;
+  onTurnEnd?(run: RunState, outcome: RunOutcome): Promise<void> | void;
+}
+
+/** Facts recalled for a turn (nothing uses it yet). */
+export interface MemoryRetriever {
+  retrieve(query: string, options: { sessionId?: string; limit?: number }): Promise<string[]>;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** Receives a run's events, numbered in order: the events the chat API streams. */
+export interface EventSink {
+  emit(event: RunEvent): void;
+}
+
+/** Counters the host may keep; every method optional. */
+export interface RunMetrics {
+  parseFailure?(protocol: string): void;
+  tokensSaved?(tokens: number): void;
+}
+
+export interface StoredTurnMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  tokens: number;
+}
+
+/** A session's history: what a turn loads (the summary, then the messages after it), and what it adds. */
+export interface SessionStore {
+  load(sessionId: string): Promise<{ summary: string | null; messages: StoredTurnMessage[] }>;
+  append(sessionId: string, messages: StoredTurnMessage[]): Promise<void>;
+  /** The oldest loaded messages, `folded`, are now in `summary`. */
+  saveSummary(sessionId: string, summary: string, folded: StoredTurnMessage[]): Promise<void>;
+}

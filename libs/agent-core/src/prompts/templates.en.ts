@@ -1,0 +1,24 @@
+import type { PromptTemplates } from './templates';
+
+export const ENGLISH_TEMPLATES: PromptTemplates = {
+  planning: `## Planning
+Write a plan for the user's request. Reply with one JSON object and nothing else:
+{plan_format}
+Each step calls one function with literal parameter values; the steps run in order; at most {max_steps} steps. If no function is needed, reply {"steps":[]}.`,
+  plan_format:
+    '{"steps":[{"description":"what the step does","tool":"function_name","params":{"name":"value"}}]}',
+  replan_failed_step: 'Step {step} ({tool}) failed: {error}.',
+  replan_completed_header: 'Completed so far:',
+  replan_completed_step: '- step {step} ({tool}) succeeded: {result}',
+  replan_request: 'Write the steps that remain to be done, in the same JSON format: {plan_format}',
+  summary_request: `The plan has been carried out. The results of its steps:
+{observations}
+Now answer the user's request from these results. Do not call functions.`,
+  plan_awaiting_approval: 'The plan is waiting for approval:',
+  repair_tool_arguments:
+    'Your reply could not be read: {error}. Call the function again with a JSON object as its arguments.',
+  history_summary_instructions:
+    'You write summaries of conversations. Keep facts, names, numbers, decisions and open questions; drop small talk. At most 200 words.',
+  history_summary_request: 'Summarise this conversation so an assistant can continue it.',
+  history_summary_message: 'Summary of the earlier conversation:\n{summary}',
+};

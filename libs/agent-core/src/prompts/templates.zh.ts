@@ -1,0 +1,22 @@
+import type { PromptTemplates } from './templates';
+
+export const CHINESE_TEMPLATES: PromptTemplates = {
+  planning: `## 规划
+为用户的请求制定计划。只回复一个 JSON 对象，不要有其他内容：
+{plan_format}
+每一步用字面参数值调用一个函数；步骤按顺序执行；最多 {max_steps} 步。如果不需要任何函数，回复 {"steps":[]}。`,
+  plan_format: '{"steps":[{"description":"这一步做什么","tool":"function_name","params":{"name":"value"}}]}',
+  replan_failed_step: '第 {step} 步（{tool}）失败：{error}。',
+  replan_completed_header: '已完成的步骤：',
+  replan_completed_step: '- 第 {step} 步（{tool}）成功：{result}',
+  replan_request: '用同样的 JSON 格式写出剩下要做的步骤：{plan_format}',
+  summary_request: `计划已执行完毕。各步骤的结果：
+{observations}
+现在根据这些结果回答用户的请求。不要调用函数。`,
+  plan_awaiting_approval: '计划正在等待批准：',
+  repair_tool_arguments: '无法读取你的回复：{error}。请重新调用该函数，并以 JSON 对象作为参数。',
+  history_summary_instructions:
+    '你负责总结对话。保留事实、名称、数字、决定和未解决的问题；省略寒暄。最多 200 字。',
+  history_summary_request: '总结这段对话，以便助手能够继续。',
+  history_summary_message: '之前对话的摘要：\n{summary}',
+};

@@ -1,0 +1,19 @@
+import type { AgentDefinition } from './agent-definition';
+import type { ModelClient } from './model/model-client';
+import type { FunctionCaller, Hooks, RunMetrics, RunStore } from './ports';
+import type { PromptSet } from './prompts/prompt-set';
+import type { RunState } from './run-state';
+import type { ClientToolSet } from './tools/client-tool-set';
+
+/** What one run works with: its state, the ports it calls, and its prompts. */
+export interface RunContext<D extends AgentDefinition = AgentDefinition> {
+  run: RunState<D>;
+  model: ModelClient;
+  functions: FunctionCaller;
+  prompts: PromptSet;
+  hooks?: Hooks;
+  store?: RunStore;
+  metrics?: RunMetrics;
+  /** Tools the caller runs itself; a call to one holds the run in `waiting_caller`. */
+  clientTools?: ClientToolSet;
+}

@@ -1,0 +1,174 @@
+import type {
+  AgentEventData,
+  AgentEventType,
+  FunctionCallSummary,
+  Plan,
+  Scope,
+  TraceStep,
+  Usage,
+  UsedTools,
+} from '@app/contracts';
+import type { AgentDefinition } from './agent-definition';
+import { IllegalTransition } from './errors';
+import type { RunEvent } from './events';
+import type { Clock, EventSink } from './ports';
+
+export type AbortReason = 'timeout' | 'cancelled';
+
+/**
+ * `waiting_approval`: a plan is held for the caller's approval; `waiting_caller`: the model
+ * called tools the caller runs itself, and the run waits for their results.
+ */
+export type RunPhase =
+  'queued' | 'running' | 'waiting_approval' | 'waiting_caller' | 'completed' | 'failed' | 'cancelled';
+
+const TRANSITIONS: Record<RunPhase, readonly RunPhase[]> = {
+  queued: ['running', 'failed', 'cancelled'],
+  running: ['waiting_approval', 'waiting_caller', 'completed', 'failed', 'cancelled'],
+  waiting_approval: ['running', 'cancelled'],
+  waiting_caller: ['running', 'completed', 'cancelled'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+export interface RunIdentity {
+  runId: string;
+  sessionId: string;
+  principal?: string;
+  /** The caller's scopes, sent with every function call: what the run does for it stays within them. */
+  scopes?: Scope[];
+}
+
+/** What a run held for approval had gathered before the hold. */
+export interface PriorProgress {
+  usage: Usage;
+  trace: TraceStep[];
+  usedTools: UsedTools;
+  totalMs: number;
+  plan?: Plan;
+}
+
+export interface RunStateOptions {
+  timeoutMs: number;
+  /** Receives the run's events; without one nothing is streamed (and the model is not asked to stream). */
+  events?: EventSink;
+  clock?: Clock;
+  /** A run held for approval, taken up again: it starts in `waiting_approval` with what it had. */
+  prior?: PriorProgress;
+}
+
+const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
+
+/**
+ * One run's state machine and everything it accumulates in flight: usage, trace, tool
+ * statistics, the function calls for the reply, and the one AbortSignal its deadline and a
+ * cancel fire. The phase changes only through `transition`.
+ */
+export class RunState<D extends AgentDefinition = AgentDefinition> {
+  readonly startedAt = performance.now();
+  readonly usage: Usage = { prompt_tokens: 0, completion_tokens: 0 };
+  readonly trace: TraceStep[] = [];
+  readonly usedTools: UsedTools = {};
+  readonly functionCalls: FunctionCallSummary[] = [];
+  toolCallsExecuted = 0;
+  /** Model steps taken (LLM calls) and plan steps run. */
+  step = 0;
+  plan?: Plan;
+  private current: RunPhase = 'queued';
+  private seq = 0;
+  private priorMs = 0;
+  private readonly controller = new AbortController();
+  private readonly deadline: number;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly events?: EventSink;
+  private readonly clock: Clock;
+
+  constructor(
+    readonly identity: RunIdentity,
+    readonly definition: D,
+    options: RunStateOptions,
+  ) {
+    this.events = options.events;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.deadline = this.clock.now() + options.timeoutMs;
+    this.timer = setTimeout(() => this.abort('timeout'), options.timeoutMs);
+    if (options.prior) this.restore(options.prior);
+  }
+
+  get runId(): string {
+    return this.identity.runId;
+  }
+
+  get phase(): RunPhase {
+    return this.current;
+  }
+
+  /** Moves the run to `to`; throws `IllegalTransition` for a move the state machine does not allow. */
+  transition(to: RunPhase): void {
+    if (!TRANSITIONS[this.current].includes(to)) throw new IllegalTransition(this.current, to);
+    this.current = to;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get abortReason(): AbortReason | undefined {
+    return this.controller.signal.aborted ? (this.controller.signal.reason as AbortReason) : undefined;
+  }
+
+  abort(reason: AbortReason): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  /** Stops the deadline timer; call once the run has ended. */
+  close(): void {
+    clearTimeout(this.timer);
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.deadline - this.clock.now());
+  }
+
+  /** Time spent on the run, before a hold for approval included. */
+  totalMs(): number {
+    return this.priorMs + Math.round(performance.now() - this.startedAt);
+  }
+
+  /** Whether someone receives the run's events (and so its answer's deltas). */
+  get streaming(): boolean {
+    return this.events !== undefined;
+  }
+
+  emit<T extends AgentEventType>(type: T, data: AgentEventData[T]): void {
+    this.events?.emit({ type, run_id: this.runId, seq: ++this.seq, data } as RunEvent);
+  }
+
+  addUsage(usage: Usage): void {
+    this.usage.prompt_tokens += usage.prompt_tokens;
+    this.usage.completion_tokens += usage.completion_tokens;
+  }
+
+  overBudget(): boolean {
+    const budget = this.definition.total_token_budget;
+    return budget > 0 && this.usage.prompt_tokens + this.usage.completion_tokens >= budget;
+  }
+
+  recordToolUse(name: string, elapsedMs: number): void {
+    const stats = (this.usedTools[name] ??= { count: 0, total_ms: 0 });
+    stats.count += 1;
+    stats.total_ms += elapsedMs;
+  }
+
+  private restore(prior: PriorProgress): void {
+    this.current = 'waiting_approval';
+    this.priorMs = prior.totalMs;
+    this.plan = prior.plan;
+    this.addUsage(prior.usage);
+    this.trace.push(...prior.trace);
+    Object.assign(this.usedTools, prior.usedTools);
+    this.toolCallsExecuted = Object.values(prior.usedTools).reduce((sum, stats) => sum + stats.count, 0);
+    this.step = prior.trace.reduce((max, entry) => Math.max(max, entry.step), 0);
+  }
+}

@@ -1,0 +1,41 @@
+import type { AgentRunReply, FinishReason } from '@app/contracts';
+import type { ChatMessage } from './model/model-client';
+import type { RunContext } from './run-context';
+import type { RunOutcome } from './run-outcome';
+import type { RunPhase, RunState } from './run-state';
+import type { PlanParser } from './strategies/plan-parser';
+import { carryOutPlan, startPlan } from './strategies/plan';
+import { runReact } from './strategies/react';
+
+/** The agent's strategy for one turn: ReAct, or plan-then-execute (carrying on a plan the run already holds). */
+export function runStrategy(
+  ctx: RunContext,
+  conversation: ChatMessage[],
+  parser: PlanParser,
+): Promise<RunOutcome> {
+  if (ctx.run.definition.mode !== 'plan') return runReact(ctx, conversation);
+  return ctx.run.plan ? carryOutPlan(ctx, conversation, parser) : startPlan(ctx, conversation, parser);
+}
+
+/** Where a run stands once its turn ended this way. */
+export function phaseAfter(reason: FinishReason): RunPhase {
+  if (reason === 'final') return 'completed';
+  if (reason === 'awaiting_approval') return 'waiting_approval';
+  if (reason === 'client_tool_calls') return 'waiting_caller';
+  if (reason === 'cancelled' || reason === 'rejected') return 'cancelled';
+  return 'failed';
+}
+
+/** The reply of a run that ended (or is held): what `run_end` carries and the chat API answers. */
+export function replyOf(run: RunState, outcome: RunOutcome): AgentRunReply {
+  return {
+    session_id: run.identity.sessionId,
+    run_id: run.runId,
+    reply: outcome.reply,
+    function_calls: run.functionCalls,
+    finish_reason: outcome.finishReason,
+    usage: { ...run.usage },
+    ...(outcome.failure ? { error: outcome.failure } : {}),
+    ...(outcome.clientCalls ? { client_tool_calls: outcome.clientCalls } : {}),
+  };
+}

@@ -1,0 +1,167 @@
+import type { ClientToolCall, TraceStep, Usage } from '@app/contracts';
+import { buildSystemPrompt, type PromptFunction } from '@app/protocol';
+import type { ChatMessage, CompletionResult } from '../model/model-client';
+import { modelStep } from '../model/model-step';
+import { assistantTurn, nativeTools, readReply, resultTurns, type ReadReply } from '../model/reply-reader';
+import type { RunContext } from '../run-context';
+import { answered, ended, type RunOutcome } from '../run-outcome';
+import type { ClientToolSet } from '../tools/client-tool-set';
+import type { ToolCall, ToolOutcome } from '../tools/tool-call';
+import { toolStep } from '../tools/tool-step';
+import { allowedFunctions } from './allowed-functions';
+
+/** Consecutive unreadable replies a run survives: the first gets a repair round, the second ends it. */
+const REPAIR_ROUNDS = 1;
+
+type Actionable = Exclude<ReadReply, { kind: 'invalid' }>;
+
+/**
+ * The ReAct loop: the model sees a system prompt listing only the functions its agent allows,
+ * replies, the reply is read in the agent's protocol, calls are executed (refusals reported
+ * back), results go back, until a final answer or a limit ends the run.
+ */
+export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Promise<RunOutcome> {
+  const { run } = ctx;
+  const { protocol, max_steps: maxSteps } = run.definition;
+  const functions = await allowedFunctions(ctx);
+  const offered = [...functions, ...(ctx.clientTools?.functions() ?? [])];
+  const messages: ChatMessage[] = [systemTurn(ctx, offered), ...conversation];
+  const tools = protocol === 'native' && functions.length > 0 ? nativeTools(functions) : undefined;
+  for (;;) {
+    // Until the reply is complete nobody knows whether it ends in calls (its text is then a
+    // thought), so a step's answer is published once, after it has been read.
+    const step = await modelStep<Actionable>(ctx, messages, {
+      tools,
+      deltas: 'none',
+      maxSteps,
+      repairs: REPAIR_ROUNDS,
+      repairsToolArguments: true,
+      replay: (result) => assistantTurn(result, protocol),
+      read: (result) => {
+        const reply = readReply(result, protocol);
+        if (reply.kind !== 'invalid') return { ok: true, value: reply };
+        ctx.metrics?.parseFailure?.(protocol);
+        return { ok: false, error: reply.error };
+      },
+    });
+    if (!step.ok) return step.outcome;
+    const { value: reply, result, tokens } = step;
+    if (reply.kind === 'final') {
+      run.trace.push({ step: run.step, kind: 'final', elapsed_ms: result.elapsedMs, tokens });
+      if (reply.answer) run.emit('delta', { step: run.step, text: reply.answer });
+      return answered(reply.answer);
+    }
+    // The tokens are spent; calls whose results nobody will read are not worth their side effects.
+    if (run.overBudget()) return ended(run, 'budget');
+    if (ctx.clientTools?.calledIn(reply.calls))
+      return holdForCaller(ctx, ctx.clientTools, result, reply.calls, reply.thought, tokens);
+    const stop = await act(ctx, messages, result, reply.calls, reply.thought, tokens);
+    if (stop) return stop;
+  }
+}
+
+async function act(
+  ctx: RunContext,
+  messages: ChatMessage[],
+  result: CompletionResult,
+  calls: ToolCall[],
+  thought: string | undefined,
+  tokens: Usage,
+): Promise<RunOutcome | undefined> {
+  const { run } = ctx;
+  const { protocol } = run.definition;
+  if (thought) run.emit('thought', { step: run.step, text: thought });
+  messages.push(assistantTurn(result, protocol));
+  const batch = await toolStep(ctx, calls);
+  batch.outcomes.forEach((outcome, i) =>
+    run.trace.push({
+      step: run.step,
+      kind: 'action',
+      ...(i === 0 && thought ? { thought } : {}),
+      action: { tool: outcome.call.name, args: outcome.args },
+      observation: outcome.observation,
+      ...(outcome.error ? { error: outcome.error.message } : {}),
+      elapsed_ms: outcome.elapsedMs,
+      ...(i === 0 ? { tokens } : {}),
+    }),
+  );
+  messages.push(...resultTurns(batch.outcomes, protocol));
+  if (run.abortReason) return ended(run, run.abortReason);
+  if (batch.limitReached) return ended(run, 'max_tool_calls');
+  return undefined;
+}
+
+/**
+ * A reply that calls a client tool ends the run with `client_tool_calls` (the run waits on the
+ * caller). The platform calls of the same reply run first; every call of the reply is kept, in
+ * order, as the last step of the trace (platform calls with their observation, client calls with
+ * their id), so the next turn can hand the model all the results of that reply at once, as the
+ * protocol expects. The session keeps the model's reply as written, so the conversation replays
+ * as it happened.
+ */
+async function holdForCaller(
+  ctx: RunContext,
+  clientTools: ClientToolSet,
+  result: CompletionResult,
+  calls: ToolCall[],
+  thought: string | undefined,
+  tokens: Usage,
+): Promise<RunOutcome> {
+  const { run } = ctx;
+  if (thought) run.emit('thought', { step: run.step, text: thought });
+  const platformCalls = calls.filter((call) => !clientTools.has(call.name));
+  const executed = platformCalls.length > 0 ? (await toolStep(ctx, platformCalls)).outcomes : [];
+  if (run.abortReason) return ended(run, run.abortReason);
+  const pending: ClientToolCall[] = [];
+  calls.forEach((call, index) => {
+    const opening: Partial<TraceStep> = index === 0 ? { tokens, ...(thought ? { thought } : {}) } : {};
+    if (clientTools.has(call.name)) {
+      const asked = clientTools.pendingCall(call, run.runId, index);
+      pending.push(asked);
+      run.trace.push(clientStep(run.step, asked, opening));
+    } else run.trace.push(actionStep(run.step, executed.shift() as ToolOutcome, opening));
+  });
+  return {
+    finishReason: 'client_tool_calls',
+    reply: thought ?? '',
+    transcript: result.text,
+    clientCalls: pending,
+  };
+}
+
+function actionStep(step: number, outcome: ToolOutcome, opening: Partial<TraceStep>): TraceStep {
+  return {
+    step,
+    kind: 'action',
+    ...opening,
+    action: { tool: outcome.call.name, args: outcome.args },
+    observation: outcome.observation,
+    ...(outcome.error ? { error: outcome.error.message } : {}),
+    elapsed_ms: outcome.elapsedMs,
+  };
+}
+
+function clientStep(step: number, call: ClientToolCall, opening: Partial<TraceStep>): TraceStep {
+  return {
+    step,
+    kind: 'client_tool_call',
+    ...opening,
+    action: { tool: call.name, args: call.arguments },
+    call_id: call.id,
+    elapsed_ms: 0,
+  };
+}
+
+function systemTurn(ctx: RunContext, functions: PromptFunction[]): ChatMessage {
+  const { definition } = ctx.run;
+  return {
+    role: 'system',
+    content: buildSystemPrompt({
+      functions,
+      protocol: definition.protocol,
+      instructions: definition.system_prompt,
+      definitionBudget: definition.function_definition_budget,
+      model: definition.model,
+    }),
+  };
+}

@@ -1,0 +1,35 @@
+import type { PlanStep } from '@app/contracts';
+import { Agent, type AgentResult, type RunInput } from './agent';
+import type { AgentDefinition } from './agent-definition';
+import type { AgentRuntime } from './runtime';
+import type { PlannedStep } from './strategies/plan-parser';
+
+/**
+ * An agent that works by plans: `run(goal)` has the model write the plan (held for approval when
+ * the definition asks), `executePlan(steps)` carries out the caller's own plan; either way the
+ * steps run in order under the definition's failure policy and one model call writes the answer.
+ */
+export class TaskAgent {
+  private readonly agent: Agent;
+
+  constructor(runtime: AgentRuntime, definition: AgentDefinition) {
+    this.agent = new Agent(runtime, { ...definition, mode: 'plan' });
+  }
+
+  get definition(): AgentDefinition {
+    return this.agent.definition;
+  }
+
+  run(goal: RunInput | string): Promise<AgentResult> {
+    return this.agent.run(goal);
+  }
+
+  /** `goal`: what the summary answers; the steps are checked and run like a written plan's. */
+  executePlan(steps: PlannedStep[], goal: RunInput | string = 'Carry out the plan.'): Promise<AgentResult> {
+    const input = typeof goal === 'string' ? { message: goal } : goal;
+    const planned: PlanStep[] = steps.map((step, index) => ({ ...step, index, status: 'pending' }));
+    return this.agent.execute(input, (run) => {
+      run.plan = { revision: 0, steps: planned };
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import type { FunctionDefinition, FunctionResult } from '@app/contracts';
+import { countTokens, encodeError, encodeResult, type ResultPaging } from '@app/protocol';
+
+export interface ObservationOptions {
+  /** The profile's `observation_max_len`. */
+  maxLen: number;
+  model?: string;
+  /** The called function, when known: a cut result tells how to page through it. */
+  definition?: FunctionDefinition;
+  /** The parameters the call ran with. */
+  args?: Record<string, unknown>;
+  /** Told the tokens the chosen encoding saved against compact JSON (`ac_tokens_saved_total`). */
+  onTokensSaved?: (tokens: number) => void;
+}
+
+/**
+ * What the model reads back from one call: the `<result>` element, cut to the profile's
+ * `observation_max_len` where its structure allows (whole rows, items, fields, lines; see
+ * libs/protocol result-fit.ts), so it stays well-formed and its data decodes, with a note on what
+ * was left out and, for a function with an `offset` parameter, the offset that gives the rest.
+ */
+export function successObservation(
+  name: string,
+  result: FunctionResult,
+  options: ObservationOptions,
+): string {
+  const { maxLen, model } = options;
+  const whole = encodeResult(name, result, { model });
+  if (result.data !== undefined && options.onTokensSaved)
+    countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), options);
+  if (whole.length <= maxLen) return whole;
+  const paging = pagingOf(options.definition, options.args);
+  return encodeResult(name, result, { model, maxLength: maxLen, ...(paging ? { paging } : {}) });
+}
+
+/** What the chosen encoding saved against compact JSON in the same envelope. */
+function countSavedTokens(encoded: string, asJson: string, options: ObservationOptions): void {
+  if (encoded === asJson) return;
+  const saved = countTokens(asJson, options.model) - countTokens(encoded, options.model);
+  if (saved > 0) options.onTokensSaved?.(saved);
+}
+
+export function errorObservation(name: string, message: string, maxLen: number): string {
+  return encodeError(name, message, { maxLength: maxLen });
+}
+
+/** A function pages when it takes an integer `offset` (the `*_list` built-ins do). */
+export function pagingOf(
+  definition: FunctionDefinition | undefined,
+  args: Record<string, unknown> | undefined,
+): ResultPaging | undefined {
+  const offset = definition?.parameters.properties.offset;
+  if (!offset || (offset.type !== 'integer' && offset.type !== 'number')) return undefined;
+  const given = args?.offset;
+  return { offsetParam: 'offset', offset: typeof given === 'number' && given > 0 ? given : 0 };
+}

@@ -1,0 +1,193 @@
+import type { ErrorBody, FunctionDefinition, FunctionResult } from '@app/contracts';
+import { allowsEverything, applySchemaTypes, isAllowed } from '@app/protocol';
+import { newId } from '../ids';
+import type { FunctionCallOutcome } from '../ports';
+import type { RunContext } from '../run-context';
+import { answerFunctionDescribe, isFunctionDescribe } from './function-describe';
+import { errorObservation, successObservation } from './observation';
+import { validateAgainstDefinition } from './param-validator';
+import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
+
+type Checked = {
+  call: ToolCall;
+  args: Record<string, unknown>;
+  refusal?: ErrorBody;
+  definition?: FunctionDefinition;
+  /** Answered by the run itself (function_describe): no provider, no call counted. */
+  local?: FunctionResult;
+};
+
+/**
+ * One tool step: the calls of one model reply. Refuses what a hook, the allow-list, the schema or
+ * `max_tool_calls` forbids (the model is told why; nothing is executed), executes the rest
+ * concurrently with `single_call_timeout`, and returns every outcome in call order. A failed call
+ * is fed back to the model, never retried.
+ */
+export async function toolStep(ctx: RunContext, calls: ToolCall[]): Promise<ToolBatch> {
+  const { run } = ctx;
+  const checked: Checked[] = [];
+  for (const call of calls) checked.push(await gate(ctx, call));
+  let limitReached = false;
+  for (const item of checked) {
+    if (item.refusal || item.local) continue;
+    if (run.toolCallsExecuted >= run.definition.max_tool_calls) {
+      limitReached = true;
+      item.refusal = {
+        code: 'rate_limited',
+        message: `the limit of ${run.definition.max_tool_calls} function calls for this run is reached`,
+      };
+      continue;
+    }
+    run.toolCallsExecuted += 1;
+  }
+  const allowed = await allowedNames(ctx);
+  const outcomes = await Promise.all(checked.map((item, index) => settle(ctx, item, index, allowed)));
+  for (const outcome of outcomes) await record(ctx, outcome);
+  return { outcomes, limitReached };
+}
+
+/** The `beforeTool` hook's say, then the checks on what it leaves (rewritten arguments included). */
+async function gate(ctx: RunContext, call: ToolCall): Promise<Checked> {
+  const decision = await ctx.hooks?.beforeTool?.(ctx.run, call);
+  if (decision?.action === 'deny') return refuse(call, 'forbidden', decision.reason);
+  const allowedCall =
+    decision?.action === 'rewrite' ? { ...call, params: decision.args, raw: undefined } : call;
+  return check(ctx, allowedCall);
+}
+
+async function check(ctx: RunContext, call: ToolCall): Promise<Checked> {
+  const { allowed_tools: allowList, name: agent } = ctx.run.definition;
+  if (isFunctionDescribe(call.name)) {
+    const visible = (await ctx.functions.catalogue()).filter((fn) => isAllowed(allowList, fn.name));
+    const answer = answerFunctionDescribe(call.params, visible);
+    return 'error' in answer
+      ? { call, args: call.params, refusal: answer.error }
+      : { call, args: call.params, local: answer.result };
+  }
+  if (!isAllowed(allowList, call.name)) {
+    return refuse(call, 'forbidden', `function '${call.name}' is not available to agent '${agent}'`);
+  }
+  const definition = await ctx.functions.find(call.name);
+  if (!definition) return refuse(call, 'not_found', `function '${call.name}' does not exist`);
+  const args = applySchemaTypes(call, definition.parameters);
+  const errors = validateAgainstDefinition(definition, args);
+  if (errors.length > 0) {
+    const message = `invalid parameters: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`;
+    return { call, args, definition, refusal: { code: 'invalid_params', message, details: errors } };
+  }
+  return { call, args, definition };
+}
+
+async function settle(
+  ctx: RunContext,
+  item: Checked,
+  index: number,
+  allowed?: string[],
+): Promise<ToolOutcome> {
+  const { run } = ctx;
+  const { call, args, definition } = item;
+  run.emit('tool_call', { step: run.step, index, name: call.name, args });
+  const outcome = item.refusal
+    ? outcomeOf(ctx, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
+    : item.local
+      ? outcomeOf(ctx, call, args, { result: item.local, executed: false, elapsedMs: 0 })
+      : await execute(ctx, call, args, allowed, definition);
+  run.emit('tool_result', {
+    step: run.step,
+    index,
+    name: call.name,
+    status: outcome.status,
+    ...(outcome.status === 'success' ? { result: outcome.result } : { error: outcome.error }),
+    elapsed_ms: outcome.elapsedMs,
+  });
+  return outcome;
+}
+
+/** In call order, whatever order the calls finished in. */
+async function record(ctx: RunContext, outcome: ToolOutcome): Promise<void> {
+  const { run } = ctx;
+  if (outcome.executed) run.recordToolUse(outcome.call.name, outcome.elapsedMs);
+  run.functionCalls.push({
+    name: outcome.call.name,
+    status: outcome.status,
+    result: outcome.status === 'success' ? outcome.result : outcome.error,
+  });
+  await ctx.hooks?.afterTool?.(run, outcome);
+  await ctx.store?.toolCallCompleted(run, outcome.call, outcome);
+}
+
+async function execute(
+  ctx: RunContext,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  allowed?: string[],
+  definition?: FunctionDefinition,
+): Promise<ToolOutcome> {
+  const { run } = ctx;
+  const started = performance.now();
+  const timeoutMs = Math.max(1, Math.min(run.definition.single_call_timeout, run.remainingMs()));
+  let reply: FunctionCallOutcome;
+  try {
+    reply = await ctx.functions.call({
+      name: call.name,
+      args,
+      timeoutMs,
+      callId: newId('call'),
+      caller: {
+        agent: run.definition.name,
+        run_id: run.runId,
+        session_id: run.identity.sessionId,
+        principal: run.identity.principal,
+        scopes: run.identity.scopes,
+        kind: 'agent',
+      },
+      ...(allowed ? { allowedTools: allowed } : {}),
+      // aborting the run (deadline or cancel) gives the call up and cancels it at its provider
+      signal: run.signal,
+    });
+  } catch (err) {
+    reply = {
+      status: 'error',
+      error: { code: 'internal', message: (err as Error).message || 'the call failed' },
+    };
+  }
+  const elapsedMs = Math.round(performance.now() - started);
+  return reply.status === 'success'
+    ? outcomeOf(ctx, call, args, { result: reply.result ?? {}, executed: true, elapsedMs }, definition)
+    : outcomeOf(ctx, call, args, { error: reply.error, executed: true, elapsedMs });
+}
+
+function outcomeOf(
+  ctx: RunContext,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  found: { result?: FunctionResult; error?: ErrorBody; executed: boolean; elapsedMs: number },
+  definition?: FunctionDefinition,
+): ToolOutcome {
+  const { definition: agent } = ctx.run;
+  const maxLen = agent.observation_max_len;
+  const observation = found.error
+    ? errorObservation(call.name, found.error.message, maxLen)
+    : successObservation(call.name, found.result ?? {}, {
+        maxLen,
+        model: agent.model,
+        definition,
+        args,
+        onTokensSaved: (tokens) => ctx.metrics?.tokensSaved?.(tokens),
+      });
+  return { call, args, status: found.error ? 'error' : 'success', observation, ...found };
+}
+
+/** The provider's half of the allow-list: concrete names, or nothing when all are allowed. */
+async function allowedNames(ctx: RunContext): Promise<string[] | undefined> {
+  const allowList = ctx.run.definition.allowed_tools;
+  if (allowsEverything(allowList)) return undefined;
+  const known = (await ctx.functions.catalogue())
+    .map((fn) => fn.name)
+    .filter((name) => isAllowed(allowList, name));
+  return known.length > 0 ? known : allowList.filter((entry) => !entry.endsWith('*'));
+}
+
+function refuse(call: ToolCall, code: ErrorBody['code'], message: string): Checked {
+  return { call, args: call.params, refusal: { code, message } };
+}

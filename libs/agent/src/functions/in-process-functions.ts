@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { AppError, type FnExecReply, type FunctionDefinition, TimeoutError } from '@app/contracts';
+import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '@app/agent-core';
+import { AppError, type FunctionDefinition, type FunctionResult, TimeoutError } from '@app/contracts';
 import {
   type AgentFunction,
   describeFunction,
   type FunctionLogger,
+  isAllowed,
   normalizeResult,
   raceAbort,
   toCallError,
@@ -13,78 +14,81 @@ import {
 export const EMBEDDED_PROVIDER = 'embedded';
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
 
-export interface CallOptions {
-  /** Aborts the call (the run was cancelled or ran out of time). */
-  signal?: AbortSignal;
-  /** Overrides the function's own time limit. */
-  timeoutMs?: number;
+interface Entry {
+  fn: AgentFunction;
+  definition: FunctionDefinition;
 }
 
 /**
- * The application's functions, run in its own process: the same validation as the platform's
- * providers (`validateParams`), an AbortSignal that fires on timeout and on the caller's abort,
- * and every failure answered as an error reply (never thrown), so the model reads why.
+ * The application's functions, run in its own process (the run engine's FunctionCaller): the same
+ * validation as the platform's providers (`validateParams`), an AbortSignal that fires at the
+ * shorter of the call's and the function's time limit and when the run stops, and every failure
+ * answered as an error outcome (never thrown), so the model reads why.
  */
-export class InProcessFunctions {
-  private readonly byName = new Map<string, { fn: AgentFunction; definition: FunctionDefinition }>();
+export class InProcessFunctions implements FunctionCaller {
+  private readonly byName = new Map<string, Entry>();
+  private readonly sorted: FunctionDefinition[];
 
   constructor(
     functions: readonly AgentFunction[],
     private readonly logger: FunctionLogger = silentLogger,
-    defaultTimeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS,
   ) {
     for (const fn of functions) {
       if (this.byName.has(fn.name)) throw new Error(`function '${fn.name}' is given twice`);
-      this.byName.set(fn.name, { fn, definition: describeFunction(fn, EMBEDDED_PROVIDER, defaultTimeoutMs) });
+      const definition = describeFunction(fn, EMBEDDED_PROVIDER, DEFAULT_FUNCTION_TIMEOUT_MS);
+      this.byName.set(fn.name, { fn, definition });
     }
+    this.sorted = [...this.byName.values()]
+      .map((entry) => entry.definition)
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  definitions(): FunctionDefinition[] {
-    return [...this.byName.values()].map((entry) => entry.definition);
+  async catalogue(): Promise<readonly FunctionDefinition[]> {
+    return this.sorted;
   }
 
-  async call(name: string, params: unknown, options: CallOptions = {}): Promise<FnExecReply> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
+  async find(name: string): Promise<FunctionDefinition | undefined> {
+    return this.byName.get(name)?.definition;
+  }
+
+  async call(request: FunctionCallRequest): Promise<FunctionCallOutcome> {
     try {
-      const result = await this.run(name, params, options);
-      return { status: 'success', result, elapsed_ms: elapsed() };
+      return { status: 'success', result: await this.run(request) };
     } catch (err) {
-      return { status: 'error', error: toCallError(err).toBody(), elapsed_ms: elapsed() };
+      return { status: 'error', error: toCallError(err).toBody() };
     }
   }
 
-  private async run(name: string, input: unknown, options: CallOptions) {
+  private async run(request: FunctionCallRequest): Promise<FunctionResult> {
+    const { name, signal } = request;
+    if (request.allowedTools && !isAllowed(request.allowedTools, name))
+      throw new AppError('forbidden', `function '${name}' is not among the run's allowed tools`);
     const entry = this.byName.get(name);
     if (!entry) throw new AppError('not_found', `function '${name}' does not exist`);
-    const params = validateParams(entry.fn.params, input);
-    const limit = options.timeoutMs ?? entry.definition.timeout_ms ?? DEFAULT_FUNCTION_TIMEOUT_MS;
+    const params = validateParams(entry.fn.params, request.args);
+    const limit = Math.min(request.timeoutMs, entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY);
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new TimeoutError(`function '${name}' did not finish within ${limit} ms`)),
       limit,
     );
-    const onAbort = () => controller.abort(cancelled(options.signal?.reason));
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
+    const onAbort = () =>
+      controller.abort(new AppError('cancelled', 'the run stopped before the call ended'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const callId = randomUUID();
       const ctx = {
         signal: controller.signal,
         deadline: Date.now() + limit,
-        logger: this.logger.child({ fn: name, call_id: callId }),
-        caller: {},
+        logger: this.logger.child({ fn: name, call_id: request.callId }),
+        caller: request.caller,
       };
       return normalizeResult(await raceAbort(() => entry.fn.execute(params, ctx), controller.signal));
     } finally {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     }
   }
-}
-
-function cancelled(reason: unknown): AppError {
-  return reason instanceof AppError ? reason : new AppError('cancelled', 'the caller cancelled the call');
 }
 
 const silentLogger: FunctionLogger = {

@@ -41,7 +41,7 @@ export function buildLibPackage(root, { typesOnly = [] } = {}) {
       return `'${path.startsWith('.') ? path : `./${path}`}'`;
     });
     if (typeOnlyLib) text = text.replace(/^import ["']reflect-metadata["'];\n/m, '');
-    for (const [, specifier] of text.matchAll(/(?:from |require\(|import\()["']([^"']+)["']/g))
+    for (const [, specifier] of text.matchAll(MODULE_SPECIFIER))
       if (!specifier.startsWith('.') && !isBuiltin(specifier) && !allowed.has(packageOf(specifier)))
         problems.push(`${relative(root, file)} imports ${specifier}`);
     writeFileSync(file, text);
@@ -51,6 +51,10 @@ export function buildLibPackage(root, { typesOnly = [] } = {}) {
     process.exit(1);
   }
 }
+
+/** What a module statement, `require(…)` or `import(…)` names (not text that merely reads "from '…'"). */
+const MODULE_SPECIFIER =
+  /(?:^\s*(?:import|export)\b[^;]*?\bfrom\s*|^\s*import\s*|\brequire\(|\bimport\()["']([^"']+)["']/gm;
 
 /** `@app/<lib>` → where its entry lands in dist (rootDir is the libs folder). */
 function aliasTargets(root, dist, tsconfig) {

@@ -86,19 +86,19 @@ function runtimeFor(options: AgentOptions): AgentRuntime {
 
 function definitionFor(options: AgentOptions): AgentDefinition {
   const limits = options.limits ?? {};
-  return defineAgent({
-    allowed_tools: ['*'],
-    ...options.definition,
-    name: options.name,
-    system_prompt: options.instructions ?? options.definition?.system_prompt,
-    protocol: options.protocol ?? options.definition?.protocol,
-    mode: options.mode ?? options.definition?.mode,
-    max_steps: limits.maxSteps ?? options.definition?.max_steps,
-    max_tool_calls: limits.maxToolCalls ?? options.definition?.max_tool_calls,
-    single_call_timeout: limits.callTimeoutMs ?? options.definition?.single_call_timeout,
-    run_timeout: limits.runTimeoutMs ?? options.definition?.run_timeout,
-    total_token_budget: limits.tokenBudget ?? options.definition?.total_token_budget,
-    context_window: limits.contextWindow ?? options.definition?.context_window,
-    observation_max_len: limits.observationMaxLen ?? options.definition?.observation_max_len,
-  });
+  const chosen: Partial<AgentDefinition> = {
+    system_prompt: options.instructions,
+    protocol: options.protocol,
+    mode: options.mode,
+    max_steps: limits.maxSteps,
+    max_tool_calls: limits.maxToolCalls,
+    single_call_timeout: limits.callTimeoutMs,
+    run_timeout: limits.runTimeoutMs,
+    total_token_budget: limits.tokenBudget,
+    context_window: limits.contextWindow,
+    observation_max_len: limits.observationMaxLen,
+  };
+  const given = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
+  // Every function the application hands over is the agent's to call, unless the definition narrows it.
+  return defineAgent({ allowed_tools: ['*'], ...options.definition, ...given, name: options.name });
 }

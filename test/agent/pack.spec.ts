@@ -18,7 +18,12 @@ const PACKAGE_DIR = join(REPO_ROOT, 'libs/agent');
 
 const SCRIPT = {
   rules: [
+    {
+      match: '/Tromso[\\s\\S]*temperature_c|temperature_c[\\s\\S]*Tromso/',
+      reply: '{"type":"final","answer":"It is 4 °C in Tromso."}',
+    },
     { match: 'temperature_c', reply: 'It is 4 °C and cloudy.' },
+    { match: 'Tromso', reply: '{"type":"action","tool":"get_weather","args":{"city":"Tromso"}}' },
     { match: 'Bergen', reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Bergen' } }] } },
     { match: '/weather/i', reply: '<call name="get_weather"><p>city: Oslo</p></call>' },
   ],
@@ -47,7 +52,8 @@ const events = [];
 const stream = native.send('And Bergen?');
 for await (const event of stream) events.push(event.type);
 const streamed = await stream.result;
-console.log(JSON.stringify({ first, second: second.reply, turns: session.turnIndex, events, streamed: streamed.reply, looked }));
+const json = await createAgent({ name: 'json', model, functions: [getWeather], protocol: 'json-action' }).run('Weather in Tromso?');
+console.log(JSON.stringify({ first, second: second.reply, turns: session.turnIndex, events, streamed: streamed.reply, json: json.reply, looked }));
 `;
 
 // Type-checked against the packed declarations alone, with the platform's @Param decorators.
@@ -87,7 +93,7 @@ describe('the packed @agentchassis/agent installed in a project outside the mono
   });
   afterAll(() => llm?.close());
 
-  it('installs from the tarball and its dependencies alone, type-checks, and runs agents in process', async () => {
+  it('installs from the tarball and its dependencies alone, type-checks, and runs agents of all three protocols in process', async () => {
     const packed = await packPackage(PACKAGE_DIR, project);
     expect(packed.files).toEqual(
       expect.arrayContaining([
@@ -126,7 +132,8 @@ describe('the packed @agentchassis/agent installed in a project outside the mono
       second: 'You asked about Oslo.',
       turns: 2,
       streamed: 'It is 4 °C and cloudy.',
-      looked: ['Oslo', 'Bergen'],
+      json: 'It is 4 °C in Tromso.',
+      looked: ['Oslo', 'Bergen', 'Tromso'],
     });
     expect(result.events).toEqual(
       expect.arrayContaining(['run_start', 'tool_call', 'tool_result', 'run_end']),

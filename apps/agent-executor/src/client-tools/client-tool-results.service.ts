@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { successObservation } from '@app/agent-core';
 import {
   type AgentRunRequest,
   CLIENT_CALL_ID_PATTERN,
@@ -13,7 +14,7 @@ import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import { RunRepository } from '../runs/run.repository';
-import { successObservation } from '../tools/observation';
+import { RunMetrics } from '../runs/run-metrics';
 
 /** The turn that carries a paused run's tool results on. */
 export interface ResumedTurn {
@@ -35,6 +36,7 @@ export class ClientToolResultsService {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
+    @Inject(RunMetrics) private readonly metrics: RunMetrics,
   ) {}
 
   async resume(request: AgentRunRequest, results: ClientToolResult[]): Promise<ResumedTurn> {
@@ -56,7 +58,7 @@ export class ClientToolResultsService {
     const message = batch
       .map((step) =>
         step.kind === 'client_tool_call'
-          ? clientObservation(step, answers.get(step.call_id ?? '') ?? '', profile)
+          ? this.observation(step, answers.get(step.call_id ?? '') ?? '', profile)
           : (step.observation ?? ''),
       )
       .join('\n');
@@ -69,6 +71,15 @@ export class ClientToolResultsService {
           throw new ConflictError(`run '${runId}' no longer waits for tool results (answered meanwhile)`);
       },
     };
+  }
+
+  /** JSON is data (TOON-encoded for the model when cheaper); any other text is a message. */
+  private observation(step: TraceStep, content: string, profile: AgentProfile): string {
+    return successObservation(step.action?.tool ?? 'tool', resultOf(content), {
+      maxLen: profile.observation_max_len,
+      model: profile.model,
+      onTokensSaved: (tokens) => this.metrics.tokensSaved(tokens),
+    });
   }
 }
 
@@ -100,14 +111,6 @@ function checkAnswers(batch: TraceStep[], answers: Map<string, string>): void {
       })),
   ];
   if (errors.length > 0) throw new InvalidParamsError(errors, 'invalid tool results');
-}
-
-/** JSON is data (TOON-encoded for the model when cheaper); any other text is a message. */
-function clientObservation(step: TraceStep, content: string, profile: AgentProfile): string {
-  return successObservation(step.action?.tool ?? 'tool', resultOf(content), {
-    maxLen: profile.observation_max_len,
-    model: profile.model,
-  });
 }
 
 function resultOf(content: string): FunctionResult {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type ClientTool, type FieldError, InvalidParamsError } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
 import { FunctionCatalogService } from '../tools/function-catalog.service';
-import { ClientToolSet } from './client-tool-set';
+import { ClientToolSet } from '@app/agent-core';
 
 /**
  * Accepts a caller's tools for a run, before it starts. A tool may not share its name with any

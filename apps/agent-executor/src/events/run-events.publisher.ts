@@ -1,16 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EventSink, RunEvent } from '@app/agent-core';
 import { Bus } from '@app/bus';
-import { type AgentEvent, type AgentEventData, type AgentEventType, Subjects } from '@app/contracts';
-import type { RunState } from '../runs/run-state';
+import { Subjects } from '@app/contracts';
 
-/** Publishes a streaming run's events on `agent.events.<runId>`, numbered in order. */
+/** The run engine's event sink for a streaming run: each event on `agent.events.<runId>`, in order. */
 @Injectable()
-export class RunEventsPublisher {
+export class RunEventsPublisher implements EventSink {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
-  emit<T extends AgentEventType>(run: RunState, type: T, data: AgentEventData[T]): void {
-    if (!run.identity.stream) return;
-    const event: AgentEvent = { type, run_id: run.runId, seq: run.nextSeq(), data };
-    this.bus.publish(Subjects.agentEvents(run.runId), event);
+  emit(event: RunEvent): void {
+    this.bus.publish(Subjects.agentEvents(event.run_id), event);
   }
 }

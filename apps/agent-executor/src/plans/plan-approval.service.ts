@@ -2,15 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type AgentRunReply, ConflictError, NotFoundError, type Scope } from '@app/contracts';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import type { ChatMessage } from '@app/llm';
-import { AgentTurnService } from '../runs/agent-turn.service';
+import { RunEngineService } from '../engine/run-engine.service';
 import { RunExecutionService } from '../runs/run-execution.service';
 import { RunFinisherService } from '../runs/run-finisher.service';
-import { RunState } from '../runs/run-state';
 import { type RunRecord, RunRepository } from '../runs/run.repository';
 import { SessionHistoryService } from '../sessions/session-history.service';
 import { SessionRepository } from '../sessions/session.repository';
-import { PlanRunnerService } from './plan-runner.service';
 
 /**
  * Approving or rejecting a plan held in `awaiting_approval`. The plan lives on the run's record,
@@ -24,31 +21,34 @@ export class PlanApprovalService {
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(SessionHistoryService) private readonly history: SessionHistoryService,
-    @Inject(AgentTurnService) private readonly turns: AgentTurnService,
+    @Inject(RunEngineService) private readonly engine: RunEngineService,
     @Inject(RunExecutionService) private readonly execution: RunExecutionService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
-    @Inject(PlanRunnerService) private readonly planRunner: PlanRunnerService,
   ) {}
 
   async approve(runId: string, principal?: string, stream = false, scopes?: Scope[]): Promise<AgentRunReply> {
     const record = await this.claim(runId, 'running', principal);
     const profile = await this.profiles.get(record.agent);
-    const run = new RunState(
+    const run = this.engine.newRun(
       { runId, sessionId: record.session_id ?? '', principal: record.owner || undefined, scopes, stream },
       profile,
-      this.turns.timeoutFor(profile),
-      { usage: record.usage, trace: record.trace, usedTools: record.used_tools, totalMs: record.total_ms },
+      {
+        usage: record.usage,
+        trace: record.trace,
+        usedTools: record.used_tools,
+        totalMs: record.total_ms,
+        plan: record.plan ?? { revision: 0, steps: [] },
+      },
     );
-    run.plan = record.plan ?? { revision: 0, steps: [] };
     return this.execution.execute(
       run,
       record.input,
       async () => undefined,
       async () => {
+        const ctx = this.engine.contextFor(run);
         const session = record.session_id ? await this.sessions.find(record.session_id) : null;
-        const history = session ? await this.history.load(run, session) : [];
-        const conversation: ChatMessage[] = [...history, { role: 'user', content: record.input }];
-        return this.planRunner.carryOut(run, conversation);
+        const history = session ? await this.history.load(ctx, run, session) : [];
+        return this.engine.work(ctx, [...history, { role: 'user', content: record.input }]);
       },
     );
   }

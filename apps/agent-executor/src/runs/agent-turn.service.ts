@@ -6,23 +6,19 @@ import {
   InvalidParamsError,
   NotFoundError,
 } from '@app/contracts';
-import type { PlatformConfig } from '@app/config';
 import { activeTraceId } from '@app/observability';
 import { countTokens } from '@app/protocol';
-import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, DEFAULT_AGENT } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
-import { newId } from '../common/ids';
+import { newId } from '@app/agent-core';
 import { requireOwner } from '../common/ownership';
-import type { ChatMessage } from '@app/llm';
-import { PlanRunnerService } from '../plans/plan-runner.service';
+import { RunEngineService } from '../engine/run-engine.service';
 import { SessionHistoryService } from '../sessions/session-history.service';
 import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';
 import { RunExecutionService } from './run-execution.service';
-import { RunLoopService } from './run-loop.service';
-import { RunState } from './run-state';
+import type { ExecutorRun } from './executor-run';
 import { RunRepository } from './run.repository';
 
 const TITLE_CHARS = 80;
@@ -31,19 +27,17 @@ const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a sessio
 /**
  * One conversation turn (`agent.run`): finds or opens the session (opened with a caller-held
  * history, or the session of a run paused for client tool results), picks the agent, records the
- * run, loads the windowed history and hands the turn to the ReAct loop or the plan runner.
+ * run, loads the windowed history and hands the turn to the run engine (ReAct or plan).
  */
 @Injectable()
 export class AgentTurnService {
   constructor(
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(SessionHistoryService) private readonly history: SessionHistoryService,
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(RunExecutionService) private readonly execution: RunExecutionService,
-    @Inject(RunLoopService) private readonly loop: RunLoopService,
-    @Inject(PlanRunnerService) private readonly planRunner: PlanRunnerService,
+    @Inject(RunEngineService) private readonly engine: RunEngineService,
     @Inject(ClientToolsService) private readonly clientTools: ClientToolsService,
     @Inject(ClientToolResultsService) private readonly results: ClientToolResultsService,
   ) {}
@@ -70,7 +64,7 @@ export class AgentTurnService {
       scopes: request.scopes,
       stream: request.stream === true,
     };
-    const run = new RunState(identity, profile, this.timeoutFor(profile));
+    const run = this.engine.newRun(identity, profile);
     run.clientTools = clientTools;
     const earlier = existing ? [] : this.earlierMessages(request.history, profile);
     await resumed?.claim();
@@ -82,18 +76,11 @@ export class AgentTurnService {
     );
   }
 
-  /** The overall deadline: the profile's, never past the platform's (the gateway waits that long). */
-  timeoutFor(profile: AgentProfile): number {
-    return Math.min(profile.run_timeout ?? Number.POSITIVE_INFINITY, this.config.executor.run_timeout);
-  }
-
-  private async work(run: RunState, session: SessionRecord, message: string, isNew: boolean) {
+  private async work(run: ExecutorRun, session: SessionRecord, message: string, isNew: boolean) {
     if (isNew) run.sessionLastSeq = 0;
-    const history = isNew ? [] : await this.history.load(run, session);
-    const conversation: ChatMessage[] = [...history, { role: 'user', content: message }];
-    return run.profile.mode === 'plan'
-      ? this.planRunner.start(run, conversation)
-      : this.loop.run(run, conversation);
+    const ctx = this.engine.contextFor(run);
+    const history = isNew ? [] : await this.history.load(ctx, run, session);
+    return this.engine.work(ctx, [...history, { role: 'user', content: message }]);
   }
 
   private newSession(request: AgentRunRequest, profile: AgentProfile): SessionRecord {
@@ -118,7 +105,7 @@ export class AgentTurnService {
 
   /** The run's record, and for a new session the session itself (with the caller's history), in one transaction. */
   private async record(
-    run: RunState,
+    run: ExecutorRun,
     request: AgentRunRequest,
     input: string,
     opening?: { session: SessionRecord; earlier: NewMessage[] },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentEvent, type AgentRunReply, type RunView, Subjects } from '@app/contracts';
 import { expectEventually, type Script } from '@app/testing';
-import { newId } from '../common/ids';
+import { newId } from '@app/agent-core';
 import { ask } from '../testing/executor-app';
 import { delay } from '../testing/test-functions';
 import { arithmetic, startWorld, type World } from '../testing/world';

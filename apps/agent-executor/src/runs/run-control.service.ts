@@ -17,7 +17,7 @@ import { requireOwner } from '../common/ownership';
 import { traceUrl } from './trace-url';
 import { RunFinisherService } from './run-finisher.service';
 import { RunListRepository } from './run-list.repository';
-import type { RunState } from './run-state';
+import type { ExecutorRun } from './executor-run';
 import { RunRepository } from './run.repository';
 
 /** How long a cancel waits for the owner to wind the run down and answer with its ending. */
@@ -56,7 +56,7 @@ export class RunControlService {
   }
 
   /** Listens for this run's interrupt until `ended` settles; the interrupt is answered with the ending. */
-  track(run: RunState, ended: Promise<AgentRunReply>): void {
+  track(run: ExecutorRun, ended: Promise<AgentRunReply>): void {
     const subscription = this.bus.serve(Subjects.agentRunInterrupt(run.runId), async () => {
       run.abort('cancelled');
       return ended;

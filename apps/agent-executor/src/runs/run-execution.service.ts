@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply } from '@app/contracts';
 import { Logger } from '@app/observability';
-import { RunEventsPublisher } from '../events/run-events.publisher';
+import { ended, phaseAfter, type RunOutcome } from '@app/agent-core';
+import type { ExecutorRun } from './executor-run';
 import { RunControlService } from './run-control.service';
-import { ended, type RunOutcome } from './run-endings';
 import { RunFinisherService } from './run-finisher.service';
-import type { RunState } from './run-state';
 
 /**
  * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first,
@@ -16,13 +15,12 @@ export class RunExecutionService {
   constructor(
     @Inject(RunControlService) private readonly control: RunControlService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
-    @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
   /** `register` runs once the run can be cancelled (e.g. to create its record), before the work. */
   execute(
-    run: RunState,
+    run: ExecutorRun,
     input: string,
     register: () => Promise<void>,
     work: () => Promise<RunOutcome>,
@@ -35,7 +33,7 @@ export class RunExecutionService {
   }
 
   private async frame(
-    run: RunState,
+    run: ExecutorRun,
     input: string,
     register: () => Promise<void>,
     work: () => Promise<RunOutcome>,
@@ -46,7 +44,8 @@ export class RunExecutionService {
       run.close();
       throw err;
     }
-    this.events.emit(run, 'run_start', {
+    run.transition('running');
+    run.emit('run_start', {
       run_id: run.runId,
       session_id: run.identity.sessionId,
       agent: run.profile.name,
@@ -62,6 +61,7 @@ export class RunExecutionService {
     } finally {
       run.close();
     }
+    run.transition(phaseAfter(outcome.finishReason));
     return this.finisher.finish(run, input, outcome);
   }
 }

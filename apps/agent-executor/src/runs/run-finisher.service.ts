@@ -2,12 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply } from '@app/contracts';
 import { Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
-import { newId } from '../common/ids';
-import { RunEventsPublisher } from '../events/run-events.publisher';
+import { newId, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import type { DbWrite } from '../common/db-write';
 import { type NewMessage, SessionRepository } from '../sessions/session.repository';
-import { type RunOutcome, statusOf } from './run-endings';
-import type { RunState } from './run-state';
+import type { ExecutorRun } from './executor-run';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
 /**
@@ -19,11 +17,10 @@ export class RunFinisherService {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
-    @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
-  async finish(run: RunState, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
+  async finish(run: ExecutorRun, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
     const status = statusOf(outcome.finishReason);
     const totalMs = run.totalMs();
     const progress: RunProgress = {
@@ -43,17 +40,8 @@ export class RunFinisherService {
       const said = outcome.transcript ?? outcome.reply;
       await this.appendTurn(run.identity.sessionId, run.runId, input, said, save, run);
     }
-    const body: AgentRunReply = {
-      session_id: run.identity.sessionId,
-      run_id: run.runId,
-      reply: outcome.reply,
-      function_calls: run.functionCalls,
-      finish_reason: outcome.finishReason,
-      usage: { ...run.usage },
-      ...(outcome.failure ? { error: outcome.failure } : {}),
-      ...(outcome.clientCalls ? { client_tool_calls: outcome.clientCalls } : {}),
-    };
-    this.events.emit(run, 'run_end', body);
+    const body = replyOf(run, outcome);
+    run.emit('run_end', body);
     Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });
     Metrics.runSteps().observe(run.step);
     // One line per run is noise at volume; a run that failed is worth a warning.
@@ -102,7 +90,7 @@ export class RunFinisherService {
     input: string,
     reply: string,
     save: DbWrite,
-    run?: RunState,
+    run?: ExecutorRun,
   ): Promise<void> {
     const model = run?.profile.model;
     const messages: NewMessage[] = [

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { RunMetrics as EngineMetrics } from '@app/agent-core';
 import { AGENT_PROTOCOLS, FINISH_REASONS } from '@app/contracts';
 import { initialiseCounter, Metrics } from '@app/observability';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
@@ -6,12 +7,12 @@ import { AgentProfilesService } from '../agents/agent-profiles.service';
 const TEXT_PROTOCOLS = AGENT_PROTOCOLS.filter((protocol) => protocol !== 'native');
 
 /**
- * Exports the executor's counters at 0 before the first run, for every label value known at
- * start: `ac_runs_total` for each configured agent and finish reason, parse failures for each
+ * The run engine's counters. Exports them at 0 before the first run, for every label value known
+ * at start: `ac_runs_total` for each configured agent and finish reason, parse failures for each
  * text protocol, and the tokens saved. Agents created over REST appear with their first run.
  */
 @Injectable()
-export class RunMetrics implements OnModuleInit {
+export class RunMetrics implements OnModuleInit, EngineMetrics {
   constructor(@Inject(AgentProfilesService) private readonly profiles: AgentProfilesService) {}
 
   onModuleInit(): void {
@@ -25,5 +26,13 @@ export class RunMetrics implements OnModuleInit {
       TEXT_PROTOCOLS.map((protocol) => ({ protocol })),
     );
     initialiseCounter(Metrics.tokensSaved(), [{}]);
+  }
+
+  parseFailure(protocol: string): void {
+    Metrics.parseFailures().inc({ protocol });
+  }
+
+  tokensSaved(tokens: number): void {
+    Metrics.tokensSaved().inc(tokens);
   }
 }

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ModelModule } from '../model/model.module';
 import { SessionHistoryService } from './session-history.service';
 import { SessionListRepository } from './session-list.repository';
 import { SessionRepository } from './session.repository';
@@ -7,7 +6,6 @@ import { SessionsHandler } from './sessions.handler';
 import { SessionsService } from './sessions.service';
 
 @Module({
-  imports: [ModelModule],
   providers: [
     SessionRepository,
     SessionListRepository,

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { Bus } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
 import type { FunctionDefinition } from '@app/contracts';
-import { FunctionCatalog, isAllowed } from '@app/functions';
+import { FunctionCatalog } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
 
 const GATHER_MS = 150;
@@ -10,7 +10,7 @@ const GATHER_MS = 150;
 /**
  * The executor's view of the platform's one function catalogue (`FunctionCatalog`, shared with the
  * gateway and the scheduler), cached for `executor.catalog_ttl` and refreshed when a provider
- * announces a change; what an agent's allow-list lets it see.
+ * announces a change.
  */
 @Injectable()
 export class FunctionCatalogService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,13 +38,12 @@ export class FunctionCatalogService implements OnApplicationBootstrap, OnApplica
   }
 
   /**
-   * The definitions an allow-list lets a run see, in name order so prompts are stable. An empty
-   * catalogue is gathered again before a run is told it has no functions: right after a restart
-   * the providers may not have answered the first gathering yet.
+   * Every definition, in name order so prompts are stable. An empty catalogue is gathered again
+   * before a run is told it has no functions: right after a restart the providers may not have
+   * answered the first gathering yet.
    */
-  async allowedFor(allowList: readonly string[]): Promise<FunctionDefinition[]> {
-    let all = await this.catalog.list();
-    if (all.length === 0 && allowList.length > 0) all = [...(await this.catalog.refresh()).values()];
-    return all.filter((fn) => isAllowed(allowList, fn.name));
+  async list(): Promise<FunctionDefinition[]> {
+    const all = await this.catalog.list();
+    return all.length > 0 ? all : [...(await this.catalog.refresh()).values()];
   }
 }

@@ -1,17 +1,15 @@
 import { Module } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import { FunctionClient } from '@app/functions';
-import { EventsModule } from '../events/events.module';
+import { BusFunctionCaller } from './bus-function.caller';
 import { FunctionCatalogService } from './function-catalog.service';
-import { ToolExecutorService } from './tool-executor.service';
 
 @Module({
-  imports: [EventsModule],
   providers: [
     FunctionCatalogService,
-    ToolExecutorService,
+    BusFunctionCaller,
     { provide: FunctionClient, inject: [Bus], useFactory: (bus: Bus) => new FunctionClient(bus) },
   ],
-  exports: [FunctionCatalogService, ToolExecutorService, FunctionClient],
+  exports: [FunctionCatalogService, BusFunctionCaller, FunctionClient],
 })
 export class ToolsModule {}

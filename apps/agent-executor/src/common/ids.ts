@@ -1,6 +1,0 @@
-import { randomUUID } from 'node:crypto';
-
-/** `run_3f9c…`: a prefix that says what the id names, then 32 hex digits. */
-export function newId(prefix: 'run' | 'ses' | 'msg' | 'call'): string {
-  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
-}

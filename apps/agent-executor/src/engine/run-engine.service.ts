@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type ChatMessage,
+  JSON_PLAN_PARSER,
+  type ModelClient,
+  type PriorProgress,
+  PromptSet,
+  type RunContext,
+  type RunOutcome,
+  runStrategy,
+} from '@app/agent-core';
+import type { PlatformConfig } from '@app/config';
+import { PLATFORM_CONFIG } from '@app/runtime';
+import { type AgentProfile, modelChoiceOf } from '../agents/agent-profile';
+import { RunEventsPublisher } from '../events/run-events.publisher';
+import { ExecutorRun, type ExecutorRunIdentity } from '../runs/executor-run';
+import { RunMetrics } from '../runs/run-metrics';
+import { BusFunctionCaller } from '../tools/bus-function.caller';
+import { LlmRegistry } from './llm-registry.service';
+import { RunJournalStore } from './run-journal.store';
+
+/**
+ * The executor's side of the run engine (libs/agent-core): a run's state with the platform's
+ * limits, and its ports: the profile's model, the functions over the bus, the run's record as
+ * journal, the events publisher, the executor's counters.
+ */
+@Injectable()
+export class RunEngineService {
+  constructor(
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(LlmRegistry) private readonly models: LlmRegistry,
+    @Inject(BusFunctionCaller) private readonly functions: BusFunctionCaller,
+    @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
+    @Inject(RunJournalStore) private readonly journal: RunJournalStore,
+    @Inject(RunMetrics) private readonly metrics: RunMetrics,
+  ) {}
+
+  /** A run of `profile`; `prior`: a plan held for approval, taken up again. */
+  newRun(identity: ExecutorRunIdentity, profile: AgentProfile, prior?: PriorProgress): ExecutorRun {
+    const definition = {
+      ...profile,
+      function_definition_budget: this.config.executor.function_definition_budget,
+    };
+    return new ExecutorRun(identity, definition, {
+      timeoutMs: this.timeoutFor(profile),
+      events: this.events,
+      prior,
+    });
+  }
+
+  /** The overall deadline: the profile's, never past the platform's (the gateway waits that long). */
+  timeoutFor(profile: AgentProfile): number {
+    return Math.min(profile.run_timeout ?? Number.POSITIVE_INFINITY, this.config.executor.run_timeout);
+  }
+
+  contextFor(run: ExecutorRun): RunContext {
+    return {
+      run,
+      model: this.modelFor(run.profile),
+      functions: this.functions,
+      prompts: new PromptSet(run.profile),
+      store: this.journal,
+      metrics: this.metrics,
+      clientTools: run.clientTools,
+    };
+  }
+
+  /**
+   * The profile's model, chosen at its first call: an endpoint that cannot work (no key, no base
+   * URL) fails that call, as a model error the run ends with, naming the setting.
+   */
+  private modelFor(profile: AgentProfile): ModelClient {
+    const choose = () => this.models.forProfile(modelChoiceOf(profile));
+    return {
+      name: profile.provider ?? 'platform',
+      model: profile.model ?? '',
+      complete: (request) => choose().complete(request),
+    };
+  }
+
+  /** The turn's work: ReAct, a new plan, or carrying on the plan the run holds. */
+  work(ctx: RunContext, conversation: ChatMessage[]): Promise<RunOutcome> {
+    return runStrategy(ctx, conversation, JSON_PLAN_PARSER);
+  }
+}

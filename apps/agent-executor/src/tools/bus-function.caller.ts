@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '@app/agent-core';
+import { AppError, type ErrorBody, type FunctionDefinition } from '@app/contracts';
+import { FunctionClient, ProviderGoneError } from '@app/functions';
+import { FunctionCatalogService } from './function-catalog.service';
+
+/** Time the bus waits past a call's own deadline for the provider's timeout reply. */
+const PROVIDER_TIMEOUT_REPLY_GRACE_MS = 500;
+
+/**
+ * The run engine's functions, over the bus: the platform's one catalogue and one function client
+ * (`fn.exec.<name>`). A call that reached no provider, or no answer, becomes the call's error.
+ */
+@Injectable()
+export class BusFunctionCaller implements FunctionCaller {
+  constructor(
+    @Inject(FunctionClient) private readonly functions: FunctionClient,
+    @Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService,
+  ) {}
+
+  catalogue(): Promise<readonly FunctionDefinition[]> {
+    return this.catalog.list();
+  }
+
+  find(name: string): Promise<FunctionDefinition | undefined> {
+    return this.catalog.find(name);
+  }
+
+  async call(request: FunctionCallRequest): Promise<FunctionCallOutcome> {
+    try {
+      const reply = await this.functions.call(request.name, request.args, {
+        timeoutMs: request.timeoutMs,
+        graceMs: PROVIDER_TIMEOUT_REPLY_GRACE_MS,
+        callId: request.callId,
+        caller: request.caller,
+        ...(request.allowedTools ? { allowedTools: request.allowedTools } : {}),
+        signal: request.signal,
+      });
+      return reply.status === 'success'
+        ? { status: 'success', result: reply.result ?? {} }
+        : { status: 'error', error: reply.error };
+    } catch (err) {
+      return { status: 'error', error: busFailure(request, err) };
+    }
+  }
+}
+
+function busFailure({ name, signal, timeoutMs }: FunctionCallRequest, err: unknown): ErrorBody {
+  if (signal.aborted)
+    return { code: 'cancelled', message: `the run was stopped (${String(signal.reason)}) while ${name} ran` };
+  const error = err instanceof AppError ? err : new AppError('internal', 'the call failed');
+  // its provider died with the call: unavailable, naming it (another replica may serve a retry)
+  if (error instanceof ProviderGoneError) return error.toBody();
+  if (error.code === 'unavailable')
+    return { code: 'not_found', message: `no provider serves function '${name}'` };
+  if (error.code === 'timeout')
+    return { code: 'timeout', message: `function '${name}' did not answer within ${timeoutMs} ms` };
+  return error.toBody();
+}

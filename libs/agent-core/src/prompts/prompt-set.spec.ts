@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '@app/contracts';
+import { defineAgent } from '../agent-definition';
+import { describePlan, planningPrompt, replanRequest, summaryRequest } from '../strategies/plan-prompt';
+import { PromptSet, renderTemplate } from './prompt-set';
+
+const PLAN_FORMAT =
+  '{"steps":[{"description":"what the step does","tool":"function_name","params":{"name":"value"}}]}';
+const agent = defineAgent({ name: 'planner', system_prompt: 'Be brief.', max_steps: 4 });
+const english = new PromptSet(agent);
+
+const plan: Plan = {
+  revision: 0,
+  steps: [
+    { index: 0, description: 'Add', tool: 'add', params: { a: 1 }, status: 'completed', result: { data: 1 } },
+    { index: 1, description: '', tool: 'multiply', params: { a: 2 }, status: 'failed', error: 'boom' },
+  ],
+};
+
+describe('the English templates write the prompts as they were written before they were templates', () => {
+  it('planning', () => {
+    expect(planningPrompt(english, agent, [])).toBe(
+      `Be brief.\n\n## Planning\nWrite a plan for the user's request. Reply with one JSON object and nothing else:\n${PLAN_FORMAT}\nEach step calls one function with literal parameter values; the steps run in order; at most 4 steps. If no function is needed, reply {"steps":[]}.\n\n## Functions\n(none)`,
+    );
+  });
+
+  it('replan, summary and approval', () => {
+    expect(replanRequest(english, plan, plan.steps[1])).toBe(
+      `Step 2 (multiply) failed: boom.\nCompleted so far:\n- step 1 (add) succeeded: {"data":1}\nWrite the steps that remain to be done, in the same JSON format: ${PLAN_FORMAT}`,
+    );
+    expect(summaryRequest(english, ['<r1/>', '<r2/>'])).toBe(
+      "The plan has been carried out. The results of its steps:\n<r1/>\n<r2/>\nNow answer the user's request from these results. Do not call functions.",
+    );
+    expect(summaryRequest(english, [])).toBe(
+      "The plan has been carried out. The results of its steps:\nNow answer the user's request from these results. Do not call functions.",
+    );
+    expect(describePlan(english, plan)).toBe(
+      'The plan is waiting for approval:\n1. Add (add {"a":1})\n2. multiply (multiply {"a":2})',
+    );
+  });
+
+  it('repair and history summary', () => {
+    expect(english.render('repair_tool_arguments', { error: 'bad JSON' })).toBe(
+      'Your reply could not be read: bad JSON. Call the function again with a JSON object as its arguments.',
+    );
+    expect(english.render('history_summary_message', { summary: 'S' })).toBe(
+      'Summary of the earlier conversation:\nS',
+    );
+  });
+});
+
+describe('PromptSet', () => {
+  it('ships Chinese templates, chosen by language', () => {
+    const chinese = new PromptSet({ ...agent, language: 'zh' });
+    expect(chinese.render('plan_awaiting_approval')).toBe('计划正在等待批准：');
+    expect(planningPrompt(chinese, agent, [])).toContain('最多 4 步');
+  });
+
+  it('lets a definition replace a template', () => {
+    const custom = new PromptSet({
+      ...agent,
+      prompts: { summary_request: 'Results:\n{observations}\nAnswer.' },
+    });
+    expect(summaryRequest(custom, ['x'])).toBe('Results:\nx\nAnswer.');
+    expect(custom.render('plan_awaiting_approval')).toBe('The plan is waiting for approval:');
+  });
+
+  it('substitutes only the given variables, once, leaving JSON braces alone', () => {
+    expect(renderTemplate('{a} {"b":1} {c}', { a: '{c}' })).toBe('{c} {"b":1} {c}');
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { LimitExceeded } from './errors';
+import { AgentSession } from './session';
+import { InMemorySessionStore } from './session/in-memory-session.store';
+import { finalAnswer, harness } from './testing/fixtures.fixture';
+
+describe('AgentSession', () => {
+  it('keeps the history, the turn index and the usage and cost across turns', async () => {
+    const { agent, model } = harness([finalAnswer('Hello Ann.'), finalAnswer('You are Ann.')]);
+    const session = new AgentSession(agent, { settings: { pricing: { prompt: 0.5, completion: 1 } } });
+    await session.submitTurn('I am Ann.');
+    const second = await session.submitTurn('Who am I?');
+    expect(second.reply).toBe('You are Ann.');
+    expect(second.session_id).toBe(session.id);
+    expect(model.requests[1].messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'I am Ann.'],
+      ['assistant', 'Hello Ann.'],
+      ['user', 'Who am I?'],
+    ]);
+    expect(session.turnIndex).toBe(2);
+    expect(session.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10 });
+    expect(session.cost).toBe(20);
+  });
+
+  it('refuses a turn past max turns', async () => {
+    const { agent } = harness([finalAnswer('one')]);
+    const session = new AgentSession(agent, { settings: { maxTurns: 1 } });
+    await session.submitTurn('1');
+    await expect(session.submitTurn('2')).rejects.toThrow(LimitExceeded);
+  });
+
+  it('folds older turns into a summary when the history outgrows half the context', async () => {
+    const store = new InMemorySessionStore();
+    const long = 'x'.repeat(400);
+    await store.append('ses_1', [
+      { role: 'user', content: long, tokens: 100 },
+      { role: 'assistant', content: long, tokens: 100 },
+      { role: 'user', content: 'recent', tokens: 5 },
+      { role: 'assistant', content: 'ok', tokens: 5 },
+    ]);
+    const { agent, model } = harness(['They talked about x.', finalAnswer('Sure.')], { context_window: 200 });
+    const session = new AgentSession(agent, { sessionId: 'ses_1', store });
+    const result = await session.submitTurn('Continue.');
+    expect(result.trace[0]).toMatchObject({ kind: 'history_summary' });
+    expect(model.requests[1].messages[1]).toEqual({
+      role: 'system',
+      content: 'Summary of the earlier conversation:\nThey talked about x.',
+    });
+    expect((await store.load('ses_1')).summary).toBe('They talked about x.');
+  });
+});

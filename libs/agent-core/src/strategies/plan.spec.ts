@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { PlanStep } from '@app/contracts';
+import type { AgentDefinition } from '../agent-definition';
+import { TaskAgent } from '../task-agent';
+import { arithmetic, harness, numberFunction } from '../testing/fixtures.fixture';
+import type { InMemoryFunctions } from '../testing/in-memory-functions';
+
+const planOf = (...steps: { tool: string; params?: Record<string, unknown> }[]) =>
+  JSON.stringify({ steps: steps.map((step) => ({ description: step.tool, params: {}, ...step })) });
+const add = { tool: 'add', params: { a: 1, b: 2 } };
+const fail = { tool: 'fail', params: { a: 1, b: 1 } };
+
+function withFailing(): InMemoryFunctions {
+  return arithmetic().add(numberFunction('fail'), () => {
+    throw new Error('boom');
+  });
+}
+
+function planAgent(replies: string[], definition: Partial<AgentDefinition> = {}) {
+  return harness(replies, { mode: 'plan', ...definition }, { functions: withFailing() });
+}
+
+const statuses = (steps: PlanStep[] | undefined) => steps?.map((step) => step.status);
+
+describe('plan-then-execute', () => {
+  it('writes a plan, runs its steps in order and summarises', async () => {
+    const { agent, model } = planAgent([
+      planOf(add, { tool: 'multiply', params: { a: 2, b: 3 } }),
+      'Sum 3, product 6.',
+    ]);
+    const result = await agent.run('compute');
+    expect(result).toMatchObject({ finish_reason: 'final', reply: 'Sum 3, product 6.' });
+    expect(statuses(result.plan?.steps)).toEqual(['completed', 'completed']);
+    expect(result.trace.map((step) => step.kind)).toEqual(['plan', 'plan_step', 'plan_step', 'summary']);
+    expect(model.requests[1].messages.at(-1)?.content).toContain('The plan has been carried out');
+  });
+
+  it('repairs an unreadable plan once, then gives up with parse_error', async () => {
+    const { agent } = planAgent(['no plan', 'still none']);
+    expect((await agent.run('compute')).finish_reason).toBe('parse_error');
+  });
+
+  it('abort: a failed step skips the rest and the summary says why', async () => {
+    const { agent } = planAgent([planOf(fail, add), 'It failed.'], { step_failure: 'abort' });
+    const result = await agent.run('compute');
+    expect(result).toMatchObject({ finish_reason: 'error', reply: 'It failed.' });
+    expect(statuses(result.plan?.steps)).toEqual(['failed', 'skipped']);
+  });
+
+  it('skip: a failed step is passed over', async () => {
+    const { agent } = planAgent([planOf(fail, add), 'Partly done.'], { step_failure: 'skip' });
+    const result = await agent.run('compute');
+    expect(result.finish_reason).toBe('final');
+    expect(statuses(result.plan?.steps)).toEqual(['failed', 'completed']);
+  });
+
+  it('replan: the model revises the remaining steps after a failure', async () => {
+    const { agent, model } = planAgent(
+      [planOf(fail, add), planOf({ tool: 'multiply', params: { a: 2, b: 2 } }), 'Done.'],
+      {
+        step_failure: 'replan',
+      },
+    );
+    const result = await agent.run('compute');
+    expect(result.finish_reason).toBe('final');
+    expect(result.plan).toMatchObject({ revision: 1 });
+    expect(result.plan?.steps.map((step) => [step.tool, step.status])).toEqual([
+      ['fail', 'failed'],
+      ['multiply', 'completed'],
+    ]);
+    expect(model.requests[1].messages.at(-1)?.content).toMatch(/^Step 1 \(fail\) failed: boom\./);
+  });
+
+  it('holds the plan for approval when the definition asks', async () => {
+    const { agent, functions } = planAgent([planOf(add)], { plan_approval: true });
+    const result = await agent.run('compute');
+    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'waiting_approval' });
+    expect(result.reply).toBe('The plan is waiting for approval:\n1. add (add {"a":1,"b":2})');
+    expect(functions.calls).toHaveLength(0);
+  });
+
+  it('TaskAgent.executePlan carries out the caller’s plan without asking the model for one', async () => {
+    const { agent, model } = harness(['Three.'], {}, { functions: withFailing() });
+    const tasks = new TaskAgent(agent.runtime, agent.definition);
+    const result = await tasks.executePlan([{ description: 'sum', ...add }], 'What is 1 + 2?');
+    expect(result).toMatchObject({ finish_reason: 'final', reply: 'Three.' });
+    expect(model.requests).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '@app/agent-core';
-import { AppError, type FunctionDefinition, type FunctionResult, TimeoutError } from '@app/contracts';
+import { AppError, type FunctionDefinition, type FunctionResult } from '@app/contracts';
 import {
+  abortOnTimeout,
   type AgentFunction,
   describeFunction,
   type FunctionLogger,
@@ -68,10 +69,7 @@ export class InProcessFunctions implements FunctionCaller {
     const params = validateParams(entry.fn.params, request.args);
     const limit = Math.min(request.timeoutMs, entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY);
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new TimeoutError(`function '${name}' did not finish within ${limit} ms`)),
-      limit,
-    );
+    const disarm = abortOnTimeout(controller, name, limit);
     const onAbort = () =>
       controller.abort(new AppError('cancelled', 'the run stopped before the call ended'));
     if (signal.aborted) onAbort();
@@ -85,7 +83,7 @@ export class InProcessFunctions implements FunctionCaller {
       };
       return normalizeResult(await raceAbort(() => entry.fn.execute(params, ctx), controller.signal));
     } finally {
-      clearTimeout(timer);
+      disarm();
       signal.removeEventListener('abort', onAbort);
     }
   }

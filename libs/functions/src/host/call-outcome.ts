@@ -1,4 +1,10 @@
-import { AppError, FunctionFailedError, type FunctionCallStatus, type FunctionResult } from '@app/contracts';
+import {
+  AppError,
+  FunctionFailedError,
+  type FunctionCallStatus,
+  type FunctionResult,
+  TimeoutError,
+} from '@app/contracts';
 
 const RESULT_KEYS = new Set(['data', 'markdown', 'message']);
 const MAX_ERROR_CHARS = 2_000;
@@ -53,4 +59,19 @@ export function raceAbort<T>(work: () => Promise<T>, signal: AbortSignal): Promi
       .then(resolve, reject)
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * Aborts `controller` after `afterMs` with the timeout a caller reads (naming the function and
+ * its limit, `limitMs`, which may be longer than the budget actually given); returns the disarm.
+ */
+export function abortOnTimeout(
+  controller: AbortController,
+  name: string,
+  afterMs: number,
+  limitMs = afterMs,
+): () => void {
+  const timeout = new TimeoutError(`function '${name}' did not finish within ${limitMs} ms`);
+  const timer = setTimeout(() => controller.abort(timeout), afterMs);
+  return () => clearTimeout(timer);
 }

@@ -1,5 +1,6 @@
 import type { AgentRunReply, ClientTool, Plan, Scope, TraceStep } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
+import type { AgentError } from './errors';
 import { EventStream, fanOut } from './event-stream';
 import type { RunEvent } from './events';
 import { newId } from './ids';
@@ -7,6 +8,7 @@ import type { ChatMessage } from './model/model-client';
 import type { EventSink } from './ports';
 import { PromptSet } from './prompts/prompt-set';
 import type { RunContext } from './run-context';
+import { failureOf } from './run-failure';
 import { ended, type RunOutcome } from './run-outcome';
 import { RunState, type RunPhase } from './run-state';
 import { phaseAfter, replyOf, runStrategy } from './run-turn';
@@ -35,6 +37,8 @@ export interface AgentResult extends AgentRunReply {
   plan?: Plan;
   /** What a session keeps as the assistant's message (a reply held for client tools, as written). */
   transcript: string;
+  /** Why the run ended without an answer; absent for an answer or a run held for the caller. */
+  failure?: AgentError;
 }
 
 /** `Agent.send`: the run's events as they happen (ending with `run_end`), and its result. */
@@ -147,8 +151,13 @@ export class Agent {
       trace: run.trace,
       ...(run.plan ? { plan: run.plan } : {}),
       transcript: outcome.transcript ?? outcome.reply,
+      ...withFailure(failureOf(outcome, this.definition.mode)),
     };
   }
+}
+
+function withFailure(failure: AgentError | undefined): { failure?: AgentError } {
+  return failure ? { failure } : {};
 }
 
 function toInput(input: RunInput | string): RunInput {

@@ -1,3 +1,4 @@
+import { DEFINITION_DEFAULTS } from '@app/agent-core';
 import type { AgentProfileSpec, AgentProfileView } from '@app/contracts';
 import type { LlmProviderKind } from '@app/llm';
 
@@ -9,23 +10,9 @@ export interface AgentProfile extends AgentProfileView {
 
 export const DEFAULT_AGENT = 'default';
 
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are a helpful assistant. Use the functions when they help to answer; answer directly when they do not.';
-
 const DEFAULTS = {
+  ...DEFINITION_DEFAULTS,
   description: '',
-  system_prompt: DEFAULT_SYSTEM_PROMPT,
-  protocol: 'xml-toon',
-  mode: 'react',
-  allowed_tools: [],
-  max_steps: 10,
-  max_tool_calls: 20,
-  single_call_timeout: 30_000,
-  total_token_budget: 0,
-  observation_max_len: 4_000,
-  context_window: 16_000,
-  plan_approval: false,
-  step_failure: 'abort',
 } as const satisfies Omit<AgentProfileView, 'name' | 'source'>;
 
 /** The built-in `default` agent may call every function; a config-file `default` replaces it. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanStep } from '@app/contracts';
 import type { AgentDefinition } from '../agent-definition';
+import { PlanError } from '../errors';
 import { TaskAgent } from '../task-agent';
 import { arithmetic, harness, numberFunction } from '../testing/fixtures.fixture';
 import type { InMemoryFunctions } from '../testing/in-memory-functions';
@@ -45,6 +46,8 @@ describe('plan-then-execute', () => {
     const result = await agent.run('compute');
     expect(result).toMatchObject({ finish_reason: 'error', reply: 'It failed.' });
     expect(statuses(result.plan?.steps)).toEqual(['failed', 'skipped']);
+    expect(result.failure).toBeInstanceOf(PlanError);
+    expect(result.failure?.message).toBe('step 1 (fail) failed: boom');
   });
 
   it('skip: a failed step is passed over', async () => {

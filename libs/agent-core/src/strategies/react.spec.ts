@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../errors';
+import { Cancelled, LimitExceeded, ModelError } from '../errors';
 import type { RunEvent } from '../events';
 import { InMemoryFunctions } from '../testing/in-memory-functions';
 import { action, finalAnswer, harness, nativeCall, numberFunction } from '../testing/fixtures.fixture';
@@ -8,6 +8,7 @@ describe('ReAct: how a run ends', () => {
   it('final: calls a function, reads its result, answers', async () => {
     const { agent, functions, model } = harness([action('add', { a: 2, b: 3 }), finalAnswer('5')]);
     const result = await agent.run('What is 2 + 3?');
+    expect(result.failure).toBeUndefined();
     expect(result).toMatchObject({ finish_reason: 'final', reply: '5', phase: 'completed' });
     expect(functions.calls.map((call) => [call.name, call.args])).toEqual([['add', { a: 2, b: 3 }]]);
     expect(result.function_calls).toEqual([{ name: 'add', status: 'success', result: { data: { sum: 5 } } }]);
@@ -22,6 +23,8 @@ describe('ReAct: how a run ends', () => {
     const result = await agent.run('loop');
     expect(result).toMatchObject({ finish_reason: 'max_steps', phase: 'failed' });
     expect(result.reply).toContain('limit of 2 steps');
+    expect(result.failure).toBeInstanceOf(LimitExceeded);
+    expect(result.failure).toMatchObject({ code: 'max_steps', isRecoverable: false });
   });
 
   it('max_tool_calls: refuses the calls past the limit and ends the run', async () => {
@@ -67,7 +70,9 @@ describe('ReAct: how a run ends', () => {
     const stream = agent.send('wait');
     await calling;
     stream.cancel();
-    expect(await stream.result).toMatchObject({ finish_reason: 'cancelled', phase: 'cancelled' });
+    const result = await stream.result;
+    expect(result).toMatchObject({ finish_reason: 'cancelled', phase: 'cancelled' });
+    expect(result.failure).toBeInstanceOf(Cancelled);
   });
 
   it('parse_error: one repair round, then the run ends', async () => {
@@ -92,6 +97,8 @@ describe('ReAct: how a run ends', () => {
       finish_reason: 'error',
       error: { code: 'upstream_error', details: { llm_error: 'llm_auth', status: 401 } },
     });
+    expect(result.failure).toBeInstanceOf(ModelError);
+    expect(result.failure).toMatchObject({ code: 'llm_auth', status: 401, providerCode: 'invalid_api_key' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RunEvent, ScriptedModelClient } from '@app/agent-core';
+import { LimitExceeded, type RunEvent, ScriptedModelClient } from '@app/agent-core';
 import { Param } from '@app/functions';
 import { createAgent, createTaskAgent } from './create-agent';
 import { defineFunction } from './functions/define-function';
@@ -89,7 +89,8 @@ describe('createAgent', () => {
       functions: [weather([])],
       limits: { maxSteps: 2 },
     }).run('loop');
-    expect(result.finish_reason).not.toBe('final');
+    expect(result.finish_reason).toBe('max_steps');
+    expect(result.failure).toBeInstanceOf(LimitExceeded);
     expect(model.requests).toHaveLength(2);
   });
 

@@ -32,7 +32,7 @@ const SCRIPT = {
 
 // Plain JavaScript, as an application without a build step writes it.
 const CONSUMER = `
-import { createAgent, defineFunction, openai } from '@agentchassis/agent';
+import { createAgent, defineFunction, openai, sqliteSessions } from '@agentchassis/agent';
 
 const looked = [];
 const getWeather = defineFunction({
@@ -53,7 +53,9 @@ const stream = native.send('And Bergen?');
 for await (const event of stream) events.push(event.type);
 const streamed = await stream.result;
 const json = await createAgent({ name: 'json', model, functions: [getWeather], protocol: 'json-action' }).run('Weather in Tromso?');
-console.log(JSON.stringify({ first, second: second.reply, turns: session.turnIndex, events, streamed: streamed.reply, json: json.reply, looked }));
+// better-sqlite3 is an optional peer, not installed here: only SQLite sessions need it.
+const sqlite = await sqliteSessions('sessions.db').then(() => 'opened', (err) => err.message);
+console.log(JSON.stringify({ first, second: second.reply, turns: session.turnIndex, events, streamed: streamed.reply, json: json.reply, looked, sqlite }));
 `;
 
 // Type-checked against the packed declarations alone, with the platform's @Param decorators.
@@ -134,6 +136,7 @@ describe('the packed @agentchassis/agent installed in a project outside the mono
       streamed: 'It is 4 °C and cloudy.',
       json: 'It is 4 °C in Tromso.',
       looked: ['Oslo', 'Bergen', 'Tromso'],
+      sqlite: expect.stringMatching(/^SQLite sessions need the better-sqlite3 package/),
     });
     expect(result.events).toEqual(
       expect.arrayContaining(['run_start', 'tool_call', 'tool_result', 'run_end']),

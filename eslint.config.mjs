@@ -79,7 +79,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(@nestjs/|@nats-io/|@prisma/|ioredis$|@app/(bus|persistence|runtime|config|observability)$)',
+              regex:
+                '^(@nestjs/|@nats-io/|@prisma/|ioredis$|@app/(bus|persistence|runtime|config|observability)$)',
               message: 'the embedded SDK ships without Nest, NATS, Prisma, Redis or the services',
             },
           ],

@@ -1,57 +1,17 @@
-import type { AgentRunReply, ClientTool, Plan, Scope, TraceStep } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
-import type { AgentError } from './errors';
+import type { AgentResult, AgentRunStream, ExecuteOptions, RunInput } from './agent-types';
+import { AgentError } from './errors';
 import { EventStream, fanOut } from './event-stream';
-import type { RunEvent } from './events';
 import { newId } from './ids';
 import type { ChatMessage } from './model/model-client';
-import type { EventSink } from './ports';
 import { PromptSet } from './prompts/prompt-set';
 import type { RunContext } from './run-context';
 import { failureOf } from './run-failure';
 import { ended, type RunOutcome } from './run-outcome';
-import { RunState, type RunPhase } from './run-state';
+import { RunState } from './run-state';
 import { phaseAfter, replyOf, runStrategy } from './run-turn';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
-
-export interface RunInput {
-  message: string;
-  /** The conversation before this message, oldest first; or loaded once the run has begun (its model calls count). */
-  history?: ChatMessage[] | HistoryLoader;
-  runId?: string;
-  sessionId?: string;
-  principal?: string;
-  /** The caller's scopes, sent with every function call. */
-  scopes?: Scope[];
-  /** Tools the caller runs itself: a call to one ends the turn with `client_tool_calls`. */
-  clientTools?: ClientTool[];
-  /** Aborting it cancels the run. */
-  signal?: AbortSignal;
-}
-
-/** A run's reply (what the chat API answers), with where it stands, its trace and its plan. */
-export interface AgentResult extends AgentRunReply {
-  phase: RunPhase;
-  trace: TraceStep[];
-  plan?: Plan;
-  /** What a session keeps as the assistant's message (a reply held for client tools, as written). */
-  transcript: string;
-  /** Why the run ended without an answer; absent for an answer or a run held for the caller. */
-  failure?: AgentError;
-}
-
-/** `Agent.send`: the run's events as they happen (ending with `run_end`), and its result. */
-export interface AgentRunStream extends AsyncIterable<RunEvent> {
-  readonly runId: string;
-  readonly result: Promise<AgentResult>;
-  cancel(): void;
-}
-
-export type HistoryLoader = (ctx: RunContext) => Promise<ChatMessage[]>;
-
-/** Lets a caller set up a run before its strategy starts (e.g. hand it a plan to carry out). */
-export type PrepareRun = (run: RunState) => void;
 
 /** An agent definition bound to a runtime: `run` for the result, `send` for the events too. */
 export class Agent {
@@ -75,7 +35,7 @@ export class Agent {
     const stream = new EventStream();
     const controller = new AbortController();
     const signal = given.signal ? AbortSignal.any([given.signal, controller.signal]) : controller.signal;
-    const result = this.execute({ ...given, runId, signal }, undefined, stream);
+    const result = this.execute({ ...given, runId, signal }, { stream });
     void result.then(
       () => stream.close(),
       () => stream.close(),
@@ -88,38 +48,40 @@ export class Agent {
     };
   }
 
-  /** One turn, framed: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
-  async execute(input: RunInput, prepare?: PrepareRun, stream?: EventSink): Promise<AgentResult> {
-    const { runtime } = this;
-    const { ports } = runtime;
-    const run = new RunState(
-      {
-        runId: input.runId ?? newId('run'),
-        sessionId: input.sessionId ?? '',
-        principal: input.principal,
-        scopes: input.scopes,
-      },
-      this.definition,
-      {
-        timeoutMs: runtime.timeoutFor(this.definition),
-        events: fanOut(ports.events, stream),
-        clock: ports.clock,
-      },
+  /**
+   * Carries out the plan of a run held for approval (`phase: 'waiting_approval'`), in the same run:
+   * its id, trace, usage and time go on. `input` may add a signal or the caller's scopes.
+   */
+  approve(
+    held: AgentResult,
+    input: Omit<RunInput, 'message' | 'runId' | 'sessionId'> = {},
+  ): Promise<AgentResult> {
+    if (held.phase !== 'waiting_approval' || !held.plan)
+      throw new AgentError(
+        'not_waiting_approval',
+        `run '${held.run_id}' is not waiting for approval (${held.phase})`,
+      );
+    const prior = {
+      usage: held.usage,
+      trace: held.trace,
+      usedTools: held.used_tools,
+      totalMs: held.total_ms,
+      plan: held.plan,
+    };
+    return this.execute(
+      { ...input, message: held.input, runId: held.run_id, sessionId: held.session_id },
+      { prior },
     );
+  }
+
+  /** One turn, framed: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
+  async execute(input: RunInput, options: ExecuteOptions = {}): Promise<AgentResult> {
+    const run = this.newRun(input, options);
+    const ctx = this.contextFor(run, input);
     const stop = () => run.abort('cancelled');
     if (input.signal?.aborted) stop();
     input.signal?.addEventListener('abort', stop, { once: true });
-    const ctx: RunContext = {
-      run,
-      model: ports.model,
-      functions: ports.functions,
-      prompts: new PromptSet(this.definition),
-      hooks: ports.hooks,
-      store: ports.store,
-      metrics: ports.metrics,
-      clientTools: input.clientTools?.length ? new ClientToolSet(input.clientTools) : undefined,
-    };
-    prepare?.(run);
+    options.prepare?.(run);
     run.transition('running');
     run.emit('run_start', {
       run_id: run.runId,
@@ -130,34 +92,73 @@ export class Agent {
     });
     let outcome: RunOutcome;
     try {
-      await ports.hooks?.onTurnStart?.(run);
-      const history = typeof input.history === 'function' ? await input.history(ctx) : (input.history ?? []);
-      const conversation: ChatMessage[] = [...history, { role: 'user', content: input.message }];
-      outcome = await runStrategy(ctx, conversation, runtime.planParser);
+      outcome = await this.work(ctx, input);
     } catch (err) {
       outcome = ended(run, run.abortReason ?? 'error', (err as Error).message || 'internal error');
     } finally {
       run.close();
       input.signal?.removeEventListener('abort', stop);
     }
+    return this.finish(run, input, outcome);
+  }
+
+  private newRun(input: RunInput, options: ExecuteOptions): RunState {
+    const { ports } = this.runtime;
+    const identity = {
+      runId: input.runId ?? newId('run'),
+      sessionId: input.sessionId ?? '',
+      principal: input.principal,
+      scopes: input.scopes,
+    };
+    return new RunState(identity, this.definition, {
+      timeoutMs: this.runtime.timeoutFor(this.definition),
+      events: fanOut(ports.events, options.stream),
+      clock: ports.clock,
+      prior: options.prior,
+    });
+  }
+
+  private contextFor(run: RunState, input: RunInput): RunContext {
+    const { ports } = this.runtime;
+    return {
+      run,
+      model: ports.model,
+      functions: ports.functions,
+      prompts: new PromptSet(this.definition),
+      hooks: ports.hooks,
+      store: ports.store,
+      metrics: ports.metrics,
+      clientTools: input.clientTools?.length ? new ClientToolSet(input.clientTools) : undefined,
+    };
+  }
+
+  private async work(ctx: RunContext, input: RunInput): Promise<RunOutcome> {
+    await this.runtime.ports.hooks?.onTurnStart?.(ctx.run);
+    const history = typeof input.history === 'function' ? await input.history(ctx) : (input.history ?? []);
+    const conversation: ChatMessage[] = [...history, { role: 'user', content: input.message }];
+    return runStrategy(ctx, conversation, this.runtime.planParser);
+  }
+
+  private async finish(run: RunState, input: RunInput, outcome: RunOutcome): Promise<AgentResult> {
+    const { ports } = this.runtime;
     run.transition(phaseAfter(outcome.finishReason));
     await ports.store?.runEnded(run, outcome);
     await ports.hooks?.onTurnEnd?.(run, outcome);
     const reply = replyOf(run, outcome);
     run.emit('run_end', reply);
+    const failure = failureOf(outcome, this.definition.mode);
     return {
       ...reply,
       phase: run.phase,
+      input: input.message,
       trace: run.trace,
       ...(run.plan ? { plan: run.plan } : {}),
+      used_tools: run.usedTools,
+      total_ms: run.totalMs(),
       transcript: outcome.transcript ?? outcome.reply,
-      ...withFailure(failureOf(outcome, this.definition.mode)),
+      ...(failure ? { failure } : {}),
     };
   }
-}
-
-function withFailure(failure: AgentError | undefined): { failure?: AgentError } {
-  return failure ? { failure } : {};
 }
 
 function toInput(input: RunInput | string): RunInput {

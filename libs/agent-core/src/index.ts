@@ -1,5 +1,5 @@
 export { Agent } from './agent';
-export type { AgentResult, AgentRunStream, HistoryLoader, PrepareRun, RunInput } from './agent';
+export type { AgentResult, AgentRunStream, ExecuteOptions, HistoryLoader, RunInput } from './agent-types';
 export { AgentSession } from './session';
 export type { SessionOptions, SessionSettings, TurnInput } from './session';
 export { TaskAgent } from './task-agent';

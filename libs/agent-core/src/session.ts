@@ -1,5 +1,7 @@
 import type { Usage } from '@app/contracts';
-import type { Agent, AgentResult, RunInput } from './agent';
+import { countTokens } from '@app/protocol';
+import type { Agent } from './agent';
+import type { AgentResult, RunInput } from './agent-types';
 import { LimitExceeded } from './errors';
 import { newId } from './ids';
 import type { ChatMessage } from './model/model-client';
@@ -17,7 +19,7 @@ export interface SessionSettings {
   ttlMs?: number;
   /** Price per token, for `cost`. */
   pricing?: { prompt: number; completion: number };
-  /** Counts a message's tokens for the history window (default: about 4 characters a token). */
+  /** Counts a message's tokens for the history window (default: the agent's model's tokenizer). */
   countTokens?: (text: string) => number;
 }
 
@@ -105,7 +107,8 @@ export class AgentSession {
   }
 
   private message(role: 'user' | 'assistant', content: string): StoredTurnMessage {
-    const count = this.settings.countTokens ?? ((text: string) => Math.ceil(text.length / 4));
+    const count =
+      this.settings.countTokens ?? ((text: string) => countTokens(text, this.agent.definition.model));
     return { role, content, tokens: count(content) };
   }
 

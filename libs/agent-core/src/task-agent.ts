@@ -1,5 +1,6 @@
 import type { PlanStep } from '@app/contracts';
-import { Agent, type AgentResult, type RunInput } from './agent';
+import { Agent } from './agent';
+import type { AgentResult, RunInput } from './agent-types';
 import type { AgentDefinition } from './agent-definition';
 import type { AgentRuntime } from './runtime';
 import type { PlannedStep } from './strategies/plan-parser';
@@ -24,12 +25,19 @@ export class TaskAgent {
     return this.agent.run(goal);
   }
 
+  /** Carries out a plan `run` held for approval. */
+  approve(held: AgentResult, input?: Parameters<Agent['approve']>[1]): Promise<AgentResult> {
+    return this.agent.approve(held, input);
+  }
+
   /** `goal`: what the summary answers; the steps are checked and run like a written plan's. */
   executePlan(steps: PlannedStep[], goal: RunInput | string = 'Carry out the plan.'): Promise<AgentResult> {
     const input = typeof goal === 'string' ? { message: goal } : goal;
     const planned: PlanStep[] = steps.map((step, index) => ({ ...step, index, status: 'pending' }));
-    return this.agent.execute(input, (run) => {
-      run.plan = { revision: 0, steps: planned };
+    return this.agent.execute(input, {
+      prepare: (run) => {
+        run.plan = { revision: 0, steps: planned };
+      },
     });
   }
 }

@@ -41,7 +41,7 @@ export { applySchemaTypes } from './schema-types';
 export { encodeResult, encodeError } from './result.codec';
 export { decodeResult } from './result-decoder';
 export { encodeData } from './toon-data';
-export { buildSystemPrompt } from './prompt';
+export { buildSystemPrompt, JSON_ACTION_GUIDE, XML_TOON_GUIDE, xmlToonExample } from './prompt';
 export { describeFunction, describeFunctions, FUNCTION_DESCRIBE } from './function-catalog';
 export type { CatalogOptions } from './function-catalog';
 export type { SystemPromptOptions } from './prompt';

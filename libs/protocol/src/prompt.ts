@@ -14,6 +14,8 @@ export interface SystemPromptOptions {
   definitionBudget?: number;
   /** Model whose tokenizer counts the budget. */
   model?: string;
+  /** How to call functions, replacing the protocol's own guide (a translated or reworded one). */
+  guide?: string;
 }
 
 /**
@@ -23,21 +25,27 @@ export interface SystemPromptOptions {
  * on every step, so the wording is deliberately terse.
  */
 export function buildSystemPrompt(options: SystemPromptOptions): string {
-  const { functions, protocol, instructions, definitionBudget, model } = options;
+  const { functions, protocol, instructions, definitionBudget, model, guide } = options;
   const opening = instructions?.trim() ?? '';
   if (protocol === 'native' || functions.length === 0) return opening;
   const catalog = describeFunctions(functions, { budget: definitionBudget, model });
-  return [opening, protocolGuide(protocol), catalog].filter(Boolean).join('\n\n');
+  return [opening, guide ?? protocolGuide(protocol), catalog].filter(Boolean).join('\n\n');
 }
 
 function protocolGuide(protocol: ToolProtocol): string {
   if (protocol !== 'xml-toon') return JSON_ACTION_GUIDE;
-  xmlToonGuide ??= xmlToonGuideText();
+  xmlToonGuide ??= XML_TOON_GUIDE.replace('{example}', () => xmlToonExample());
   return xmlToonGuide;
 }
 
-// Built on first use, not at import: encoding the example loads the tokenizer (~70 MB).
 let xmlToonGuide: string | undefined;
+let example: string | undefined;
+
+/** The worked example of the xml-toon guide; built on first use, not at import: encoding it loads the tokenizer (~70 MB). */
+export function xmlToonExample(): string {
+  example ??= workedExample();
+  return example;
+}
 
 const workedExample = () =>
   encodeCalls([
@@ -54,13 +62,13 @@ const workedExample = () =>
   ]);
 
 // Paid on every request: each clause earns its tokens. `<every-row>` and `<note>` are the two
-// result elements a model cannot guess (result-render.ts).
-const xmlToonGuideText = () => `## Calling functions
+// result elements a model cannot guess (result-render.ts). `{example}` is the worked example.
+export const XML_TOON_GUIDE = `## Calling functions
 Example call (not a real function):
-${workedExample()}
+{example}
 One <p>name: value</p> per parameter; lists and objects in <data>: TOON (key[count]{fields}: then one row per line) or type="json". A reply's calls run concurrently. Results come as <result>; its <every-row> holds fields equal in every row of the table. To answer the user, reply without <call>.`;
 
-const JSON_ACTION_GUIDE = `## Calling functions
+export const JSON_ACTION_GUIDE = `## Calling functions
 Reply with exactly one JSON object and nothing else:
 - to call a function: {"type":"action","tool":"function_name","args":{"param":"value"}}
 - to answer the user: {"type":"final","answer":"..."}

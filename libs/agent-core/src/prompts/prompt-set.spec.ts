@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '@app/contracts';
+import type { FunctionDefinition, Plan } from '@app/contracts';
+import { buildSystemPrompt } from '@app/protocol';
+import { finalAnswer, harness } from '../testing/fixtures.fixture';
+import { InMemoryFunctions } from '../testing/in-memory-functions';
 import { defineAgent } from '../agent-definition';
 import { describePlan, planningPrompt, replanRequest, summaryRequest } from '../strategies/plan-prompt';
 import { PromptSet, renderTemplate } from './prompt-set';
@@ -67,5 +70,34 @@ describe('PromptSet', () => {
 
   it('substitutes only the given variables, once, leaving JSON braces alone', () => {
     expect(renderTemplate('{a} {"b":1} {c}', { a: '{c}' })).toBe('{c} {"b":1} {c}');
+  });
+});
+
+describe('the ReAct system prompt', () => {
+  const add: FunctionDefinition = {
+    name: 'add',
+    description: 'Adds.',
+    parameters: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] },
+  };
+
+  it('is, in English, the protocol’s own prompt, for both text protocols', async () => {
+    for (const protocol of ['xml-toon', 'json-action'] as const) {
+      const functions = new InMemoryFunctions().add(add, () => ({}));
+      const { agent, model } = harness(
+        [finalAnswer('ok')],
+        { protocol, system_prompt: 'Be brief.' },
+        { functions },
+      );
+      await agent.run('hi');
+      expect(model.requests[0].messages[0].content).toBe(
+        buildSystemPrompt({ functions: [add], protocol, instructions: 'Be brief.' }),
+      );
+    }
+  });
+
+  it('is written in the agent’s language', async () => {
+    const { agent, model } = harness([finalAnswer('ok')], { protocol: 'json-action', language: 'zh' });
+    await agent.run('hi');
+    expect(model.requests[0].messages[0].content).toContain('## 调用函数\n只回复一个 JSON 对象');
   });
 });

@@ -1,6 +1,9 @@
+import { JSON_ACTION_GUIDE, XML_TOON_GUIDE } from '@app/protocol';
 import type { PromptTemplates } from './templates';
 
 export const ENGLISH_TEMPLATES: PromptTemplates = {
+  react_guide_xml_toon: XML_TOON_GUIDE,
+  react_guide_json_action: JSON_ACTION_GUIDE,
   planning: `## Planning
 Write a plan for the user's request. Reply with one JSON object and nothing else:
 {plan_format}

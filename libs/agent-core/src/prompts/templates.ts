@@ -1,9 +1,13 @@
 /**
- * The prompts a run writes itself (the protocol's calling guide and function list come from
- * libs/protocol), as named templates with `{variable}` placeholders. An agent definition may
+ * The prompts a run writes, as named templates with `{variable}` placeholders (the function list
+ * is rendered by libs/protocol, and the English calling guides are the protocol's own text). An agent definition may
  * replace any of them; `language` picks the shipped set.
  */
 export interface PromptTemplates {
+  /** ReAct with xml-toon: how to call functions, after the agent's instructions; `{example}` is a worked call. */
+  react_guide_xml_toon: string;
+  /** ReAct with json-action: how to call functions, after the agent's instructions. */
+  react_guide_json_action: string;
   /** Plan mode's system prompt, after the agent's instructions. */
   planning: string;
   /** The plan's JSON shape, quoted by `planning` and `replan_request`. */

@@ -1,6 +1,15 @@
 import type { PromptTemplates } from './templates';
 
 export const CHINESE_TEMPLATES: PromptTemplates = {
+  react_guide_xml_toon: `## 调用函数
+调用示例（不是真实的函数）：
+{example}
+每个参数一个 <p>名称: 值</p>；列表和对象放在 <data> 中：TOON（key[count]{fields}: 之后每行一条记录）或 type="json"。一次回复中的多个调用会并发执行。结果以 <result> 返回；其中的 <every-row> 包含表格每一行都相同的字段。要回答用户，回复中不要包含 <call>。`,
+  react_guide_json_action: `## 调用函数
+只回复一个 JSON 对象，不要有其他内容：
+- 调用函数：{"type":"action","tool":"function_name","args":{"param":"value"}}
+- 回答用户：{"type":"final","answer":"..."}
+执行一个 action 后你会收到它的结果；然后继续行动或回答。`,
   planning: `## 规划
 为用户的请求制定计划。只回复一个 JSON 对象，不要有其他内容：
 {plan_format}

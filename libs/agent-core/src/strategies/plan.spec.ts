@@ -82,6 +82,22 @@ describe('plan-then-execute', () => {
     expect(functions.calls).toHaveLength(0);
   });
 
+  it('approve: carries out the held plan in the same run, its usage and trace going on', async () => {
+    const { agent, functions } = planAgent([planOf(add), 'Three.'], { plan_approval: true });
+    const held = await agent.run('compute');
+    const done = await agent.approve(held);
+    expect(done).toMatchObject({
+      run_id: held.run_id,
+      finish_reason: 'final',
+      reply: 'Three.',
+      phase: 'completed',
+    });
+    expect(functions.calls).toHaveLength(1);
+    expect(done.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10 });
+    expect(done.trace.map((step) => step.kind)).toEqual(['plan', 'plan_step', 'summary']);
+    expect(() => agent.approve(done)).toThrow(/not waiting for approval \(completed\)/);
+  });
+
   it('TaskAgent.executePlan carries out the caller’s plan without asking the model for one', async () => {
     const { agent, model } = harness(['Three.'], {}, { functions: withFailing() });
     const tasks = new TaskAgent(agent.runtime, agent.definition);

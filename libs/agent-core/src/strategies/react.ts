@@ -1,5 +1,5 @@
 import type { ClientToolCall, TraceStep, Usage } from '@app/contracts';
-import { buildSystemPrompt, type PromptFunction } from '@app/protocol';
+import { buildSystemPrompt, type PromptFunction, xmlToonExample } from '@app/protocol';
 import type { ChatMessage, CompletionResult } from '../model/model-client';
 import { modelStep } from '../model/model-step';
 import { assistantTurn, nativeTools, readReply, resultTurns, type ReadReply } from '../model/reply-reader';
@@ -74,16 +74,7 @@ async function act(
   messages.push(assistantTurn(result, protocol));
   const batch = await toolStep(ctx, calls);
   batch.outcomes.forEach((outcome, i) =>
-    run.trace.push({
-      step: run.step,
-      kind: 'action',
-      ...(i === 0 && thought ? { thought } : {}),
-      action: { tool: outcome.call.name, args: outcome.args },
-      observation: outcome.observation,
-      ...(outcome.error ? { error: outcome.error.message } : {}),
-      elapsed_ms: outcome.elapsedMs,
-      ...(i === 0 ? { tokens } : {}),
-    }),
+    run.trace.push(actionStep(run.step, outcome, i === 0 ? { thought, tokens } : {})),
   );
   messages.push(...resultTurns(batch.outcomes, protocol));
   if (run.abortReason) return ended(run, run.abortReason);
@@ -114,7 +105,7 @@ async function holdForCaller(
   if (run.abortReason) return ended(run, run.abortReason);
   const pending: ClientToolCall[] = [];
   calls.forEach((call, index) => {
-    const opening: Partial<TraceStep> = index === 0 ? { tokens, ...(thought ? { thought } : {}) } : {};
+    const opening = index === 0 ? { thought, tokens } : {};
     if (clientTools.has(call.name)) {
       const asked = clientTools.pendingCall(call, run.runId, index);
       pending.push(asked);
@@ -129,26 +120,34 @@ async function holdForCaller(
   };
 }
 
-function actionStep(step: number, outcome: ToolOutcome, opening: Partial<TraceStep>): TraceStep {
+/** The first call of a reply carries the reply's thought and tokens. */
+interface Opening {
+  thought?: string;
+  tokens?: Usage;
+}
+
+function actionStep(step: number, outcome: ToolOutcome, opening: Opening): TraceStep {
   return {
     step,
     kind: 'action',
-    ...opening,
+    ...(opening.thought ? { thought: opening.thought } : {}),
     action: { tool: outcome.call.name, args: outcome.args },
     observation: outcome.observation,
     ...(outcome.error ? { error: outcome.error.message } : {}),
     elapsed_ms: outcome.elapsedMs,
+    ...(opening.tokens ? { tokens: opening.tokens } : {}),
   };
 }
 
-function clientStep(step: number, call: ClientToolCall, opening: Partial<TraceStep>): TraceStep {
+function clientStep(step: number, call: ClientToolCall, opening: Opening): TraceStep {
   return {
     step,
     kind: 'client_tool_call',
-    ...opening,
+    ...(opening.thought ? { thought: opening.thought } : {}),
     action: { tool: call.name, args: call.arguments },
     call_id: call.id,
     elapsed_ms: 0,
+    ...(opening.tokens ? { tokens: opening.tokens } : {}),
   };
 }
 
@@ -162,6 +161,14 @@ function systemTurn(ctx: RunContext, functions: PromptFunction[]): ChatMessage {
       instructions: definition.system_prompt,
       definitionBudget: definition.function_definition_budget,
       model: definition.model,
+      guide: callingGuide(ctx),
     }),
   };
+}
+
+function callingGuide({ run, prompts }: RunContext): string | undefined {
+  const { protocol } = run.definition;
+  if (protocol === 'xml-toon') return prompts.render('react_guide_xml_toon', { example: xmlToonExample() });
+  if (protocol === 'json-action') return prompts.render('react_guide_json_action');
+  return undefined;
 }

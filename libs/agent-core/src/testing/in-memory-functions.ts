@@ -8,7 +8,7 @@ export type InMemoryHandler = (
 
 /**
  * Functions served in this process: a definition and a handler each. A handler that throws is the
- * call's error. Records every call, for tests.
+ * call's `function_error`, as a provider reports a function that failed. Records every call, for tests.
  */
 export class InMemoryFunctions implements FunctionCaller {
   readonly calls: FunctionCallRequest[] = [];
@@ -43,7 +43,7 @@ export class InMemoryFunctions implements FunctionCaller {
     try {
       return { status: 'success', result: await fn.handler(request.args, request) };
     } catch (err) {
-      return { status: 'error', error: { code: 'internal', message: (err as Error).message } };
+      return { status: 'error', error: { code: 'function_error', message: (err as Error).message } };
     }
   }
 }

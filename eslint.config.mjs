@@ -70,6 +70,25 @@ export default tseslint.config(
     },
   },
   {
+    // The embedded SDK runs in an application's process: none of the platform's infrastructure.
+    files: ['libs/agent/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(@nestjs/|@nats-io/|@prisma/|ioredis$|@app/(bus|persistence|runtime|config|observability)$)',
+              message: 'the embedded SDK ships without Nest, NATS, Prisma, Redis or the services',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only configuration code reads the environment.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: ['libs/config/**', '**/*.spec.ts', 'libs/testing/**', '**/*.cli.ts'],

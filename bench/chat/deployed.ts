@@ -1,7 +1,7 @@
 // The turn as an operator runs it: tracing exported over OTLP, JSON info logs to a file, `add` a
 // sandboxed custom function in a function-runner, the caller on Node's built-in fetch. Only the
 // sequential round, alternating with the same SDK turn, for the latency and CPU ratios.
-import { interleaved, type Sample } from './measure';
+import { interleaved, type Sample } from '../common/measure';
 import { startSdk } from './sdk';
 import { ADMIN_KEY, startStack } from './stack';
 

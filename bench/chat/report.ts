@@ -1,7 +1,7 @@
 // The text of the `## Chat (bench/chat)` section of docs/benchmarks.md, from one run's figures.
 import { availableParallelism, cpus } from 'node:os';
 import type { DeployedResult } from './deployed';
-import { percentile, type Sample } from './measure';
+import { percentile, type Sample } from '../common/measure';
 import { mb, type Rss } from './memory';
 import type { Stack } from './stack';
 

@@ -2,16 +2,15 @@
 //   npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts [--turns 1000] [--concurrent 1000] [--deployed-turns 500] [--write]
 // `--deployed-only` runs only the deployed profile's round (with PROFILE=executor,gateway,runner for CPU profiles).
 // Prints the `## Chat (bench/chat)` section of docs/benchmarks.md; --write replaces it there.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { writeDocSection } from '../common/doc-section';
+import { concurrent, interleaved, ramped } from '../common/measure';
 import { measureDeployed } from './deployed';
 import { postJson } from './http-client';
-import { concurrent, interleaved, ramped } from './measure';
 import { peakRss } from './memory';
 import { type Cpu, deployedSection, report } from './report';
 import { startSdk } from './sdk';
-import { ADMIN_KEY, ROOT, startStack } from './stack';
+import { ADMIN_KEY, startStack } from './stack';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -106,19 +105,10 @@ async function main(): Promise<void> {
       deployed,
     });
     process.stdout.write(`${section}\n`);
-    if (args.includes('--write')) writeSection(section);
+    if (args.includes('--write')) writeDocSection('Chat (bench/chat)', section);
   } finally {
     await stack.close().catch(() => undefined);
   }
-}
-
-function writeSection(section: string): void {
-  const file = join(ROOT, 'docs/benchmarks.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.indexOf('## Chat (bench/chat)');
-  if (start < 0) return writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
-  const next = text.indexOf('\n## ', start + 1);
-  writeFileSync(file, `${text.slice(0, start)}${section}${next < 0 ? '' : text.slice(next)}`);
 }
 
 main().catch((err: unknown) => {

@@ -4,7 +4,7 @@
 // thread is not collected during SDK turns, and it times itself without the message hop.
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ROOT } from './stack';
+import { ROOT } from '../common/processes';
 
 export interface SdkTurnResult {
   ms: number;

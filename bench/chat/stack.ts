@@ -2,18 +2,24 @@
 // the built gateway and agent-executor as processes, and the `add` function, served by this process
 // (the lean profile) or, as deployed, by a function-runner running it as a sandboxed custom function,
 // with tracing exported over OTLP and JSON info logs written to a file.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Bus as BusType } from '../../libs/bus/src/bus';
 import { startNatsServer } from '../../libs/testing/src/nats-server';
-import { ADD } from './add-function';
+import { ADD } from '../common/add-function';
+import {
+  type Proc,
+  processCpuMs,
+  processRssBytes,
+  ROOT,
+  type Stoppable,
+  startProcess,
+} from '../common/processes';
+import { startScriptedModel } from '../common/scripted-model';
 
-/** Run from the repository root. */
-export const ROOT = resolve(process.cwd());
 const dist = createRequire(join(ROOT, 'package.json'));
 const { Bus } = dist(join(ROOT, 'dist/libs/bus/src/index.js')) as { Bus: typeof BusType };
 const { Subjects } = dist(join(ROOT, 'dist/libs/contracts/src/index.js'));
@@ -45,7 +51,7 @@ export interface Stack {
 export type Profile = 'lean' | 'deployed';
 
 export async function startStack(profile: Profile = 'lean'): Promise<Stack> {
-  const started: { stop(): Promise<void> }[] = [];
+  const started: Stoppable[] = [];
   try {
     return await start(started, profile);
   } catch (err) {
@@ -54,21 +60,13 @@ export async function startStack(profile: Profile = 'lean'): Promise<Stack> {
   }
 }
 
-async function start(started: { stop(): Promise<void> }[], profile: Profile): Promise<Stack> {
+async function start(started: Stoppable[], profile: Profile): Promise<Stack> {
   const deployed = profile === 'deployed';
   const work = mkdtempSync(join(tmpdir(), `ac-bench-${profile}-`));
   const nats = await startNatsServer();
   started.push(nats);
-  const llmPort = 20_000 + Math.floor(Math.random() * 20_000);
-  const llmArgs = [
-    'dist/libs/testing/src/scripted-llm/main.js',
-    '--port',
-    String(llmPort),
-    '--host',
-    '127.0.0.1',
-  ];
-  const llmProcess = await startProcess('scripted-llm', llmArgs, {}, /listening/, started);
-  const llm = `http://127.0.0.1:${llmPort}/v1`;
+  const model = await startScriptedModel(started);
+  const llm = model.url;
   const bus = await Bus.connect({ url: nats.url, name: 'bench' });
   if (!deployed) serveAdd(bus);
   await bus.flush();
@@ -134,19 +132,13 @@ async function start(started: { stop(): Promise<void> }[], profile: Profile): Pr
       gateway: processCpuMs(gateway.pid),
       executor: processCpuMs(executor.pid),
       runner: runner ? processCpuMs(runner.pid) : 0,
-      model: processCpuMs(llmProcess.pid),
+      model: processCpuMs(model.pid),
       bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     }),
     rssBytes: () => ({ gateway: processRssBytes(gateway.pid), executor: processRssBytes(executor.pid) }),
-    setScript: async (script) => {
-      const res = await fetch(`http://127.0.0.1:${llmPort}/_script`, {
-        method: 'PUT',
-        body: JSON.stringify(script),
-      });
-      if (!res.ok) throw new Error(`the scripted model refused the script: ${await res.text()}`);
-    },
+    setScript: model.setScript,
     close: async () => {
-      await Promise.all([gateway.stop(), executor.stop(), llmProcess.stop(), runner?.stop()]);
+      await Promise.all([gateway.stop(), executor.stop(), model.stop(), runner?.stop()]);
       await otlp?.sink.stop();
       await bus.drain();
       await nats.stop();
@@ -178,7 +170,7 @@ async function waitForFunction(bus: BusType, name: string): Promise<void> {
 }
 
 /** An OTLP/HTTP receiver in its own process that reads and drops what it is sent (its CPU is not ours). */
-async function startOtlpSink(started: { stop(): Promise<void> }[]): Promise<{ url: string; sink: Proc }> {
+async function startOtlpSink(started: Stoppable[]): Promise<{ url: string; sink: Proc }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const source = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.writeHead(200, { 'content-type': 'application/json' }).end('{}')); }).listen(${port}, '127.0.0.1', () => console.log('listening'));`;
   const sink = await startProcess('otlp-sink', ['-e', source], {}, /listening/, started);
@@ -199,75 +191,4 @@ async function migratedSqlite(): Promise<string> {
   await migrator.deploy();
   await migrator.close();
   return url;
-}
-
-/** utime + stime from /proc/<pid>/stat (Linux), in ms. */
-function processCpuMs(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / CLOCK_TICKS_PER_S;
-}
-
-const CLOCK_TICKS_PER_S = 100;
-
-function processRssBytes(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) * 1024;
-}
-
-interface Proc {
-  name: string;
-  pid: number | undefined;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-async function startProcess(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-  started: { stop(): Promise<void> }[],
-  /** Logs go to this file (appended, shared by the services), as a deployment's log collector reads them. */
-  logFile?: string,
-): Promise<Proc> {
-  const fd = logFile ? openSync(logFile, 'a') : undefined;
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'text', ...env },
-    stdio: fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
-  });
-  if (fd !== undefined) closeSync(fd);
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  // With logs in a file, readiness is read from this process's own lines there.
-  const current = () =>
-    logFile
-      ? readFileSync(logFile, 'utf8')
-          .split('\n')
-          .filter((line) => line.includes(`"service":"${name}"`))
-          .join('\n')
-      : output;
-  const proc: Proc = {
-    name,
-    pid: child.pid,
-    output: current,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
-  started.push(proc);
-  const deadline = Date.now() + 30_000;
-  while (!ready.test(current())) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`${name} did not start:\n${current()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return proc;
 }

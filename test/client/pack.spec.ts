@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEventually, REPO_ROOT } from '@app/testing';
+import { expectEventually, installPacked, packPackage, REPO_ROOT, typeCheckConsumer } from '@app/testing';
 import { ADMIN_KEY, addCall, type ClientStack, startClientStack } from './client-stack';
 
 const exec = promisify(execFile);
@@ -49,14 +49,8 @@ describe('the packed @agentchassis/client installed in a project outside the mon
   afterAll(() => stack?.close());
 
   it('installs from the tarball alone, type-checks, and does a chat turn and a function call', async () => {
-    const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', project], {
-      cwd: PACKAGE_DIR,
-    });
-    const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    expect(packed.files.map((f) => f.path)).toEqual(
+    const packed = await packPackage(PACKAGE_DIR, project);
+    expect(packed.files).toEqual(
       expect.arrayContaining([
         'package.json',
         'dist/client/src/index.js',
@@ -64,41 +58,12 @@ describe('the packed @agentchassis/client installed in a project outside the mon
         'dist/contracts/src/agent.d.ts',
       ]),
     );
-    expect(packed.files.filter((f) => f.path.endsWith('.ts') && !f.path.endsWith('.d.ts'))).toEqual([]);
+    expect(packed.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     expect(existsSync(join(PACKAGE_DIR, 'dist'))).toBe(false);
 
-    mkdirSync(join(project, 'app'));
-    const app = join(project, 'app');
-    writeFileSync(
-      join(app, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-    );
-    // --offline: the tarball must need nothing from a registry.
-    await exec('npm', ['install', '--offline', '--no-audit', '--no-fund', join(project, packed.filename)], {
-      cwd: app,
-    });
-
-    writeFileSync(join(app, 'check.ts'), TYPED_CONSUMER);
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          module: 'nodenext',
-          target: 'es2023',
-          lib: ['es2023', 'dom', 'dom.asynciterable'],
-          types: [],
-          skipLibCheck: false,
-        },
-        files: ['check.ts'],
-      }),
-    );
-    await exec(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], {
-      cwd: app,
-    }).catch((err: { stdout?: string }) => {
-      throw new Error(`the packed declarations do not type-check:\n${err.stdout}`);
-    });
+    // Offline: the tarball must need nothing from a registry.
+    const app = await installPacked(PACKAGE_DIR, packed.tarball, project);
+    await typeCheckConsumer(app, TYPED_CONSUMER);
 
     stack.llm.setScript({ replies: [addCall(2, 3), 'Five.', 'Still five.'] });
     writeFileSync(join(app, 'consumer.mjs'), CONSUMER);

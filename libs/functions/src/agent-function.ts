@@ -1,17 +1,28 @@
 import type { CallerDto, FunctionResult } from '@app/contracts';
-import type { Logger } from '@app/observability';
 
 export type { FunctionResult } from '@app/contracts';
 
 /** Who asked for a call: an agent run, an API client, the scheduler. */
 export type FunctionCaller = CallerDto;
 
+/**
+ * What a function may log through: the platform's Logger, or whatever an embedding application
+ * passes. Structural, so this library needs no logging implementation.
+ */
+export interface FunctionLogger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  child(fields: Record<string, unknown>): FunctionLogger;
+}
+
 export interface FunctionContext {
   /** Aborted on timeout and on cancel; long work must listen to it. */
   signal: AbortSignal;
   /** Epoch ms by which the call must be answered. */
   deadline: number;
-  logger: Logger;
+  logger: FunctionLogger;
   /** The W3C trace id of the request, when the caller sent one. */
   traceId?: string;
   caller: FunctionCaller;

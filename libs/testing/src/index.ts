@@ -11,3 +11,4 @@ export * from './otlp-receiver';
 export * from './nats-server';
 export * from './redis-server';
 export * from './forward-proxy';
+export * from './packed-package';

@@ -1,11 +1,10 @@
 import {
   AppError,
-  FUNCTION_CALL_STATUSES,
   FunctionFailedError,
   type FunctionCallStatus,
   type FunctionResult,
+  TimeoutError,
 } from '@app/contracts';
-import { initialiseCounter, Metrics } from '@app/observability';
 
 const RESULT_KEYS = new Set(['data', 'markdown', 'message']);
 const MAX_ERROR_CHARS = 2_000;
@@ -39,14 +38,6 @@ export function toCallError(err: unknown, redact: (text: string) => string = (t)
   return new FunctionFailedError(redact(truncate(message, MAX_ERROR_CHARS)));
 }
 
-/** `ac_function_calls_total` at 0 for each function served and each outcome, from the first scrape. */
-export function initialiseCallMetrics(names: string[]): void {
-  const labelSets = names.flatMap((name) =>
-    FUNCTION_CALL_STATUSES.map((status) => ({ function: name, status })),
-  );
-  initialiseCounter(Metrics.functionCalls(), labelSets);
-}
-
 export function callStatus(error?: AppError): FunctionCallStatus {
   if (!error) return 'success';
   if (error.code === 'timeout' || error.code === 'cancelled') return error.code;
@@ -68,4 +59,19 @@ export function raceAbort<T>(work: () => Promise<T>, signal: AbortSignal): Promi
       .then(resolve, reject)
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * Aborts `controller` after `afterMs` with the timeout a caller reads (naming the function and
+ * its limit, `limitMs`, which may be longer than the budget actually given); returns the disarm.
+ */
+export function abortOnTimeout(
+  controller: AbortController,
+  name: string,
+  afterMs: number,
+  limitMs = afterMs,
+): () => void {
+  const timeout = new TimeoutError(`function '${name}' did not finish within ${limitMs} ms`);
+  const timer = setTimeout(() => controller.abort(timeout), afterMs);
+  return () => clearTimeout(timer);
 }

@@ -7,7 +7,6 @@ import {
   type FunctionResult,
   FunctionFailedError,
   NotFoundError,
-  TimeoutError,
 } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
 import { isAllowed } from '../allow-list';
@@ -15,7 +14,7 @@ import type { AgentFunction, FunctionCaller, FunctionContext } from '../agent-fu
 import { summarizeParams } from '../calls/params-summary';
 import { validateParams } from '../params/validate-params';
 import { callBudgetMs, callLimitMs, traceIdOf } from './call-budget';
-import { callStatus, normalizeResult, raceAbort, toCallError } from './call-outcome';
+import { abortOnTimeout, callStatus, normalizeResult, raceAbort, toCallError } from './call-outcome';
 import type { ConcurrencyLimiter } from './concurrency-limiter';
 import type { FunctionRegistry } from './function-registry';
 
@@ -134,8 +133,7 @@ export class FunctionExecutor {
     call: CallInfo,
   ): Promise<FunctionResult> {
     const controller = new AbortController();
-    const timeout = new TimeoutError(`function '${fn.name}' did not finish within ${limit} ms`);
-    const timer = setTimeout(() => controller.abort(timeout), budget);
+    const disarm = abortOnTimeout(controller, fn.name, budget, limit);
     this.running.set(call.callId, controller);
     try {
       const release = await this.limiter.acquire(controller.signal);
@@ -148,7 +146,7 @@ export class FunctionExecutor {
         release();
       }
     } finally {
-      clearTimeout(timer);
+      disarm();
       this.running.delete(call.callId);
       if (this.running.size === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
     }

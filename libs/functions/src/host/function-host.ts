@@ -15,7 +15,7 @@ import {
 } from '@app/contracts';
 import type { Logger } from '@app/observability';
 import { CallRecordPublisher } from '../calls/call-record.publisher';
-import { initialiseCallMetrics } from './call-outcome';
+import { initialiseCallMetrics } from './call-metrics';
 import { ConcurrencyLimiter } from './concurrency-limiter';
 import { FunctionExecutor } from './function-executor';
 import type { FunctionRegistry } from './function-registry';

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { LimitExceeded, type RunEvent, ScriptedModelClient } from '@app/agent-core';
+import { Param } from '@app/functions';
+import { createAgent, createTaskAgent } from './create-agent';
+import { defineFunction } from './functions/define-function';
+import { SqliteSessionStore } from './sessions/sqlite-session.store';
+
+class WeatherParams {
+  @Param({ description: 'city name', required: true }) city!: string;
+}
+
+function weather(calls: string[]) {
+  return {
+    name: 'get_weather',
+    description: 'Current weather of a city.',
+    params: WeatherParams,
+    execute: async ({ city }: WeatherParams) => {
+      calls.push(city);
+      return { data: { city, temperature_c: 4, sky: 'cloudy' } };
+    },
+  };
+}
+
+const XML_CALL = '<call name="get_weather"><p>city: Oslo</p></call>';
+
+describe('createAgent', () => {
+  it('runs a turn that calls an in-process function, with the trace in the result', async () => {
+    const calls: string[] = [];
+    const model = new ScriptedModelClient([XML_CALL, 'It is 4 °C in Oslo.']);
+    const agent = createAgent({
+      name: 'weather',
+      instructions: 'Answer briefly.',
+      model,
+      functions: [weather(calls)],
+    });
+
+    const result = await agent.run('Weather in Oslo?');
+
+    expect(result).toMatchObject({
+      reply: 'It is 4 °C in Oslo.',
+      finish_reason: 'final',
+      function_calls: [{ name: 'get_weather', status: 'success' }],
+    });
+    expect(calls).toEqual(['Oslo']);
+    expect(result.trace.length).toBeGreaterThan(0);
+    expect(model.requests[0].messages[0].content).toMatch(/^Answer briefly\./);
+    expect(JSON.stringify(model.requests[1].messages)).toMatch(/cloudy/);
+  });
+
+  it('speaks the native protocol and streams the run’s events with send()', async () => {
+    const calls: string[] = [];
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 't1', name: 'get_weather', arguments: { city: 'Bergen' } }] },
+      'Rain in Bergen.',
+    ]);
+    const agent = createAgent({ name: 'w', model, functions: [weather(calls)], protocol: 'native' });
+
+    const stream = agent.send('Weather in Bergen?');
+    const types: RunEvent['type'][] = [];
+    for await (const event of stream) types.push(event.type);
+
+    expect(types[0]).toBe('run_start');
+    expect(types).toContain('tool_call');
+    expect(types.at(-1)).toBe('run_end');
+    expect((await stream.result).reply).toBe('Rain in Bergen.');
+    expect(model.requests[0].tools?.map((t) => t.name)).toEqual(['get_weather']);
+  });
+
+  it('feeds a function’s failure and invalid arguments back to the model', async () => {
+    const broken = defineFunction({
+      name: 'broken',
+      description: 'Fails.',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      execute: () => {
+        throw new Error('backend down');
+      },
+    });
+    const model = new ScriptedModelClient(['<call name="broken"><p>n: 1</p></call>', 'It failed.']);
+    const result = await createAgent({ name: 'b', model, functions: [broken] }).run('go');
+    expect(result.function_calls).toMatchObject([{ name: 'broken', status: 'error' }]);
+    expect(JSON.stringify(model.requests[1].messages)).toMatch(/backend down/);
+  });
+
+  it('stops at its limits', async () => {
+    const model = new ScriptedModelClient([XML_CALL, XML_CALL, XML_CALL]);
+    const result = await createAgent({
+      name: 'l',
+      model,
+      functions: [weather([])],
+      limits: { maxSteps: 2 },
+    }).run('loop');
+    expect(result.finish_reason).toBe('max_steps');
+    expect(result.failure).toBeInstanceOf(LimitExceeded);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('keeps a conversation in a SQLite session across agents', async () => {
+    const sessions = await SqliteSessionStore.open(':memory:');
+    const model = new ScriptedModelClient(['Hello Ada.', 'Your name is Ada.']);
+    const first = createAgent({ name: 's', model, sessions }).session('ses_1');
+    await first.submitTurn('I am Ada.');
+    const again = createAgent({ name: 's', model, sessions }).session('ses_1');
+    const result = await again.submitTurn('Who am I?');
+    expect(result.reply).toBe('Your name is Ada.');
+    expect(JSON.stringify(model.requests[1].messages)).toMatch(/I am Ada\..*Hello Ada\./);
+    expect((await sessions.load('ses_1')).messages).toHaveLength(4);
+    sessions.close();
+  });
+
+  it('carries out a given plan as a task agent', async () => {
+    const calls: string[] = [];
+    const model = new ScriptedModelClient(['Oslo is cloudy.']);
+    const agent = createTaskAgent({ name: 't', model, functions: [weather(calls)] });
+    const result = await agent.executePlan(
+      [{ description: 'Look up Oslo', tool: 'get_weather', params: { city: 'Oslo' } }],
+      'Report the weather.',
+    );
+    expect(calls).toEqual(['Oslo']);
+    expect(result.plan?.steps).toHaveLength(1);
+  });
+});

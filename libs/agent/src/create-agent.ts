@@ -1,0 +1,104 @@
+import {
+  Agent,
+  type AgentDefinition,
+  AgentRuntime,
+  AgentSession,
+  defineAgent,
+  type EventSink,
+  type Hooks,
+  type ModelClient,
+  type SessionSettings,
+  type SessionStore,
+  TaskAgent,
+} from '@app/agent-core';
+import type { AgentMode, AgentProtocol } from '@app/contracts';
+import type { AgentFunction, FunctionLogger } from '@app/functions';
+import { InProcessFunctions } from './functions/in-process-functions';
+
+/** A run's limits; each falls back to the platform's default. */
+export interface AgentLimits {
+  /** Model calls a run may make. */
+  maxSteps?: number;
+  /** Function calls a run may make. */
+  maxToolCalls?: number;
+  /** Milliseconds one function call may take. */
+  callTimeoutMs?: number;
+  /** Milliseconds a run may take. */
+  runTimeoutMs?: number;
+  /** Tokens a run may spend (prompt + completion); 0: no budget. */
+  tokenBudget?: number;
+  /** Tokens of the model's context; a session's history may take half. */
+  contextWindow?: number;
+  /** Characters of one function result the model reads. */
+  observationMaxLen?: number;
+}
+
+export interface AgentOptions {
+  name: string;
+  /** The agent's instructions: they open every system prompt. */
+  instructions?: string;
+  model: ModelClient;
+  functions?: readonly AgentFunction[];
+  /** How calls are written: `xml-toon` (default), `json-action` or `native` tool calls. */
+  protocol?: AgentProtocol;
+  /** `react` (default) or `plan`: write a plan, run its steps, answer from them. */
+  mode?: AgentMode;
+  limits?: AgentLimits;
+  /** Where `session()` keeps history: in memory when absent, or `await sqliteSessions(file)`. */
+  sessions?: SessionStore;
+  hooks?: Hooks;
+  /** Receives every run's events, besides the stream `send()` returns. */
+  events?: EventSink;
+  /** Where functions log (`ctx.logger`); silent when absent. */
+  logger?: FunctionLogger;
+  /** Anything else of the run engine's definition (temperature, prompts, language, …). */
+  definition?: Partial<Omit<AgentDefinition, 'name'>>;
+}
+
+/** The run engine's Agent, with `session(id?)` for conversations. */
+export class EmbeddedAgent extends Agent {
+  /** A conversation: each `submitTurn` sees the turns before it. Reuse an id to continue one. */
+  session(id?: string, settings?: SessionSettings): AgentSession {
+    return new AgentSession(this, { sessionId: id, settings });
+  }
+}
+
+/** An agent running in this process: all behaviour is the run engine's (@app/agent-core). */
+export function createAgent(options: AgentOptions): EmbeddedAgent {
+  return new EmbeddedAgent(runtimeFor(options), definitionFor(options));
+}
+
+/** An agent that works by plans: `run(goal)` plans first; `executePlan(steps)` runs yours. */
+export function createTaskAgent(options: AgentOptions): TaskAgent {
+  return new TaskAgent(runtimeFor(options), definitionFor(options));
+}
+
+function runtimeFor(options: AgentOptions): AgentRuntime {
+  return AgentRuntime.create({
+    model: options.model,
+    functions: new InProcessFunctions(options.functions ?? [], options.logger),
+    sessions: options.sessions,
+    hooks: options.hooks,
+    events: options.events,
+    ...(options.limits?.runTimeoutMs ? { runTimeoutMs: options.limits.runTimeoutMs } : {}),
+  });
+}
+
+function definitionFor(options: AgentOptions): AgentDefinition {
+  const limits = options.limits ?? {};
+  const chosen: Partial<AgentDefinition> = {
+    system_prompt: options.instructions,
+    protocol: options.protocol,
+    mode: options.mode,
+    max_steps: limits.maxSteps,
+    max_tool_calls: limits.maxToolCalls,
+    single_call_timeout: limits.callTimeoutMs,
+    run_timeout: limits.runTimeoutMs,
+    total_token_budget: limits.tokenBudget,
+    context_window: limits.contextWindow,
+    observation_max_len: limits.observationMaxLen,
+  };
+  const given = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
+  // Every function the application hands over is the agent's to call, unless the definition narrows it.
+  return defineAgent({ allowed_tools: ['*'], ...options.definition, ...given, name: options.name });
+}

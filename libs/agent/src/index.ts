@@ -1,0 +1,48 @@
+// @agentchassis/agent: AgentChassis agents inside an application's own process.
+export {
+  createAgent,
+  createTaskAgent,
+  EmbeddedAgent,
+  type AgentLimits,
+  type AgentOptions,
+} from './create-agent';
+export { defineFunction, type FunctionSpec } from './functions/define-function';
+export { InProcessFunctions } from './functions/in-process-functions';
+export { anthropic, openai, type ModelOptions } from './models/models';
+export { sqliteSessions, SqliteSessionStore } from './sessions/sqlite-session.store';
+export {
+  Agent,
+  AgentError,
+  AgentSession,
+  Cancelled,
+  ConfigurationError,
+  InMemorySessionStore,
+  LimitExceeded,
+  ModelError,
+  PlanError,
+  TaskAgent,
+  ScriptedModelClient,
+  ToolError,
+  type AgentDefinition,
+  type AgentResult,
+  type AgentRunStream,
+  type EventSink,
+  type Hooks,
+  type ModelClient,
+  type RunEvent,
+  type RunInput,
+  type ScriptedReply,
+  type SessionSettings,
+  type SessionStore,
+  type StoredTurnMessage,
+  type ToolDecision,
+  type TurnInput,
+} from '@app/agent-core';
+export {
+  Param,
+  type AgentFunction,
+  type FunctionContext,
+  type FunctionLogger,
+  type FunctionResult,
+  type ParamOptions,
+} from '@app/functions';

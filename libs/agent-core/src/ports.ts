@@ -1,6 +1,7 @@
 import type { CallerDto, ErrorBody, FunctionDefinition, FunctionResult, PlanStep } from '@app/contracts';
 import type { CompletionRequest, CompletionResult } from './model/model-client';
 import type { RunEvent } from './events';
+export type { Clock, EventSink } from './events';
 import type { RunOutcome } from './run-outcome';
 import type { RunState } from './run-state';
 import type { ToolCall, ToolOutcome } from './tools/tool-call';
@@ -63,16 +64,6 @@ export interface Hooks {
 /** Facts recalled for a turn (nothing uses it yet). */
 export interface MemoryRetriever {
   retrieve(query: string, options: { sessionId?: string; limit?: number }): Promise<string[]>;
-}
-
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
-
-/** Receives a run's events, numbered in order: the events the chat API streams. */
-export interface EventSink {
-  emit(event: RunEvent): void;
 }
 
 /** Counters the host may keep; every method optional. */

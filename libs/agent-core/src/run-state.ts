@@ -10,8 +10,7 @@ import type {
 } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
 import { IllegalTransition } from './errors';
-import type { RunEvent } from './events';
-import type { Clock, EventSink } from './ports';
+import type { Clock, EventSink, RunEvent } from './events';
 
 export type AbortReason = 'timeout' | 'cancelled';
 

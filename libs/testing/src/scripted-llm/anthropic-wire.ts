@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { SsePayload } from './http-io';
+import type { SsePayload } from './wire-common';
 import type { PlannedReply, Turn } from './script-player';
 import {
   DEFAULT_MODEL,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WireError } from './wire-common';
+import { type SsePayload, WireError } from './wire-common';
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -36,11 +36,6 @@ export function sendJson(
     ...headers,
   });
   res.end(payload);
-}
-
-export interface SsePayload {
-  event?: string;
-  data: object | string;
 }
 
 /** Writes a whole event stream at once; the socket splits it into packets as it likes. */

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { SsePayload } from './http-io';
 import type { PlannedReply, Turn } from './script-player';
+
+/** One server-sent event of a streamed reply. */
+export interface SsePayload {
+  event?: string;
+  data: object | string;
+}
 
 export const DEFAULT_MODEL = 'scripted-model';
 export const CONVERSATION_HEADER = 'x-scripted-conversation';

@@ -1,6 +1,5 @@
 import type { CallerDto, ErrorBody, FunctionDefinition, FunctionResult, PlanStep } from '@app/contracts';
 import type { CompletionRequest, CompletionResult } from './model/model-client';
-import type { RunEvent } from './events';
 export type { Clock, EventSink } from './events';
 import type { RunOutcome } from './run-outcome';
 import type { RunState } from './run-state';

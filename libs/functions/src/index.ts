@@ -13,4 +13,4 @@ export * from './host/function-registry';
 export * from './params/param.decorator';
 export * from './params/params-schema';
 export * from './params/schema-class';
-export * from './params/validate-params';
+export * from './params/parse-params';

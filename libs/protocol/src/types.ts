@@ -21,6 +21,7 @@ export type ParsedReply =
 
 export type ParameterType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
 
+/** One parameter of a function, in JSON Schema: what the prompt shows and the validator checks. */
 export interface ParameterSchema {
   type: ParameterType;
   description?: string;
@@ -28,8 +29,8 @@ export interface ParameterSchema {
   enum?: unknown[];
   minimum?: number;
   maximum?: number;
-  /** An array's items: a type, or a whole schema (an object's shape, an enum). */
-  items?: ParameterSchema | { type: string };
+  /** An array's items: a type, or a whole schema (an object's shape, an enum, bounds). */
+  items?: ParameterSchema;
   /** An object's fields, when its shape is known. */
   properties?: Record<string, ParameterSchema>;
   required?: string[];

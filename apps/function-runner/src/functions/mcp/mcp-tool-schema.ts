@@ -1,5 +1,6 @@
 import type { JsonSchemaType, ParameterSchema } from '@app/contracts';
-import { type FunctionParameters, matchesType } from '@app/functions';
+import type { FunctionParameters } from '@app/functions';
+import { matchesType } from '@app/protocol';
 
 type Json = Record<string, unknown>;
 

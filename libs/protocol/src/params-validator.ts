@@ -1,5 +1,4 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { setOwn } from './records';
 import type { FunctionParameters, ParameterType } from './types';
 
 export interface ParamError {
@@ -76,14 +75,16 @@ function validatorOf(schema: FunctionParameters): ValidateFunction {
   return validate;
 }
 
+// Plain assignment is safe here: `__proto__`, the one key it would misread, is never copied.
 function withDefaults(schema: FunctionParameters, input: Record<string, unknown>): Record<string, unknown> {
   const value: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(input)) {
-    if (key !== '__proto__' && item !== null) setOwn(value, key, item);
+  for (const key of Object.keys(input)) {
+    if (key !== '__proto__' && input[key] !== null) value[key] = input[key];
   }
-  for (const [key, property] of Object.entries(schema.properties)) {
-    if (!Object.hasOwn(value, key) && property.default !== undefined)
-      setOwn(value, key, structuredClone(property.default));
+  for (const key of Object.keys(schema.properties)) {
+    const fallback = schema.properties[key].default;
+    if (fallback !== undefined && key !== '__proto__' && !Object.hasOwn(value, key))
+      value[key] = typeof fallback === 'object' ? structuredClone(fallback) : fallback;
   }
   return value;
 }
@@ -97,12 +98,9 @@ function toParamError(error: ErrorObject): ParamError {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return { path: pathOf(`${at}/${escape(String(params.missingProperty))}`), message: 'is required' };
+      return { path: pathOf(at, String(params.missingProperty)), message: 'is required' };
     case 'additionalProperties':
-      return {
-        path: pathOf(`${at}/${escape(String(params.additionalProperty))}`),
-        message: 'should not exist',
-      };
+      return { path: pathOf(at, String(params.additionalProperty)), message: 'should not exist' };
     default:
       return { path: pathOf(at), message: messageOf(error.keyword, params, error.message) };
   }
@@ -129,21 +127,17 @@ function messageOf(keyword: string, params: Record<string, unknown>, fallback = 
   }
 }
 
-/** `/levels/1` → `levels[1]`, `/edits/0/old text` → `edits[0].old text`. */
-function pathOf(pointer: string): string {
-  const parts = pointer.split('/').slice(1).map(unescape);
-  return parts.reduce(
-    (path, part, i) => (/^\d+$/.test(part) ? `${path}[${part}]` : i === 0 ? part : `${path}.${part}`),
-    '',
-  );
-}
-
-function escape(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+/** `/levels/1` → `levels[1]`; `/edits/0` and `old text` → `edits[0].old text`. */
+function pathOf(pointer: string, field?: string): string {
+  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map(unescape);
+  if (field !== undefined) parts.push(field);
+  let path = '';
+  for (const part of parts) path += /^\d+$/.test(part) ? `[${part}]` : path ? `.${part}` : part;
+  return path;
 }
 
 function unescape(segment: string): string {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
+  return segment.includes('~') ? segment.replaceAll('~1', '/').replaceAll('~0', '~') : segment;
 }
 
 function firstPerPath(errors: ParamError[]): ParamError[] {

@@ -14,3 +14,4 @@ export * from './params/param.decorator';
 export * from './params/params-schema';
 export * from './params/schema-class';
 export * from './params/parse-params';
+export * from './params/dto-params';

@@ -19,7 +19,8 @@ export type ParsedReply =
   | { kind: 'final'; answer: string }
   | { kind: 'invalid'; error: string };
 
-export type ParameterType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
 /** One parameter of a function, in JSON Schema: what the prompt shows and the validator checks. */
 export interface ParameterSchema {

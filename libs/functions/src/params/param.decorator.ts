@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { JsonSchemaType, ParameterSchema } from '@app/contracts';
-import { matchesType } from '@app/protocol';
+import { matchesType, PARAMETER_TYPES } from '@app/protocol';
 
 /** What a parameter is (`desc`, `required`, `default`, …), declared on a field of the parameter class. */
 export interface ParamOptions {
@@ -24,7 +24,7 @@ export interface ParamEntry {
 }
 
 const PARAMS = Symbol('agentchassis:params');
-const TYPES: readonly JsonSchemaType[] = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
+const TYPES: readonly JsonSchemaType[] = PARAMETER_TYPES;
 const DESIGN_TYPES = new Map<unknown, JsonSchemaType>([
   [String, 'string'],
   [Number, 'number'],

@@ -1,40 +1,38 @@
 import type { LoggerService } from '@nestjs/common';
+import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import { Redactor } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
-
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface LoggerOptions {
   service: string;
   level: LogLevel;
   format: 'json' | 'text';
   redactor?: Redactor;
+  /** Receives each line (without its newline) as it is logged; stdout when absent. */
   write?: (line: string) => void;
   /** Fields added to every line, e.g. the trace context of the current request. */
   context?: () => LogFields | undefined;
 }
 
-/** One structured logger for every service: JSON or text lines, levels, central redaction. */
+/**
+ * One structured logger for every service, on pino: JSON or text lines, levels, central redaction
+ * of every line, and logged errors with their stack. Lines reach stdout without blocking the event
+ * loop (what is pending is written when the process exits); NestJS logs through it too.
+ */
 export class Logger implements LoggerService {
-  private readonly redactor: Redactor;
-  private readonly write: (line: string) => void;
-
   constructor(
     private readonly options: LoggerOptions,
-    private readonly bound: LogFields = {},
-  ) {
-    this.redactor = options.redactor ?? new Redactor();
-    this.write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
-  }
+    private readonly pino: Pino = rootLogger(options),
+  ) {}
 
   child(fields: LogFields): Logger {
-    return new Logger(this.options, { ...this.bound, ...fields });
+    return new Logger(this.options, this.pino.child(normalise(fields)));
   }
 
   enabled(level: LogLevel): boolean {
-    return RANK[level] >= RANK[this.options.level];
+    return this.pino.isLevelEnabled(level);
   }
 
   debug(msg: string, fields?: LogFields): void {
@@ -63,35 +61,64 @@ export class Logger implements LoggerService {
   }
 
   private emit(level: LogLevel, msg: string, fields?: LogFields): void {
-    if (!this.enabled(level)) return;
-    const record: LogFields = {
-      time: new Date().toISOString(),
-      level,
-      service: this.options.service,
-      msg,
-      ...this.options.context?.(),
-      ...this.bound,
-      ...normalise(fields),
-    };
-    const line = this.options.format === 'json' ? JSON.stringify(record) : toText(record);
-    this.write(this.redactor.redact(line));
+    if (!this.pino.isLevelEnabled(level)) return;
+    if (fields) this.pino[level](normalise(fields), msg);
+    else this.pino[level](msg);
   }
+}
+
+function rootLogger(options: LoggerOptions): Pino {
+  const context = options.context;
+  return pino(
+    {
+      level: options.level,
+      base: { service: options.service },
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // normalise() has serialised every error already, whatever its key.
+      serializers: { err: (err: unknown) => err },
+      ...(context ? { mixin: () => context() ?? {} } : {}),
+    },
+    destination(options),
+  );
+}
+
+/** Every line is redacted as written, so secrets added to the redactor later are masked too. */
+function destination(options: LoggerOptions): DestinationStream {
+  const redactor = options.redactor ?? new Redactor();
+  const render = options.format === 'text' ? (line: string) => toText(JSON.parse(line)) : trimNewline;
+  const write = options.write;
+  if (write) return { write: (line) => write(redactor.redact(render(line))) };
+  const out = stdout();
+  return { write: (line) => out.write(`${redactor.redact(render(line))}\n`) };
+}
+
+let shared: DestinationStream | undefined;
+
+/** One asynchronous stdout stream per process, flushed on exit. */
+function stdout(): DestinationStream {
+  shared ??= pino.destination({ dest: 1, sync: false });
+  return shared;
+}
+
+function trimNewline(line: string): string {
+  return line.endsWith('\n') ? line.slice(0, -1) : line;
 }
 
 function isFields(value: unknown): value is LogFields {
   return typeof value === 'object' && value !== null && !(value instanceof Error) && !Array.isArray(value);
 }
 
-function normalise(fields?: LogFields): LogFields {
-  if (!fields) return {};
-  const out: LogFields = {};
+/** An error, under any key, keeps its type, message, code and stack (and its cause's). */
+function normalise(fields: LogFields): LogFields {
+  let out: LogFields | undefined;
   for (const [key, value] of Object.entries(fields)) {
-    out[key] =
-      value instanceof Error
-        ? { name: value.name, message: value.message, code: (value as { code?: unknown }).code }
-        : value;
+    if (!(value instanceof Error)) continue;
+    out ??= { ...fields };
+    out[key] = pino.stdSerializers.errWithCause(value);
   }
-  return out;
+  return out ?? fields;
 }
 
 function toText(record: LogFields): string {

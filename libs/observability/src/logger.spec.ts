@@ -86,7 +86,13 @@ describe('Logger', () => {
   it('takes NestJS logs as debug lines naming their source', () => {
     const { logger, lines } = capture({ level: 'debug' });
     logger.log('Mapped {/health, GET} route', 'RouterExplorer');
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 'debug', nest: 'RouterExplorer' });
+    logger.warn('deprecated %s option', 'NestApplication');
+    logger.error('boom', 'Error: boom\n    at x', 'ExceptionsHandler');
+    expect(lines.map((line) => JSON.parse(line))).toMatchObject([
+      { level: 'debug', msg: 'Mapped {/health, GET} route', nest: 'RouterExplorer' },
+      { level: 'warn', msg: 'deprecated %s option', nest: 'NestApplication' },
+      { level: 'error', msg: 'boom', err: 'Error: boom\n    at x', nest: 'ExceptionsHandler' },
+    ]);
     expect(logger.enabled('debug')).toBe(true);
     expect(capture().logger.enabled('debug')).toBe(false);
   });

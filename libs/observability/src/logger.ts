@@ -35,29 +35,32 @@ export class Logger implements LoggerService {
     return this.pino.isLevelEnabled(level);
   }
 
-  debug(msg: string, fields?: LogFields): void {
-    this.emit('debug', msg, fields);
+  // A string in place of the fields is the context NestJS names its lines with.
+  debug(msg: string, fields?: LogFields | string): void {
+    this.emit('debug', msg, fieldsOf(fields));
   }
 
-  info(msg: string, fields?: LogFields): void {
-    this.emit('info', msg, fields);
+  info(msg: string, fields?: LogFields | string): void {
+    this.emit('info', msg, fieldsOf(fields));
   }
 
-  warn(msg: string, fields?: LogFields): void {
-    this.emit('warn', msg, fields);
+  warn(msg: string, fields?: LogFields | string): void {
+    this.emit('warn', msg, fieldsOf(fields));
   }
 
-  error(msg: string, fields?: LogFields | unknown): void {
-    this.emit('error', msg, isFields(fields) ? fields : fields === undefined ? undefined : { err: fields });
+  /** Anything but fields is the error itself (NestJS: its stack, then its context). */
+  error(msg: string, fields?: LogFields | unknown, context?: string): void {
+    const own = isFields(fields) ? fields : fields === undefined ? undefined : { err: fields };
+    this.emit('error', msg, context ? { ...own, nest: context } : own);
   }
 
   /** NestJS's own chatter (routes mapped, modules loaded) is debug-level for us. */
   log(message: unknown, context?: string): void {
-    this.emit('debug', String(message), context ? { nest: context } : undefined);
+    this.emit('debug', String(message), fieldsOf(context));
   }
 
   verbose(message: unknown, context?: string): void {
-    this.emit('debug', String(message), context ? { nest: context } : undefined);
+    this.emit('debug', String(message), fieldsOf(context));
   }
 
   private emit(level: LogLevel, msg: string, fields?: LogFields): void {
@@ -104,6 +107,10 @@ function stdout(): DestinationStream {
 
 function trimNewline(line: string): string {
   return line.endsWith('\n') ? line.slice(0, -1) : line;
+}
+
+function fieldsOf(fields: LogFields | string | undefined): LogFields | undefined {
+  return typeof fields === 'string' ? { nest: fields } : fields;
 }
 
 function isFields(value: unknown): value is LogFields {

@@ -13,20 +13,11 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import type { ParameterSchema } from '@app/protocol';
 import { IsScopes, type Scope } from './api-keys';
 import { ErrorBody } from './errors';
 
-export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
-
-export interface ParameterSchema {
-  type: JsonSchemaType;
-  description?: string;
-  default?: unknown;
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  items?: { type: JsonSchemaType };
-}
+export type { ParameterSchema, ParameterType as JsonSchemaType } from '@app/protocol';
 
 /** What a function looks like from outside: the prompt, `GET /functions` and validation share it. */
 export class FunctionDefinition {

@@ -8,3 +8,4 @@ export * from './host/concurrency-limiter';
 export * from './host/function-executor';
 export * from './host/function-host';
 export * from './host/function-registry';
+export * from './params/dto-params';

@@ -7,4 +7,4 @@ export * from './host/call-outcome';
 export * from './params/param.decorator';
 export * from './params/params-schema';
 export * from './params/schema-class';
-export * from './params/validate-params';
+export * from './params/parse-params';

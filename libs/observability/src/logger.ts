@@ -1,97 +1,131 @@
 import type { LoggerService } from '@nestjs/common';
+import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import { Redactor } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
-
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface LoggerOptions {
   service: string;
   level: LogLevel;
   format: 'json' | 'text';
   redactor?: Redactor;
+  /** Receives each line (without its newline) as it is logged; stdout when absent. */
   write?: (line: string) => void;
   /** Fields added to every line, e.g. the trace context of the current request. */
   context?: () => LogFields | undefined;
 }
 
-/** One structured logger for every service: JSON or text lines, levels, central redaction. */
+/**
+ * One structured logger for every service, on pino: JSON or text lines, levels, central redaction
+ * of every line, and logged errors with their stack. Lines reach stdout without blocking the event
+ * loop (what is pending is written when the process exits); NestJS logs through it too.
+ */
 export class Logger implements LoggerService {
-  private readonly redactor: Redactor;
-  private readonly write: (line: string) => void;
-
   constructor(
     private readonly options: LoggerOptions,
-    private readonly bound: LogFields = {},
-  ) {
-    this.redactor = options.redactor ?? new Redactor();
-    this.write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
-  }
+    private readonly pino: Pino = rootLogger(options),
+  ) {}
 
   child(fields: LogFields): Logger {
-    return new Logger(this.options, { ...this.bound, ...fields });
+    return new Logger(this.options, this.pino.child(normalise(fields)));
   }
 
   enabled(level: LogLevel): boolean {
-    return RANK[level] >= RANK[this.options.level];
+    return this.pino.isLevelEnabled(level);
   }
 
-  debug(msg: string, fields?: LogFields): void {
-    this.emit('debug', msg, fields);
+  // A string in place of the fields is the context NestJS names its lines with.
+  debug(msg: string, fields?: LogFields | string): void {
+    this.emit('debug', msg, fieldsOf(fields));
   }
 
-  info(msg: string, fields?: LogFields): void {
-    this.emit('info', msg, fields);
+  info(msg: string, fields?: LogFields | string): void {
+    this.emit('info', msg, fieldsOf(fields));
   }
 
-  warn(msg: string, fields?: LogFields): void {
-    this.emit('warn', msg, fields);
+  warn(msg: string, fields?: LogFields | string): void {
+    this.emit('warn', msg, fieldsOf(fields));
   }
 
-  error(msg: string, fields?: LogFields | unknown): void {
-    this.emit('error', msg, isFields(fields) ? fields : fields === undefined ? undefined : { err: fields });
+  /** Anything but fields is the error itself (NestJS: its stack, then its context). */
+  error(msg: string, fields?: LogFields | unknown, context?: string): void {
+    const own = isFields(fields) ? fields : fields === undefined ? undefined : { err: fields };
+    this.emit('error', msg, context ? { ...own, nest: context } : own);
   }
 
   /** NestJS's own chatter (routes mapped, modules loaded) is debug-level for us. */
   log(message: unknown, context?: string): void {
-    this.emit('debug', String(message), context ? { nest: context } : undefined);
+    this.emit('debug', String(message), fieldsOf(context));
   }
 
   verbose(message: unknown, context?: string): void {
-    this.emit('debug', String(message), context ? { nest: context } : undefined);
+    this.emit('debug', String(message), fieldsOf(context));
   }
 
   private emit(level: LogLevel, msg: string, fields?: LogFields): void {
-    if (!this.enabled(level)) return;
-    const record: LogFields = {
-      time: new Date().toISOString(),
-      level,
-      service: this.options.service,
-      msg,
-      ...this.options.context?.(),
-      ...this.bound,
-      ...normalise(fields),
-    };
-    const line = this.options.format === 'json' ? JSON.stringify(record) : toText(record);
-    this.write(this.redactor.redact(line));
+    if (!this.pino.isLevelEnabled(level)) return;
+    if (fields) this.pino[level](normalise(fields), msg);
+    else this.pino[level](msg);
   }
+}
+
+function rootLogger(options: LoggerOptions): Pino {
+  const context = options.context;
+  return pino(
+    {
+      level: options.level,
+      base: { service: options.service },
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // normalise() has serialised every error already, whatever its key.
+      serializers: { err: (err: unknown) => err },
+      ...(context ? { mixin: () => context() ?? {} } : {}),
+    },
+    destination(options),
+  );
+}
+
+/** Every line is redacted as written, so secrets added to the redactor later are masked too. */
+function destination(options: LoggerOptions): DestinationStream {
+  const redactor = options.redactor ?? new Redactor();
+  const render = options.format === 'text' ? (line: string) => toText(JSON.parse(line)) : trimNewline;
+  const write = options.write;
+  if (write) return { write: (line) => write(redactor.redact(render(line))) };
+  const out = stdout();
+  return { write: (line) => out.write(`${redactor.redact(render(line))}\n`) };
+}
+
+let shared: DestinationStream | undefined;
+
+/** One asynchronous stdout stream per process, flushed on exit. */
+function stdout(): DestinationStream {
+  shared ??= pino.destination({ dest: 1, sync: false });
+  return shared;
+}
+
+function trimNewline(line: string): string {
+  return line.endsWith('\n') ? line.slice(0, -1) : line;
+}
+
+function fieldsOf(fields: LogFields | string | undefined): LogFields | undefined {
+  return typeof fields === 'string' ? { nest: fields } : fields;
 }
 
 function isFields(value: unknown): value is LogFields {
   return typeof value === 'object' && value !== null && !(value instanceof Error) && !Array.isArray(value);
 }
 
-function normalise(fields?: LogFields): LogFields {
-  if (!fields) return {};
-  const out: LogFields = {};
+/** An error, under any key, keeps its type, message, code and stack (and its cause's). */
+function normalise(fields: LogFields): LogFields {
+  let out: LogFields | undefined;
   for (const [key, value] of Object.entries(fields)) {
-    out[key] =
-      value instanceof Error
-        ? { name: value.name, message: value.message, code: (value as { code?: unknown }).code }
-        : value;
+    if (!(value instanceof Error)) continue;
+    out ??= { ...fields };
+    out[key] = pino.stdSerializers.errWithCause(value);
   }
-  return out;
+  return out ?? fields;
 }
 
 function toText(record: LogFields): string {

@@ -5,6 +5,8 @@ const PATTERNS: [RegExp, string][] = [
   [/(\/\/[^/:@\s]*:)[^@\s/]+@/g, '$1***@'],
   [/((?:api[_-]?key|password|passwd|secret|token)["']?\s*[:=]\s*["']?)[^\s"',}&]+/gi, '$1***'],
 ];
+/** Matches wherever one of the patterns could: a line without any of these needs no pattern run. */
+const MAY_MATCH = /authorization|bearer|(?:sk|ak|ac|pk|rk)-|\/\/|api[_-]?key|passw|secret|token/i;
 
 /**
  * Central redaction: masks well-known secret shapes and every configured secret value.
@@ -23,7 +25,8 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join('***');
+    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join('***');
+    if (!MAY_MATCH.test(out)) return out;
     for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
     return out;
   }

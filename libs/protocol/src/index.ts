@@ -17,6 +17,8 @@
  *   last word: call `applySchemaTypes(call, fn.parameters)` before validating, so
  *   a `string` parameter receives exactly the text the model wrote ("007", `{"a":1}`), and a
  *   `number`/`boolean` parameter receives a number/boolean when its text is one.
+ * - `validateParams(fn.parameters, params)` is the one validator of parameters (JSON Schema,
+ *   ajv): `{ ok: true, value }` with defaults filled, or `{ ok: false, errors: [{ path, message }] }`.
  * - `encodeCalls(calls)` renders calls the way a model should write them (few-shot examples,
  *   history replay); `parseAssistantReply(encodeCalls(calls))` gives them back.
  *
@@ -38,6 +40,9 @@
 export { parseAssistantReply } from './reply-parser';
 export { encodeCalls } from './xml-toon.codec';
 export { applySchemaTypes } from './schema-types';
+export { matchesType, validateParams } from './params-validator';
+export { PARAMETER_TYPES } from './types';
+export type { ParamError, ParamsValidation } from './params-validator';
 export { encodeResult, encodeError } from './result.codec';
 export { decodeResult } from './result-decoder';
 export { encodeData } from './toon-data';

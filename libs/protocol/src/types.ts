@@ -19,8 +19,10 @@ export type ParsedReply =
   | { kind: 'final'; answer: string }
   | { kind: 'invalid'; error: string };
 
-export type ParameterType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
+/** One parameter of a function, in JSON Schema: what the prompt shows and the validator checks. */
 export interface ParameterSchema {
   type: ParameterType;
   description?: string;
@@ -28,8 +30,8 @@ export interface ParameterSchema {
   enum?: unknown[];
   minimum?: number;
   maximum?: number;
-  /** An array's items: a type, or a whole schema (an object's shape, an enum). */
-  items?: ParameterSchema | { type: string };
+  /** An array's items: a type, or a whole schema (an object's shape, an enum, bounds). */
+  items?: ParameterSchema;
   /** An object's fields, when its shape is known. */
   properties?: Record<string, ParameterSchema>;
   required?: string[];

@@ -9,7 +9,7 @@ import {
   normalizeResult,
   raceAbort,
   toCallError,
-  validateParams,
+  parseParams,
 } from '@app/functions';
 
 export const EMBEDDED_PROVIDER = 'embedded';
@@ -22,7 +22,7 @@ interface Entry {
 
 /**
  * The application's functions, run in its own process (the run engine's FunctionCaller): the same
- * validation as the platform's providers (`validateParams`), an AbortSignal that fires at the
+ * validation as the platform's providers (`parseParams`), an AbortSignal that fires at the
  * shorter of the call's and the function's time limit and when the run stops, and every failure
  * answered as an error outcome (never thrown), so the model reads why.
  */
@@ -66,7 +66,7 @@ export class InProcessFunctions implements FunctionCaller {
       throw new AppError('forbidden', `function '${name}' is not among the run's allowed tools`);
     const entry = this.byName.get(name);
     if (!entry) throw new AppError('not_found', `function '${name}' does not exist`);
-    const params = validateParams(entry.fn.params, request.args);
+    const params = parseParams(entry.fn.params, request.args);
     const limit = Math.min(request.timeoutMs, entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY);
     const controller = new AbortController();
     const disarm = abortOnTimeout(controller, name, limit);

@@ -12,7 +12,7 @@ import { type Logger, Metrics } from '@app/observability';
 import { isAllowed } from '../allow-list';
 import type { AgentFunction, FunctionCaller, FunctionContext } from '../agent-function';
 import { summarizeParams } from '../calls/params-summary';
-import { validateParams } from '../params/validate-params';
+import { parseParams } from '../params/parse-params';
 import { callBudgetMs, callLimitMs, traceIdOf } from './call-budget';
 import { abortOnTimeout, callStatus, normalizeResult, raceAbort, toCallError } from './call-outcome';
 import type { ConcurrencyLimiter } from './concurrency-limiter';
@@ -118,7 +118,7 @@ export class FunctionExecutor {
     const functionTimeout = entry.definition.timeout_ms ?? Number.POSITIVE_INFINITY;
     const budget = callBudgetMs(request, functionTimeout);
     const limit = callLimitMs(request, functionTimeout);
-    const params = validateParams(entry.fn.params, request.params);
+    const params = parseParams(entry.fn.params, request.params);
     if (this.running.has(callId)) throw new AppError('conflict', `call id '${callId}' is already running`);
     const call = { callId, deadline: Date.now() + budget, caller: request.caller, traceparent };
     return this.invoke(entry.fn, params, budget, Number.isFinite(limit) ? limit : budget, call);

@@ -48,8 +48,7 @@ describe('@Param reflection', () => {
     expect(properties.ids).toEqual({
       type: 'array',
       description: 'ids',
-      items: { type: 'integer' },
-      minimum: 1,
+      items: { type: 'integer', minimum: 1 },
     });
     expect(properties.meta).toEqual({ type: 'object', description: 'free-form' });
     expect(required).toEqual([]);

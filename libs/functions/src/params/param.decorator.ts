@@ -1,19 +1,6 @@
 import 'reflect-metadata';
-import {
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsObject,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-  type ValidationOptions,
-} from 'class-validator';
 import type { JsonSchemaType, ParameterSchema } from '@app/contracts';
+import { matchesType, PARAMETER_TYPES } from '@app/protocol';
 
 /** What a parameter is (`desc`, `required`, `default`, …), declared on a field of the parameter class. */
 export interface ParamOptions {
@@ -37,7 +24,7 @@ export interface ParamEntry {
 }
 
 const PARAMS = Symbol('agentchassis:params');
-const TYPES: readonly JsonSchemaType[] = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
+const TYPES: readonly JsonSchemaType[] = PARAMETER_TYPES;
 const DESIGN_TYPES = new Map<unknown, JsonSchemaType>([
   [String, 'string'],
   [Number, 'number'],
@@ -45,18 +32,9 @@ const DESIGN_TYPES = new Map<unknown, JsonSchemaType>([
   [Array, 'array'],
 ]);
 
-const TYPE_CHECKS: Record<JsonSchemaType, (o: ValidationOptions) => PropertyDecorator> = {
-  string: (o) => IsString(o),
-  number: (o) => IsNumber({ allowNaN: false, allowInfinity: false }, o),
-  integer: (o) => IsInt(o),
-  boolean: (o) => IsBoolean(o),
-  array: (o) => IsArray(o),
-  object: (o) => IsObject(o),
-};
-
 /**
- * Declares one parameter: records its schema for reflection and applies the matching
- * class-validator constraints, so the definition and the validation cannot disagree.
+ * Declares one parameter: records its JSON Schema, which is both the definition the model sees
+ * and what every call is validated against (`validateParams` of @app/protocol).
  */
 export function Param(options: ParamOptions): PropertyDecorator {
   return (target, property) => {
@@ -70,7 +48,6 @@ export function Param(options: ParamOptions): PropertyDecorator {
       schema: toSchema(type, options),
       required: options.required === true,
     });
-    for (const decorate of constraints(type, options)) decorate(target, property);
   };
 }
 
@@ -84,25 +61,22 @@ function addEntry(cls: object, entry: ParamEntry): void {
   Reflect.defineMetadata(PARAMS, [...entries, entry], cls);
 }
 
+/** Bounds and choices of an array apply to each of its items. */
 function toSchema(type: JsonSchemaType, o: ParamOptions): ParameterSchema {
   const schema: ParameterSchema = { type };
   if (o.description) schema.description = o.description;
-  if (o.enum) schema.enum = [...o.enum];
   if (o.default !== undefined) schema.default = o.default;
-  if (o.min !== undefined) schema.minimum = o.min;
-  if (o.max !== undefined) schema.maximum = o.max;
   if (o.items) schema.items = { type: o.items };
+  Object.assign(schema.items ?? schema, limits(o));
   return schema;
 }
 
-function constraints(type: JsonSchemaType, o: ParamOptions): PropertyDecorator[] {
-  const each = { each: type === 'array' };
-  const list = [o.required ? IsDefined({ message: 'is required' }) : IsOptional(), TYPE_CHECKS[type]({})];
-  if (type === 'array' && o.items) list.push(TYPE_CHECKS[o.items]({ each: true }));
-  if (o.enum) list.push(IsIn([...o.enum], each));
-  if (o.min !== undefined) list.push(Min(o.min, each));
-  if (o.max !== undefined) list.push(Max(o.max, each));
-  return list;
+function limits(o: ParamOptions): Partial<ParameterSchema> {
+  const out: Partial<ParameterSchema> = {};
+  if (o.enum) out.enum = [...o.enum];
+  if (o.min !== undefined) out.minimum = o.min;
+  if (o.max !== undefined) out.maximum = o.max;
+  return out;
 }
 
 function checkOptions(where: string, type: JsonSchemaType, o: ParamOptions): void {
@@ -118,22 +92,8 @@ function checkOptions(where: string, type: JsonSchemaType, o: ParamOptions): voi
     if (bound !== undefined && !Number.isFinite(bound)) fail('min and max must be finite numbers');
   if (o.enum !== undefined && (!Array.isArray(o.enum) || o.enum.length === 0))
     fail('enum must be a non-empty list');
+  if (o.enum !== undefined && type === 'array' && o.items === undefined)
+    fail('enum of an array applies to its items: give their type (items)');
   if (o.default !== undefined && !matchesType(o.default, type))
     fail(`default ${JSON.stringify(o.default)} is not of type ${type}`);
-}
-
-/** Whether a value is of a JSON Schema type (for defaults: the schema's own `default` must fit it). */
-export function matchesType(value: unknown, type: JsonSchemaType): boolean {
-  switch (type) {
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    default:
-      return typeof value === type;
-  }
 }

@@ -7,8 +7,8 @@ const cache = new Map<string, new () => Record<string, unknown>>();
 
 /**
  * Builds a parameter class from a JSON-Schema-shaped definition (a custom function's), through
- * the same `@Param` decorator, so plugins are validated exactly like built-ins. Classes are
- * cached by schema: class-validator keeps their metadata for the life of the process.
+ * the same `@Param` decorator, so plugins are checked and validated exactly like built-ins.
+ * Classes are cached by schema, so an identical schema reuses its class and compiled validator.
  */
 export function paramsClassFromSchema(parameters: FunctionParameters): new () => Record<string, unknown> {
   const key = JSON.stringify(parameters);
@@ -39,15 +39,17 @@ export function paramsClassFromSchema(parameters: FunctionParameters): new () =>
 function applyParam(cls: new () => object, name: string, schema: ParameterSchema, required: boolean): void {
   if (typeof schema !== 'object' || schema === null)
     throw new Error(`parameter '${name}' needs a schema object`);
+  // An array's choices and bounds are its items'.
+  const limits = schema.type === 'array' && schema.items ? schema.items : schema;
   try {
     Param({
       type: schema.type,
       description: typeof schema.description === 'string' ? schema.description : '',
       required,
       default: schema.default,
-      enum: schema.enum,
-      min: schema.minimum,
-      max: schema.maximum,
+      enum: limits.enum,
+      min: limits.minimum,
+      max: limits.maximum,
       items: schema.items?.type,
     })(cls.prototype, name);
   } catch (err) {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeoutError } from '@app/contracts';
-import { type FunctionContext, validateParams } from '@app/functions';
+import { type FunctionContext, parseParams } from '@app/functions';
 import { Logger } from '@app/observability';
 import { type HttpRequestOptions, HttpRequestParams, httpRequestFunction } from './http-request.function';
 import { judgeAddress } from './http/address-policy';
@@ -39,7 +39,7 @@ function call(options: Partial<HttpRequestOptions>, params: Record<string, unkno
     maxResponseBytes: 64,
     ...options,
   });
-  return fn.execute(validateParams(HttpRequestParams, params), ctx(signal));
+  return fn.execute(parseParams(HttpRequestParams, params), ctx(signal));
 }
 
 describe('http_request guard (no traffic leaves this test)', () => {

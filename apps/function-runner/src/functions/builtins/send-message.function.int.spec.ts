@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FunctionContext, validateParams } from '@app/functions';
+import { type FunctionContext, parseParams } from '@app/functions';
 import { Logger } from '@app/observability';
 import { SendMessageParams, sendMessageFunction } from './send-message.function';
 
@@ -16,7 +16,7 @@ function ctx(lines: string[] = []): FunctionContext {
 }
 
 const send = (webhookUrl: string | undefined, params: Record<string, unknown>, lines: string[] = []) =>
-  sendMessageFunction({ webhookUrl }).execute(validateParams(SendMessageParams, params), ctx(lines));
+  sendMessageFunction({ webhookUrl }).execute(parseParams(SendMessageParams, params), ctx(lines));
 
 describe('send_message', () => {
   let server: Server;
@@ -71,7 +71,7 @@ describe('send_message', () => {
   });
 
   it('refuses an unknown channel by its schema', () => {
-    expect(() => validateParams(SendMessageParams, { to: 'x', message: 'y', channel: 'pigeon' })).toThrow(
+    expect(() => parseParams(SendMessageParams, { to: 'x', message: 'y', channel: 'pigeon' })).toThrow(
       /channel: must be one of/,
     );
   });

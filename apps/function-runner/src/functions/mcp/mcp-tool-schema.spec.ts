@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paramsClassFromSchema, validateParams } from '@app/functions';
+import { paramsClassFromSchema, parseParams } from '@app/functions';
 import { toFunctionParameters } from './mcp-tool-schema';
 
 describe('MCP inputSchema → function parameters', () => {
@@ -44,9 +44,9 @@ describe('MCP inputSchema → function parameters', () => {
       description: expect.stringContaining('each item: {"properties":{"oldText"'),
     });
     const cls = paramsClassFromSchema(parameters);
-    expect(validateParams(cls, { edits: [{ oldText: 'a' }] })).toMatchObject({ edits: [{ oldText: 'a' }] });
-    expect(() => validateParams(cls, { edits: 'nope' })).toThrow(/edits/);
-    expect(() => validateParams(cls, { edits: [], extra: 1 })).toThrow(/extra: should not exist/);
+    expect(parseParams(cls, { edits: [{ oldText: 'a' }] })).toMatchObject({ edits: [{ oldText: 'a' }] });
+    expect(() => parseParams(cls, { edits: 'nope' })).toThrow(/edits/);
+    expect(() => parseParams(cls, { edits: [], extra: 1 })).toThrow(/extra: should not exist/);
   });
 
   it('accepts a tool without properties and refuses a property it cannot type', () => {

@@ -1,9 +1,10 @@
 import type { JsonSchemaType, ParameterSchema } from '@app/contracts';
-import { type FunctionParameters, matchesType } from '@app/functions';
+import type { FunctionParameters } from '@app/functions';
+import { matchesType, PARAMETER_TYPES } from '@app/protocol';
 
 type Json = Record<string, unknown>;
 
-const TYPES: readonly JsonSchemaType[] = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
+const TYPES: readonly JsonSchemaType[] = PARAMETER_TYPES;
 const MAX_SHAPE_CHARS = 400;
 
 /**

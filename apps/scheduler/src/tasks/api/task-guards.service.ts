@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type FunctionDefinition, InvalidParamsError, UnavailableError } from '@app/contracts';
-import { FunctionCatalog, paramsClassFromSchema, validateParams } from '@app/functions';
+import { FunctionCatalog } from '@app/functions';
+import { type ParamsValidation, validateParams } from '@app/protocol';
 import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
@@ -64,23 +65,19 @@ export class TaskGuards {
 
 /**
  * The params as the function itself will check them when the task fires: the same validator as
- * every call and `POST /functions/:name/invoke` (the definition's schema through `@Param`), with
- * the same messages, each field named inside `params`.
+ * every call and `POST /functions/:name/invoke`, with the same messages, each field named inside
+ * `params`.
  */
 function checkParams(definition: FunctionDefinition, params: Record<string, unknown>): void {
-  let paramsClass: new () => object;
+  let result: ParamsValidation;
   try {
-    paramsClass = paramsClassFromSchema(definition.parameters);
+    result = validateParams(definition.parameters, params);
   } catch (err) {
     throw new UnavailableError(
       `function '${definition.name}' publishes a parameter schema that cannot be checked (${(err as Error).message})`,
     );
   }
-  try {
-    validateParams(paramsClass, params);
-  } catch (err) {
-    if (!(err instanceof InvalidParamsError)) throw err;
-    const fields = err.fields.map((f) => ({ field: `params.${f.field}`, message: f.message }));
-    throw new InvalidParamsError(fields, `invalid params for ${definition.name}`);
-  }
+  if (result.ok) return;
+  const fields = result.errors.map((e) => ({ field: `params.${e.path}`, message: e.message }));
+  throw new InvalidParamsError(fields, `invalid params for ${definition.name}`);
 }

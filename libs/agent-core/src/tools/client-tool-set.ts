@@ -1,6 +1,7 @@
 import type { ClientTool, ClientToolCall } from '@app/contracts';
 import {
   applySchemaTypes,
+  PARAMETER_TYPES,
   type FunctionParameters,
   type ParameterSchema,
   type ParameterType,
@@ -8,7 +9,7 @@ import {
 } from '@app/protocol';
 import type { ToolCall } from './tool-call';
 
-const TYPES = new Set<ParameterType>(['string', 'number', 'integer', 'boolean', 'array', 'object']);
+const TYPES = new Set<string>(PARAMETER_TYPES);
 /** A nested schema is shown to the model as compact JSON, cut to this many characters. */
 const NESTED_SCHEMA_CHARS = 600;
 
@@ -86,7 +87,7 @@ function toParameter(property: unknown): ParameterSchema {
 /** `["string","null"]` is a string; anything unknown is described as an object. */
 function typeOf(type: unknown): ParameterType {
   const candidates = Array.isArray(type) ? type : [type];
-  const found = candidates.find((t): t is ParameterType => TYPES.has(t as ParameterType));
+  const found = candidates.find((t): t is ParameterType => TYPES.has(t));
   return found ?? 'object';
 }
 

@@ -5,7 +5,7 @@ import type { FunctionCallOutcome } from '../ports';
 import type { RunContext } from '../run-context';
 import { answerFunctionDescribe, isFunctionDescribe } from './function-describe';
 import { errorObservation, successObservation } from './observation';
-import { validateAgainstDefinition } from './param-validator';
+import { paramErrors } from './param-check';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
 
 type Checked = {
@@ -70,7 +70,7 @@ async function check(ctx: RunContext, call: ToolCall): Promise<Checked> {
   const definition = await ctx.functions.find(call.name);
   if (!definition) return refuse(call, 'not_found', `function '${call.name}' does not exist`);
   const args = applySchemaTypes(call, definition.parameters);
-  const errors = validateAgainstDefinition(definition, args);
+  const errors = paramErrors(definition, args);
   if (errors.length > 0) {
     const message = `invalid parameters: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`;
     return { call, args, definition, refusal: { code: 'invalid_params', message, details: errors } };

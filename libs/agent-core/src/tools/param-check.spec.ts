@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionDefinition } from '@app/contracts';
-import { validateAgainstDefinition } from './param-validator';
+import { paramErrors } from './param-check';
 
 const definition: FunctionDefinition = {
   name: 'book',
@@ -16,20 +16,28 @@ const definition: FunctionDefinition = {
   },
 };
 
-describe('validateAgainstDefinition', () => {
+describe('paramErrors', () => {
   it('accepts parameters that fit the schema', () => {
-    expect(validateAgainstDefinition(definition, { room: 'red', nights: 2, guests: ['Ada'] })).toEqual([]);
+    expect(paramErrors(definition, { room: 'red', nights: 2, guests: ['Ada'] })).toEqual([]);
+  });
+
+  it('leaves a schema it cannot compile to the provider', () => {
+    const odd = {
+      ...definition,
+      parameters: { ...definition.parameters, properties: { n: { type: 'integer', minimum: 'one' } } },
+    };
+    expect(paramErrors(odd as unknown as FunctionDefinition, { n: 1 })).toEqual([]);
   });
 
   it('lists every bad field at once', () => {
-    const errors = validateAgainstDefinition(definition, { nights: 0.5, guests: ['Ada', 3], pets: 1 });
+    const errors = paramErrors(definition, { nights: 0.5, guests: ['Ada', 3], pets: 1 });
     expect(errors).toEqual([
       { field: 'room', message: 'is required' },
       { field: 'nights', message: 'must be an integer' },
-      { field: 'guests', message: 'item 1 must be a string' },
+      { field: 'guests[1]', message: 'must be a string' },
       { field: 'pets', message: 'is not a parameter of book (known: room, nights, guests)' },
     ]);
-    expect(validateAgainstDefinition(definition, { room: 'green', nights: 30 })).toEqual([
+    expect(paramErrors(definition, { room: 'green', nights: 30 })).toEqual([
       { field: 'room', message: 'must be one of "red", "blue"' },
       { field: 'nights', message: 'must be at most 14' },
     ]);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bus as BusType } from '../../libs/bus/src/bus';
+import type { Routes as RoutesType } from '../../libs/contracts/src/routes';
 import { startNatsServer } from '../../libs/testing/src/nats-server';
 import { ADD } from '../common/add-function';
 import {
@@ -22,7 +23,7 @@ import { startScriptedModel } from '../common/scripted-model';
 
 const dist = createRequire(join(ROOT, 'package.json'));
 const { Bus } = dist(join(ROOT, 'dist/libs/bus/src/index.js')) as { Bus: typeof BusType };
-const { Subjects } = dist(join(ROOT, 'dist/libs/contracts/src/index.js'));
+const { Routes } = dist(join(ROOT, 'dist/libs/contracts/src/index.js')) as { Routes: typeof RoutesType };
 const { Migrator } = dist(join(ROOT, 'dist/libs/persistence/src/index.js'));
 
 /** The API key every benchmark turn presents. */
@@ -160,9 +161,7 @@ function addFunctionDir(work: string): string {
 async function waitForFunction(bus: BusType, name: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const catalogs = (await bus.gather(Subjects.fnCatalog, {}, 500)) as {
-      functions: { name: string }[];
-    }[];
+    const catalogs = await bus.gather(Routes.fnCatalog, 500);
     if (catalogs.some((c) => c.functions.some((f) => f.name === name))) return;
     if (Date.now() > deadline) throw new Error(`no runner announced '${name}' within 30 s`);
     await new Promise((r) => setTimeout(r, 200));
@@ -178,10 +177,10 @@ async function startOtlpSink(started: Stoppable[]): Promise<{ url: string; sink:
 }
 
 function serveAdd(bus: BusType): void {
-  bus.serve(Subjects.fnCatalog, () => ({ provider: 'bench', instance: 'bench', functions: [ADD] }));
-  bus.serve(Subjects.fnExec('add'), (data: unknown) => {
-    const { a, b } = (data as { params: { a: number; b: number } }).params;
-    return { status: 'success', result: { data: { sum: a + b } }, elapsed_ms: 0 };
+  bus.serve(Routes.fnCatalog, () => ({ provider: 'bench', instance: 'bench', functions: [ADD] }));
+  bus.serve(Routes.fnExec('add'), (request) => {
+    const { a, b } = request.params as { a: number; b: number };
+    return { status: 'success' as const, result: { data: { sum: a + b } }, elapsed_ms: 0 };
   });
 }
 

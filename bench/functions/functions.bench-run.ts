@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FnCatalogReply, Subjects } from '@app/contracts';
+import { NO_BODY, replyOf, route, Routes, Subjects } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry } from '@app/functions';
 import { Logger } from '@app/observability';
 import { expectEventually, REPO_ROOT, type ServiceProcess, startService } from '@app/testing';
@@ -54,7 +54,7 @@ describe('functions benchmark', () => {
 
   it('measures call overhead and throughput', async () => {
     const bus = await connect('bench-client');
-    bus.serve(Subjects.fnCallsRecord, (data) => ({ recorded: (data as { calls: unknown[] }).calls.length }));
+    bus.serve(Routes.fnCallsRecord, ({ calls }) => ({ recorded: calls.length }));
     const client = new FunctionClient(bus);
     const measure = (call: () => Promise<unknown>) =>
       sequentialLatencies(call, CALLS, WARMUP).then(percentiles);
@@ -69,9 +69,11 @@ describe('functions benchmark', () => {
       two: [],
     };
 
-    bus.serve(Subjects.fnExec(`${ns}_floor`), (data) => data);
+    // nothing parsed, nothing validated: the bus alone
+    const bare = route(Subjects.fnExec(`${ns}_floor`), NO_BODY, replyOf<object>(), { timeoutMs: 5_000 });
+    bus.serve(bare, () => ({}));
     await bus.flush();
-    const floor = () => bus.request(Subjects.fnExec(`${ns}_floor`), { params: {} }, { timeoutMs: 5_000 });
+    const floor = () => bus.request(bare);
     results.overhead.push({ label: 'NATS request/reply alone (floor)', ...(await measure(floor)) });
 
     const host = await inProcessHost(await connect('bench-host'));
@@ -139,7 +141,7 @@ async function inProcessHost(bus: Bus): Promise<FunctionHost> {
 /** Waits until exactly `count` runners offer the bench's functions. */
 async function servedBy(bus: Bus, count: number): Promise<void> {
   await expectEventually(async () => {
-    const catalog = await bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, 200);
+    const catalog = await bus.gather(Routes.fnCatalog, 200);
     const serving = catalog.filter((c) => c.functions.some((f) => f.name === `${ns}_wait`)).length;
     if (serving !== count)
       throw new Error(`${serving} runners serve the bench functions, waiting for ${count}`);

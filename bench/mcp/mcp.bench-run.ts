@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { Bus } from '@app/bus';
-import { Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 import { type NatsServer, REPO_ROOT, type ServiceProcess, startNatsServer, startService } from '@app/testing';
 import { percentiles, sequentialLatencies } from '../functions/measure';
@@ -44,7 +44,7 @@ describe('MCP benchmark', () => {
       FUNCTIONS_DIR: join(config, '..', 'none'),
     });
     bus = await Bus.connect({ url: nats.url, name: 'bench-mcp' });
-    bus.serve(Subjects.fnCallsRecord, (data) => ({ recorded: (data as { calls: unknown[] }).calls.length }));
+    bus.serve(Routes.fnCallsRecord, ({ calls }) => ({ recorded: calls.length }));
     await bus.flush();
     const client = new FunctionClient(bus);
     direct = new Client({ name: 'bench-direct', version: '1.0.0' });

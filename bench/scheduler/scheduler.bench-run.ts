@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CreateCronRequest, type CreateDelayRequest, Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { connectMigrated } from '@app/persistence';
 import { expectEventually, REPO_ROOT } from '@app/testing';
 import { type CountingFunction, DATABASES } from '../../apps/scheduler/src/testing/scheduler.harness';
@@ -24,13 +24,13 @@ async function createDelays(
 ) {
   await inLanes(DELAYS, 32, (i) =>
     stack.bus.request(
-      Subjects.schedulerDelayCreate,
+      Routes.schedulerDelayCreate,
       {
         name: `${prefix}-${i}`,
         run_at: dueAt(i).toISOString(),
         function: fn.name,
         params: JSON.stringify({ tag: `${prefix}-${i}` }),
-      } satisfies CreateDelayRequest,
+      },
       { timeoutMs: 30_000 },
     ),
   );
@@ -83,13 +83,13 @@ async function cronScenario(
   const names = Array.from({ length: count }, (_, i) => `cron${count}-${i}`);
   await inLanes(count, 16, (i) =>
     stack.bus.request(
-      Subjects.schedulerCronCreate,
+      Routes.schedulerCronCreate,
       {
         name: names[i],
         cron_expr: '* * * * * *',
         function: fn.name,
         params: JSON.stringify({ tag: names[i] }),
-      } satisfies CreateCronRequest,
+      },
       { timeoutMs: 30_000 },
     ),
   );

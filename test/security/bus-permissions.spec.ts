@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { AppError, Subjects } from '@app/contracts';
+import { AppError, type FnExecReply, Routes, Subjects } from '@app/contracts';
 import { expectEventually, freePort, REPO_ROOT } from '@app/testing';
 
 const PASSWORDS = {
@@ -66,25 +66,30 @@ describe('the bus permissions (deploy/nats/auth.conf on a real nats-server)', ()
 
   it('lets the executor run a function that a runner serves', async () => {
     const runner = await as('function-runner');
-    runner.serve(Subjects.fnExec('echo_perm'), (data) => ({ echoed: data }), { queue: 'fn.builtin' });
+    runner.serve(
+      Routes.fnExec('echo_perm'),
+      ({ params }): FnExecReply => ({ status: 'success', result: { data: params }, elapsed_ms: 0 }),
+      { queue: 'fn.builtin' },
+    );
     await runner.flush();
     const executor = await as('agent-executor');
-    expect(await executor.request(Subjects.fnExec('echo_perm'), { a: 1 }, { timeoutMs: 2000 })).toEqual({
-      echoed: { a: 1 },
-    });
+    expect(
+      await executor.request(Routes.fnExec('echo_perm'), { params: { a: 1 } }, { timeoutMs: 2000 }),
+    ).toMatchObject({ status: 'success', result: { data: { a: 1 } } });
   });
 
   it.each(['gateway', 'function-runner'] as const)('refuses fn.exec from the %s', async (user) => {
     const runner = await as('function-runner');
     let executed = 0;
-    runner.serve(Subjects.fnExec(`guarded_${user.replace('-', '_')}`), () => ++executed, {
-      queue: 'fn.builtin',
-    });
+    const guarded = Routes.fnExec(`guarded_${user.replace('-', '_')}`);
+    runner.serve(
+      guarded,
+      (): FnExecReply => ({ status: 'success', result: { data: ++executed }, elapsed_ms: 0 }),
+      { queue: 'fn.builtin' },
+    );
     await runner.flush();
     const caller = await as(user);
-    const err = await caller
-      .request(Subjects.fnExec(`guarded_${user.replace('-', '_')}`), {}, { timeoutMs: 1000 })
-      .catch((e: unknown) => e);
+    const err = await caller.request(guarded, { params: {} }, { timeoutMs: 1000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(executed).toBe(0);
   });

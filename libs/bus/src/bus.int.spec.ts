@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus, NatsUnavailableError, NoRespondersError } from '@app/bus';
-import { AppError, InvalidParamsError } from '@app/contracts';
+import { IsInt } from 'class-validator';
+import { AppError, InvalidParamsError, NO_BODY, replyOf, route } from '@app/contracts';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const unique = `test.bus.${process.pid}.${Date.now()}`;
+
+class EchoRequest {
+  @IsInt() a!: number;
+}
+
+/** A route of this spec's own, without a body. */
+const at = <R = unknown>(name: string, timeoutMs: number) =>
+  route(`${unique}.${name}`, NO_BODY, replyOf<R>(), { timeoutMs });
 
 describe('Bus (real NATS)', () => {
   let server: Bus;
@@ -19,44 +28,41 @@ describe('Bus (real NATS)', () => {
   });
 
   it('round-trips a JSON request with headers', async () => {
-    server.serve(`${unique}.echo`, (data, ctx) => ({ data, trace: ctx.headers.traceparent }));
+    const echo = route(`${unique}.echo`, EchoRequest, replyOf<{ data: EchoRequest; trace?: string }>(), {
+      timeoutMs: 1000,
+    });
+    server.serve(echo, (data, ctx) => ({ data, trace: ctx.headers.traceparent }));
     await server.flush();
-    const reply = await client.request(
-      `${unique}.echo`,
-      { a: 1 },
-      { timeoutMs: 1000, headers: { traceparent: 't-1' } },
-    );
+    const reply = await client.request(echo, { a: 1 }, { headers: { traceparent: 't-1' } });
     expect(reply).toEqual({ data: { a: 1 }, trace: 't-1' });
   });
 
   it('carries a handler error back as the same AppError code and message', async () => {
-    server.serve(`${unique}.fail`, () => {
+    const fail = at('fail', 1000);
+    server.serve(fail, () => {
       throw new InvalidParamsError([{ field: 'x', message: 'must be a number' }]);
     });
     await server.flush();
-    const err = await client.request(`${unique}.fail`, {}, { timeoutMs: 1000 }).catch((e: unknown) => e);
+    const err = await client.request(fail).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('invalid_params');
     expect((err as AppError).message).toMatch(/x: must be a number/);
   });
 
   it('hides the internals of an unexpected handler error', async () => {
-    server.serve(`${unique}.crash`, () => {
+    const crash = at('crash', 1000);
+    server.serve(crash, () => {
       throw new Error('db password is hunter2');
     });
     await server.flush();
-    const err = (await client
-      .request(`${unique}.crash`, {}, { timeoutMs: 1000 })
-      .catch((e: unknown) => e)) as AppError;
+    const err = (await client.request(crash).catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('internal');
     expect(err.message).not.toMatch(/hunter2/);
   });
 
   it('reports a subject nobody serves as unavailable, at once', async () => {
     const started = Date.now();
-    const err = (await client
-      .request(`${unique}.nobody`, {}, { timeoutMs: 5000 })
-      .catch((e: unknown) => e)) as AppError;
+    const err = (await client.request(at('nobody', 5000)).catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(NoRespondersError);
     expect(err).toMatchObject({ code: 'unavailable', details: { subject: `${unique}.nobody` } });
     expect(Date.now() - started).toBeLessThan(4000);
@@ -67,34 +73,32 @@ describe('Bus (real NATS)', () => {
     expect(closed.connected).toBe(true);
     await closed.drain();
     expect(closed.connected).toBe(false);
-    const err = await closed.request(`${unique}.any`, {}, { timeoutMs: 500 }).catch((e: unknown) => e);
+    const err = await closed.request(at('any', 500)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NatsUnavailableError);
     expect(err).toMatchObject({ code: 'unavailable', details: { part: 'nats' } });
   });
 
   it('reports a slow handler as a timeout', async () => {
-    server.serve(`${unique}.slow`, () => new Promise((resolve) => setTimeout(resolve, 500)));
+    const slow = at('slow', 50);
+    server.serve(slow, () => new Promise((resolve) => setTimeout(resolve, 500)));
     await server.flush();
-    const err = (await client
-      .request(`${unique}.slow`, {}, { timeoutMs: 50 })
-      .catch((e: unknown) => e)) as AppError;
+    const err = (await client.request(slow).catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('timeout');
   });
 
   it('lets a request in flight finish when draining, then takes no new ones', async () => {
     const draining = await Bus.connect({ url, name: 'bus-spec-draining' });
-    draining.serve(
-      `${unique}.drain`,
-      () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)),
-      { queue: 'd' },
-    );
+    const drain = at<string>('drain', 2_000);
+    draining.serve(drain, () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)), {
+      queue: 'd',
+    });
     await draining.flush();
-    const inFlight = client.request(`${unique}.drain`, {}, { timeoutMs: 2_000 });
+    const inFlight = client.request(drain);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await draining.drain(2_000);
     expect(await inFlight).toBe('done');
     const after = (await client
-      .request(`${unique}.drain`, {}, { timeoutMs: 1_000 })
+      .request(drain, undefined, { timeoutMs: 1_000 })
       .catch((e: unknown) => e)) as AppError;
     expect(after.code).toBe('unavailable');
   });
@@ -102,17 +106,17 @@ describe('Bus (real NATS)', () => {
   it('balances a queue group and gathers answers from every responder', async () => {
     const other = await Bus.connect({ url, name: 'bus-spec-other' });
     const seen: string[] = [];
-    server.serve(`${unique}.q`, () => seen.push('a'), { queue: 'q' });
-    other.serve(`${unique}.q`, () => seen.push('b'), { queue: 'q' });
-    server.serve(`${unique}.all`, () => 'a');
-    other.serve(`${unique}.all`, () => 'b');
+    const queued = at('q', 1000);
+    const all = at<string>('all', 200);
+    server.serve(queued, () => seen.push('a'), { queue: 'q' });
+    other.serve(queued, () => seen.push('b'), { queue: 'q' });
+    server.serve(all, () => 'a');
+    other.serve(all, () => 'b');
     await Promise.all([server.flush(), other.flush()]);
-    await Promise.all(
-      Array.from({ length: 40 }, () => client.request(`${unique}.q`, {}, { timeoutMs: 1000 })),
-    );
+    await Promise.all(Array.from({ length: 40 }, () => client.request(queued)));
     expect(seen).toHaveLength(40);
     expect(new Set(seen)).toEqual(new Set(['a', 'b']));
-    expect((await client.gather<string>(`${unique}.all`, {}, 200)).sort()).toEqual(['a', 'b']);
+    expect((await client.gather(all)).sort()).toEqual(['a', 'b']);
     await other.drain();
   });
 });

@@ -84,16 +84,9 @@ export class Bus {
   request<R>(route: TimedRoute<void, R>, body?: undefined, options?: CallOptions): Promise<R>;
   request<Q, R>(route: TimedRoute<Q, R>, body: NoInfer<Q>, options?: CallOptions): Promise<R>;
   request<Q, R>(route: Route<Q, R>, body: NoInfer<Q>, options: CallOptions & Deadline): Promise<R>;
-  /** @deprecated Ask a `Route` instead: it carries the request and reply types and the timeout. */
-  request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T>;
-  request(
-    target: string | Route,
-    payload: unknown,
-    options?: CallOptions | RequestOptions,
-  ): Promise<unknown> {
-    if (typeof target === 'string') return this.ask(target, payload, options as RequestOptions);
+  request(target: Route, payload: unknown, options?: CallOptions): Promise<unknown> {
     return this.ask(target.subject, payload ?? {}, {
-      timeoutMs: timeoutOf(target, options as CallOptions | undefined),
+      timeoutMs: timeoutOf(target, options),
       headers: options?.headers,
       progress: options?.progress,
       traced: target.traced,
@@ -174,14 +167,7 @@ export class Bus {
     handler: RouteHandler<NoInfer<Q>, NoInfer<R>>,
     options?: { queue?: string },
   ): Subscription;
-  /** @deprecated Serve a `Route` instead: its request is then parsed and validated for the handler. */
-  serve(subject: string, handler: Handler, options?: { queue?: string; traced?: boolean }): Subscription;
-  serve(
-    target: string | Route,
-    handler: Handler,
-    options: { queue?: string; traced?: boolean } = {},
-  ): Subscription {
-    if (typeof target === 'string') return this.answerOn(target, handler, options);
+  serve(target: Route, handler: Handler, options: { queue?: string } = {}): Subscription {
     return this.answerOn(target.subject, (data, ctx) => handler(target.parse(data), ctx), {
       queue: options.queue ?? target.queue,
       traced: target.traced,
@@ -191,13 +177,13 @@ export class Bus {
   private answerOn(
     subject: string,
     handler: Handler,
-    options: { queue?: string; traced?: boolean },
+    options: { queue?: string; traced: boolean },
   ): Subscription {
     const subscription = this.connection.subscribe(subject, {
       queue: options.queue,
       callback: (err, msg) => {
         if (err || !msg.reply) return;
-        const answering = answer(this.connection, msg, handler, options.traced !== false);
+        const answering = answer(this.connection, msg, handler, options.traced);
         this.inFlight.add(answering);
         void answering.finally(() => this.inFlight.delete(answering));
       },
@@ -224,28 +210,17 @@ export class Bus {
   }
 
   /** Asks every responder of a route and collects the answers that arrive within its timeout (or `maxWaitMs`). */
-  gather<R>(route: Route<void, R>, maxWaitMs?: number): Promise<R[]>;
-  /** @deprecated Gather on a `Route` instead. */
-  gather<T>(subject: string, payload: unknown, maxWaitMs: number): Promise<T[]>;
-  gather(target: string | Route<void>, payloadOrWait?: unknown, maxWaitMs?: number): Promise<unknown[]> {
-    if (typeof target === 'string') return this.collect(target, payloadOrWait, maxWaitMs!);
-    return this.collect(
-      target.subject,
-      {},
-      timeoutOf(target, { timeoutMs: payloadOrWait as number | undefined }),
-    );
-  }
-
-  private async collect(subject: string, payload: unknown, maxWaitMs: number): Promise<unknown[]> {
-    const results: unknown[] = [];
+  async gather<R>(route: Route<void, R>, maxWaitMs?: number): Promise<R[]> {
+    const maxWait = timeoutOf(route, { timeoutMs: maxWaitMs });
+    const results: R[] = [];
     try {
-      const replies = await this.connection.requestMany(subject, encodeJson(payload), {
+      const replies = await this.connection.requestMany(route.subject, encodeJson({}), {
         strategy: 'timer',
-        maxWait: maxWaitMs,
+        maxWait,
       });
       for await (const reply of replies) {
         const envelope = decodeJson(reply.data) as Envelope;
-        if (envelope.ok) results.push(envelope.data);
+        if (envelope.ok) results.push(envelope.data as R);
       }
     } catch {
       // no responders: an empty answer

@@ -5,6 +5,8 @@ import { type NatsServer, startNatsServer } from '@app/testing';
 
 const lookup = route('watch.read', NO_BODY, replyOf<number>(), { timeoutMs: 20_000, read: true });
 const change = route('watch.read', NO_BODY, replyOf<number>(), { timeoutMs: 20_000 });
+const slowChange = route('watch.slow', NO_BODY, replyOf<string>(), { timeoutMs: 30_000 });
+const unserved = route('watch.read.never', NO_BODY, replyOf<number>(), { timeoutMs: 100 });
 
 describe('Bus across a NATS restart (a nats-server of its own, stopped and started on the same port)', () => {
   let nats: NatsServer;
@@ -26,13 +28,13 @@ describe('Bus across a NATS restart (a nats-server of its own, stopped and start
     const changes: ConnectionChange[] = [];
     client.onConnectionChange((change) => changes.push(change));
     let answer!: () => void;
-    server.serve('watch.slow', () => new Promise<string>((resolve) => (answer = () => resolve('late'))));
+    server.serve(slowChange, () => new Promise<string>((resolve) => (answer = () => resolve('late'))));
     let asked = 0;
     server.serve(lookup, () => ++asked);
     await server.flush();
 
-    const slow = client.request('watch.slow', {}, { timeoutMs: 30_000 }).catch((e: unknown) => e);
-    const read = client.request<number>('watch.read.never', {}, { timeoutMs: 100 }).catch(() => 0);
+    const slow = client.request(slowChange).catch((e: unknown) => e);
+    const read = client.request(unserved).catch(() => 0);
     await read;
     const started = Date.now();
     await nats.stop();

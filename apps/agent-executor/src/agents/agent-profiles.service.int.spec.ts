@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentProfileView, Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { ConfigError } from '@app/config';
 import { startWorld, type World } from '../testing/world';
 import { readConfigProfiles } from './agent-profiles.service';
@@ -54,11 +54,11 @@ describe('agent profiles over the bus', () => {
   });
   afterAll(() => world?.close());
 
-  const request = <T>(subject: string, body: unknown) =>
-    world.bus.request<T>(subject, body, { timeoutMs: 5_000 });
+  const get = (name: string) => world.bus.request(Routes.agentProfileGet, { name });
+  const create = (body: unknown) => world.bus.request(Routes.agentProfileCreate, body as never);
 
   it('always has a default agent', async () => {
-    expect(await request<AgentProfileView>(Subjects.agentProfileGet, { name: 'default' })).toMatchObject({
+    expect(await get('default')).toMatchObject({
       name: 'default',
       source: 'builtin',
       allowed_tools: ['*'],
@@ -66,33 +66,29 @@ describe('agent profiles over the bus', () => {
   });
 
   it('creates a profile, shows it and lists it with the others, never showing a key', async () => {
-    const created = await request<AgentProfileView>(Subjects.agentProfileCreate, {
+    const created = await create({
       profile: { name: 'writer', system_prompt: 'Write.', max_steps: 3 },
       principal: 'team-a',
     });
     expect(created).toMatchObject({ name: 'writer', source: 'api', max_steps: 3, protocol: 'xml-toon' });
-    expect(await request(Subjects.agentProfileGet, { name: 'writer' })).toEqual(created);
-    const list = await request<AgentProfileView[]>(Subjects.agentProfileList, {});
+    expect(await get('writer')).toEqual(created);
+    const list = await world.bus.request(Routes.agentProfileList);
     expect(list.map((p) => p.name)).toEqual(['default', 'ops', 'writer']);
     expect(JSON.stringify(list)).not.toMatch(/sk-ops-secret|api_key|base_url/);
   });
 
   it('refuses a name that is taken, a key over REST and an unknown agent', async () => {
-    await expect(request(Subjects.agentProfileCreate, { profile: { name: 'ops' } })).rejects.toMatchObject({
+    await expect(create({ profile: { name: 'ops' } })).rejects.toMatchObject({
       code: 'conflict',
     });
-    await expect(
-      request(Subjects.agentProfileCreate, { profile: { name: 'default' } }),
-    ).rejects.toMatchObject({
+    await expect(create({ profile: { name: 'default' } })).rejects.toMatchObject({
       code: 'conflict',
     });
-    await expect(
-      request(Subjects.agentProfileCreate, { profile: { name: 'leaky', api_key: 'sk-x' } }),
-    ).rejects.toMatchObject({
+    await expect(create({ profile: { name: 'leaky', api_key: 'sk-x' } })).rejects.toMatchObject({
       code: 'invalid_params',
       message: expect.stringContaining('api_key'),
     });
-    await expect(request(Subjects.agentProfileGet, { name: 'nobody' })).rejects.toMatchObject({
+    await expect(get('nobody')).rejects.toMatchObject({
       code: 'not_found',
     });
   });

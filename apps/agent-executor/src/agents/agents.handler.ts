@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { AgentNameRequest, AgentProfileCreateRequest, parseDto, QueueGroups, Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { AgentProfilesService } from './agent-profiles.service';
 
 /** NATS in: list, show and create agent profiles. */
@@ -12,20 +12,8 @@ export class AgentsHandler implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    const queue = QueueGroups.executor;
-    this.bus.serve(Subjects.agentProfileList, () => this.profiles.list(), { queue });
-    this.bus.serve(
-      Subjects.agentProfileGet,
-      (data) => this.profiles.view(parseDto(AgentNameRequest, data).name),
-      { queue },
-    );
-    this.bus.serve(
-      Subjects.agentProfileCreate,
-      (data) => {
-        const request = parseDto(AgentProfileCreateRequest, data, 'agent profile');
-        return this.profiles.create(request.profile, request.principal);
-      },
-      { queue },
-    );
+    this.bus.serve(Routes.agentProfileList, () => this.profiles.list());
+    this.bus.serve(Routes.agentProfileGet, (r) => this.profiles.view(r.name));
+    this.bus.serve(Routes.agentProfileCreate, (r) => this.profiles.create(r.profile, r.principal));
   }
 }

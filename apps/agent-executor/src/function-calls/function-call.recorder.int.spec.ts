@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
 import { connectMigrated, type Db, Migrator } from '@app/persistence';
@@ -44,8 +44,8 @@ describe('FunctionCallRecorder (real NATS and SQLite)', () => {
     await db.run.create({ data: { id: `${ns}-run`, session_id: `${ns}-s`, agent: 'default', input: 'hi' } });
     recorderBus = await Bus.connect({ url, name: 'recorder-spec' });
     const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(db));
-    // every batch, not one queue member's share: other executors on this NATS may be in the group
-    recorderBus.serve(Subjects.fnCallsRecord, (data) => recorder.record(data));
+    // a queue group of its own: every batch, not a share of the recorders' group other executors may be in
+    recorderBus.serve(Routes.fnCallsRecord, (batch) => recorder.record(batch), { queue: `rec-${ns}` });
     await recorderBus.flush();
     hostBus = await Bus.connect({ url, name: 'recorder-spec-host' });
     const registry = new FunctionRegistry(5_000);
@@ -121,18 +121,18 @@ describe('FunctionCallRecorder (real NATS and SQLite)', () => {
       params_summary: '',
       finished_at: Date.now(),
     };
-    expect(await recorder.record({ calls: [call] })).toEqual({ recorded: 1 });
-    expect(await recorder.record({ calls: [call, { ...call, id: `${ns}-second` }] })).toEqual({
+    const batch = (calls: unknown[]) => Routes.fnCallsRecord.parse({ calls });
+    expect(await recorder.record(batch([call]))).toEqual({ recorded: 1 });
+    expect(await recorder.record(batch([call, { ...call, id: `${ns}-second` }]))).toEqual({
       recorded: 1,
     });
     const orphan = await db.functionCall.findUniqueOrThrow({ where: { id: `${ns}-orphan` } });
     expect(orphan).toMatchObject({ run_id: null, status: 'timeout', caller: { run_id: 'no-such-run' } });
   });
 
-  it('refuses a malformed batch, naming the fields', async () => {
-    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(db));
-    await expect(
-      recorder.record({ calls: [{ id: 'x', name: 'Bad Name', status: 'maybe' }] }),
-    ).rejects.toMatchObject({ code: 'invalid_params' });
+  it('refuses a malformed batch, naming the fields', () => {
+    expect(() =>
+      Routes.fnCallsRecord.parse({ calls: [{ id: 'x', name: 'Bad Name', status: 'maybe' }] }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_params' }));
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { FunctionCallBatch, parseDto, QueueGroups, Subjects } from '@app/contracts';
+import { type FunctionCallBatch, Routes } from '@app/contracts';
 import { FunctionCallRepository } from './function-call.repository';
 
 /**
@@ -15,13 +15,10 @@ export class FunctionCallRecorder implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.bus.serve(Subjects.fnCallsRecord, (data) => this.record(data), {
-      queue: QueueGroups.functionCallRecorders,
-    });
+    this.bus.serve(Routes.fnCallsRecord, (batch) => this.record(batch));
   }
 
-  async record(data: unknown): Promise<{ recorded: number }> {
-    const batch = parseDto(FunctionCallBatch, data, 'function call batch');
+  async record(batch: FunctionCallBatch): Promise<{ recorded: number }> {
     return { recorded: await this.calls.saveMany(batch.calls) };
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
+import { Routes } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
 import { FunctionInvokeHandler } from './function-invoke.handler';
@@ -69,8 +70,8 @@ describe('FunctionInvokeHandler (real NATS)', () => {
     await expect(handler.invoke({ name: `${ns}_nope`, params: {}, timeout_ms: 1_000 })).rejects.toMatchObject(
       { code: 'unavailable', details: { function: `${ns}_nope` } },
     );
-    await expect(handler.invoke({ name: 'Bad Name', params: [], timeout_ms: 0 })).rejects.toMatchObject({
-      code: 'invalid_params',
-    });
+    expect(() => Routes.fnInvoke.parse({ name: 'Bad Name', params: [], timeout_ms: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_params' }),
+    );
   });
 });

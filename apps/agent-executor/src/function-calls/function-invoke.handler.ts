@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { FnInvokeRequest, parseDto, QueueGroups, Subjects } from '@app/contracts';
+import { type FnInvokeRequest, Routes } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 
 /**
@@ -16,11 +16,10 @@ export class FunctionInvokeHandler implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.bus.serve(Subjects.fnInvoke, (data) => this.invoke(data), { queue: QueueGroups.executor });
+    this.bus.serve(Routes.fnInvoke, (r) => this.invoke(r));
   }
 
-  async invoke(data: unknown) {
-    const request = parseDto(FnInvokeRequest, data, 'invocation');
+  async invoke(request: FnInvokeRequest) {
     const caller = { kind: 'api', principal: request.principal || undefined, scopes: request.scopes };
     return this.client.call(request.name, request.params, { timeoutMs: request.timeout_ms, caller });
   }

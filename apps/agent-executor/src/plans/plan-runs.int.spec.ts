@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunView, type SessionView, Subjects } from '@app/contracts';
+import { type AgentRunReply, type Route, Routes } from '@app/contracts';
 import { ask } from '../testing/executor-app';
 import { arithmetic, startWorld, type World } from '../testing/world';
 
@@ -31,10 +31,9 @@ afterAll(() => world?.close());
 
 const plan = (...steps: [string, Record<string, number>][]) =>
   JSON.stringify({ steps: steps.map(([tool, params]) => ({ description: `use ${tool}`, tool, params })) });
-const runView = (runId: string) =>
-  world.bus.request<RunView>(Subjects.agentRunGet, { run_id: runId }, { timeoutMs: 5_000 });
-const control = (subject: string, runId: string) =>
-  world.bus.request(subject, { run_id: runId }, { timeoutMs: 10_000 });
+const runView = (runId: string) => world.bus.request(Routes.agentRunGet, { run_id: runId });
+const control = (route: Route<{ run_id: string }, AgentRunReply>, runId: string) =>
+  world.bus.request(route, { run_id: runId }, { timeoutMs: 10_000 });
 const lastSent = () => (world.llm.requests().at(-1)?.body as { messages: { content: string }[] }).messages;
 
 describe('plan mode', () => {
@@ -67,19 +66,15 @@ describe('plan mode', () => {
       plan: { steps: [{ tool: 'add', status: 'pending' }] },
     });
 
-    const approved = await control(Subjects.agentRunApprove, paused.run_id);
+    const approved = await control(Routes.agentRunApprove, paused.run_id);
     expect(approved).toMatchObject({ run_id: paused.run_id, finish_reason: 'final', reply: 'Four.' });
     expect(world.functions.calls).toHaveLength(1);
     const done = await runView(paused.run_id);
     expect(done).toMatchObject({ status: 'completed', plan: { steps: [{ status: 'completed' }] } });
     expect(done.trace.map((s) => s.kind)).toEqual(['plan', 'plan_step', 'summary']);
-    const session = await world.bus.request<SessionView>(
-      Subjects.agentSessionGet,
-      { session_id: paused.session_id },
-      { timeoutMs: 5_000 },
-    );
+    const session = await world.bus.request(Routes.agentSessionGet, { session_id: paused.session_id });
     expect(session.messages.map((m) => m.content)).toEqual(['Add two and two', 'Four.']);
-    await expect(control(Subjects.agentRunApprove, paused.run_id)).rejects.toMatchObject({
+    await expect(control(Routes.agentRunApprove, paused.run_id)).rejects.toMatchObject({
       code: 'conflict',
     });
   });
@@ -87,14 +82,14 @@ describe('plan mode', () => {
   it('runs nothing when a plan is rejected', async () => {
     world.script({ replies: [plan(['add', { a: 2, b: 2 }])] });
     const paused = await ask(world.bus, { message: 'Add', agent: 'approver' });
-    const rejected = await control(Subjects.agentRunReject, paused.run_id);
+    const rejected = await control(Routes.agentRunReject, paused.run_id);
     expect(rejected).toMatchObject({ finish_reason: 'rejected' });
     expect(world.functions.calls).toHaveLength(0);
     expect(await runView(paused.run_id)).toMatchObject({
       status: 'cancelled',
       plan: { steps: [{ status: 'skipped' }] },
     });
-    await expect(control(Subjects.agentRunApprove, paused.run_id)).rejects.toMatchObject({
+    await expect(control(Routes.agentRunApprove, paused.run_id)).rejects.toMatchObject({
       code: 'conflict',
     });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunView, Subjects } from '@app/contracts';
+import { type RunView, Routes } from '@app/contracts';
 import { ask } from '../testing/executor-app';
 import { delay } from '../testing/test-functions';
 import { arithmetic, startWorld, type World } from '../testing/world';
@@ -60,7 +60,7 @@ function lastMessages(index = -1): { role: string; content: string }[] {
 }
 
 async function runView(runId: string): Promise<RunView> {
-  return world.bus.request<RunView>(Subjects.agentRunGet, { run_id: runId }, { timeoutMs: 5_000 });
+  return world.bus.request(Routes.agentRunGet, { run_id: runId });
 }
 
 describe('the ReAct loop', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentEvent, type AgentRunReply, type RunView, Subjects } from '@app/contracts';
+import { type AgentEvent, Routes, Subjects } from '@app/contracts';
 import { expectEventually, type Script } from '@app/testing';
 import { newId } from '@app/agent-core';
 import { ask } from '../testing/executor-app';
@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 const cancel = (runId: string) =>
-  world.bus.request<AgentRunReply>(Subjects.agentRunCancel, { run_id: runId }, { timeoutMs: 10_000 });
+  world.bus.request(Routes.agentRunCancel, { run_id: runId }, { timeoutMs: 10_000 });
 
 function collectEvents(runId: string): { events: AgentEvent[]; ended: Promise<void> } {
   const events: AgentEvent[] = [];
@@ -137,11 +137,7 @@ describe('cancelling a run', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(cancelled).toMatchObject({ run_id: runId, finish_reason: 'cancelled' });
     expect(await running).toMatchObject({ finish_reason: 'cancelled' });
-    const run = await world.bus.request<RunView>(
-      Subjects.agentRunGet,
-      { run_id: runId },
-      { timeoutMs: 5_000 },
-    );
+    const run = await world.bus.request(Routes.agentRunGet, { run_id: runId });
     expect(run.status).toBe('cancelled');
   });
 
@@ -179,11 +175,7 @@ describe('cancelling a run', () => {
       finish_reason: 'cancelled',
       session_id: paused.session_id,
     });
-    const run = await world.bus.request<RunView>(
-      Subjects.agentRunGet,
-      { run_id: paused.run_id },
-      { timeoutMs: 5_000 },
-    );
+    const run = await world.bus.request(Routes.agentRunGet, { run_id: paused.run_id });
     expect(run).toMatchObject({ status: 'cancelled', finish_reason: 'cancelled' });
     const answer = { tool_call_id: paused.client_tool_calls?.[0].id ?? 'missing', content: 'sunny' };
     await expect(ask(world.bus, { message: '', tool_results: [answer] })).rejects.toMatchObject({

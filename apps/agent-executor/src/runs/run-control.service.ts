@@ -9,7 +9,7 @@ import {
   type Page,
   type RunSummary,
   type RunView,
-  Subjects,
+  Routes,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -20,8 +20,6 @@ import { RunListRepository } from './run-list.repository';
 import type { ExecutorRun } from './executor-run';
 import { RunRepository } from './run.repository';
 
-/** How long a cancel waits for the owner to wind the run down and answer with its ending. */
-const INTERRUPT_WAIT_MS = 15_000;
 const CANCELLED_REPLY = 'The run was cancelled.';
 
 /**
@@ -57,7 +55,7 @@ export class RunControlService {
 
   /** Listens for this run's interrupt until `ended` settles; the interrupt is answered with the ending. */
   track(run: ExecutorRun, ended: Promise<AgentRunReply>): void {
-    const subscription = this.bus.serve(Subjects.agentRunInterrupt(run.runId), async () => {
+    const subscription = this.bus.serve(Routes.agentRunInterrupt(run.runId), async () => {
       run.abort('cancelled');
       return ended;
     });
@@ -73,11 +71,7 @@ export class RunControlService {
     requireOwner('run', runId, record.owner, principal);
     if (record.status === 'running') {
       try {
-        return await this.bus.request<AgentRunReply>(
-          Subjects.agentRunInterrupt(runId),
-          {},
-          { timeoutMs: INTERRUPT_WAIT_MS },
-        );
+        return await this.bus.request(Routes.agentRunInterrupt(runId));
       } catch (err) {
         if (!(err instanceof AppError && err.code === 'unavailable')) throw err;
         // Nobody owns it: its executor stopped mid-run.

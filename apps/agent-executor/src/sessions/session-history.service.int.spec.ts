@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, type RunView, type SessionView, Subjects } from '@app/contracts';
+import { AppError, Routes } from '@app/contracts';
 import { ask } from '../testing/executor-app';
 import { startWorld, type World } from '../testing/world';
 
@@ -11,8 +11,7 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 type Sent = { messages: { role: string; content: string }[] };
-const session = (id: string) =>
-  world.bus.request<SessionView>(Subjects.agentSessionGet, { session_id: id }, { timeoutMs: 5_000 });
+const session = (id: string) => world.bus.request(Routes.agentSessionGet, { session_id: id });
 
 describe('sessions', () => {
   it('loads the earlier turns of a session, so the model can recall them', async () => {
@@ -98,11 +97,7 @@ describe('sessions', () => {
     expect((await session(sessionId as string)).summary).toBe(
       'SUMMARY: the user is Ada and collects teapots.',
     );
-    const run = await world.bus.request<RunView>(
-      Subjects.agentRunGet,
-      { run_id: last!.run_id },
-      { timeoutMs: 5_000 },
-    );
+    const run = await world.bus.request(Routes.agentRunGet, { run_id: last!.run_id });
     expect(run.trace.map((s) => s.kind)).toContain('history_summary');
   });
 
@@ -110,7 +105,7 @@ describe('sessions', () => {
     world.script({ fallback: 'Hi.' });
     const mine = await ask(world.bus, { message: 'Hello', principal: 'alice' });
     const as = (principal: string) => ({ session_id: mine.session_id, principal });
-    const get = (body: object) => world.bus.request(Subjects.agentSessionGet, body, { timeoutMs: 5_000 });
+    const get = (body: { session_id: string }) => world.bus.request(Routes.agentSessionGet, body);
     expect(await get(as('alice'))).toMatchObject({ id: mine.session_id });
     await expect(get(as('bob'))).rejects.toMatchObject({ code: 'not_found' });
     await expect(
@@ -118,13 +113,11 @@ describe('sessions', () => {
     ).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(
-      world.bus.request(Subjects.agentSessionDelete, as('bob'), { timeoutMs: 5_000 }),
-    ).rejects.toMatchObject({
+    await expect(world.bus.request(Routes.agentSessionDelete, as('bob'))).rejects.toMatchObject({
       code: 'not_found',
     });
     const run = (principal: string) =>
-      world.bus.request(Subjects.agentRunGet, { run_id: mine.run_id, principal }, { timeoutMs: 5_000 });
+      world.bus.request(Routes.agentRunGet, { run_id: mine.run_id, principal });
     await expect(run('bob')).rejects.toMatchObject({ code: 'not_found' });
     expect(await run('alice')).toMatchObject({ id: mine.run_id });
   });
@@ -132,11 +125,9 @@ describe('sessions', () => {
   it('deletes a session with its messages', async () => {
     world.script({ replies: ['Hi.'] });
     const { session_id } = await ask(world.bus, { message: 'Hello' });
-    await world.bus.request(Subjects.agentSessionDelete, { session_id }, { timeoutMs: 5_000 });
+    await world.bus.request(Routes.agentSessionDelete, { session_id });
     await expect(session(session_id)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(
-      world.bus.request(Subjects.agentSessionDelete, { session_id }, { timeoutMs: 5_000 }),
-    ).rejects.toMatchObject({
+    await expect(world.bus.request(Routes.agentSessionDelete, { session_id })).rejects.toMatchObject({
       code: 'not_found',
     });
   });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { ListSessionsRequest, parseDto, QueueGroups, SessionRefRequest, Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { SessionsService } from './sessions.service';
 
 /** NATS in: list, show and delete sessions. */
@@ -12,30 +12,10 @@ export class SessionsHandler implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    const queue = QueueGroups.executor;
-    this.bus.serve(
-      Subjects.agentSessionList,
-      (data) => {
-        const { principal, ...query } = parseDto(ListSessionsRequest, data);
-        return this.sessions.list(query, principal);
-      },
-      { queue },
+    this.bus.serve(Routes.agentSessionList, ({ principal, ...query }) =>
+      this.sessions.list(query, principal),
     );
-    this.bus.serve(
-      Subjects.agentSessionGet,
-      (data) => {
-        const request = parseDto(SessionRefRequest, data);
-        return this.sessions.get(request.session_id, request.principal);
-      },
-      { queue },
-    );
-    this.bus.serve(
-      Subjects.agentSessionDelete,
-      (data) => {
-        const request = parseDto(SessionRefRequest, data);
-        return this.sessions.delete(request.session_id, request.principal);
-      },
-      { queue },
-    );
+    this.bus.serve(Routes.agentSessionGet, (r) => this.sessions.get(r.session_id, r.principal));
+    this.bus.serve(Routes.agentSessionDelete, (r) => this.sessions.delete(r.session_id, r.principal));
   }
 }

@@ -5,7 +5,7 @@ import { type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { stringify } from 'yaml';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type AgentRunRequest, Subjects } from '@app/contracts';
+import { type AgentRunReply, type AgentRunRequest, Routes } from '@app/contracts';
 import { loadConfig, type PlatformConfig } from '@app/config';
 import { Logger } from '@app/observability';
 import { PersistenceModule } from '@app/persistence';
@@ -62,5 +62,5 @@ export async function startExecutor(options: ExecutorOptions): Promise<ExecutorU
 
 /** One `agent.run` request, as the gateway sends it. */
 export function ask(bus: Bus, request: AgentRunRequest, timeoutMs = 20_000): Promise<AgentRunReply> {
-  return bus.request<AgentRunReply>(Subjects.agentRun, request, { timeoutMs });
+  return bus.request(Routes.agentRun, request, { timeoutMs });
 }

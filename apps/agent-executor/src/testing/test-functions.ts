@@ -6,7 +6,7 @@ import {
   type FunctionDefinition,
   type FunctionResult,
   type ParameterSchema,
-  Subjects,
+  Routes,
 } from '@app/contracts';
 
 export interface TestFunction {
@@ -34,10 +34,9 @@ export function serveFunctions(bus: Bus, functions: TestFunction[]): ServedFunct
   }));
   const catalog: FnCatalogReply = { provider: 'test', instance: 'test-process', functions: definitions };
   const subscriptions = [
-    bus.serve(Subjects.fnCatalog, () => catalog),
+    bus.serve(Routes.fnCatalog, () => catalog),
     ...functions.map((fn) =>
-      bus.serve(Subjects.fnExec(fn.name), async (data): Promise<FnExecReply> => {
-        const request = data as FnExecRequest;
+      bus.serve(Routes.fnExec(fn.name), async (request): Promise<FnExecReply> => {
         calls.push({ name: fn.name, request, at: Date.now() });
         const started = performance.now();
         try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Subjects } from '@app/contracts';
+import { type FunctionDefinition, Routes } from '@app/contracts';
 import { ask } from '../testing/executor-app';
 import { startWorld, type World } from '../testing/world';
 
@@ -14,12 +14,12 @@ describe('the catalogue a run sees right after start (an in-process executor, re
 
   it('is gathered again before a run is told it has no functions', async () => {
     // A provider that answers the catalogue but never announced itself: it was up before the executor.
-    const definition = {
+    const definition: FunctionDefinition = {
       name: 'late_tool',
       description: 'A tool whose provider answered after the executor started.',
       parameters: { type: 'object', properties: {}, required: [] },
     };
-    world.bus.serve(Subjects.fnCatalog, () => ({
+    world.bus.serve(Routes.fnCatalog, () => ({
       provider: 'late',
       instance: 'l1',
       functions: [definition],

@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
 import { loadConfig } from '@app/config';
-import { type FnInvokeRequest, QueueGroups, Subjects } from '@app/contracts';
+import { Routes } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
 import { RuntimeModule } from '@app/runtime';
@@ -90,16 +90,11 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
     // the executor's part of an invocation (apps/agent-executor function-invoke.handler), by the same library call
     const relay = await Bus.connect({ url, name: 'api-spec-relay' });
     const client = new FunctionClient(relay);
-    relay.serve(
-      Subjects.fnInvoke,
-      (data) => {
-        const r = data as FnInvokeRequest;
-        return client.call(r.name, r.params, {
-          timeoutMs: r.timeout_ms,
-          caller: { kind: 'api', principal: r.principal },
-        });
-      },
-      { queue: QueueGroups.executor },
+    relay.serve(Routes.fnInvoke, (r) =>
+      client.call(r.name, r.params, {
+        timeoutMs: r.timeout_ms,
+        caller: { kind: 'api', principal: r.principal },
+      }),
     );
     buses.push(relay);
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1' });

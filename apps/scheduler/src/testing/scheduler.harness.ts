@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Bus } from '@app/bus';
 import { loadConfig } from '@app/config';
-import { type FnCatalogReply, type FnExecReply, type FnExecRequest, Subjects } from '@app/contracts';
+import { type FnCatalogReply, type FnExecReply, type FnExecRequest, Routes } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { DB, type Db, Migrator } from '@app/persistence';
 import { RuntimeModule } from '@app/runtime';
@@ -173,15 +173,14 @@ export async function serveCountingFunction(
   const bus = await Bus.connect({ url: natsUrl, name: 'counting-function' });
   const name = `count_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const calls: FunctionCall[] = [];
-  bus.serve(Subjects.fnExec(name), async (data): Promise<FnExecReply> => {
-    const request = data as FnExecRequest;
+  bus.serve(Routes.fnExec(name), async (request): Promise<FnExecReply> => {
     calls.push({ params: request.params, caller: request.caller, at: Date.now() });
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs).unref());
     if (options.fail)
       return { status: 'error', error: { code: 'function_error', message: 'disk full' }, elapsed_ms: 1 };
     return { status: 'success', result: { message: `counted ${calls.length}` }, elapsed_ms: 1 };
   });
-  bus.serve(Subjects.fnCatalog, (): FnCatalogReply => ({
+  bus.serve(Routes.fnCatalog, (): FnCatalogReply => ({
     provider: 'test',
     instance: name,
     functions: [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type AgentRunRequest, Subjects } from '@app/contracts';
+import { type AgentRunReply, type AgentRunRequest, Routes } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import {
   type CountingFunction,
@@ -69,8 +69,8 @@ describe.each(DATABASES)('delay tasks on $name (real Redis and NATS)', (kind) =>
   it('runs an agent turn on its session when the task carries a message, and stores the reply', async () => {
     const agentBus = await Bus.connect({ url: world.nats.url, name: 'agent-stub' });
     const turns: AgentRunRequest[] = [];
-    agentBus.serve(Subjects.agentRun, (data): AgentRunReply => {
-      turns.push(data as AgentRunRequest);
+    agentBus.serve(Routes.agentRun, (request): AgentRunReply => {
+      turns.push(request);
       return {
         session_id: 'sess-9',
         run_id: 'run-1',

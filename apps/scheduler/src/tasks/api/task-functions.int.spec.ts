@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FnCatalogReply, type FnExecReply, type Scope, Subjects } from '@app/contracts';
+import { type FnExecReply, type Scope, Routes } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 import {
   type CountingFunction,
@@ -42,7 +42,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
   });
 
   it('lists the six functions in fn.catalog, as provider scheduler', async () => {
-    const replies = await bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, 1_000);
+    const replies = await bus.gather(Routes.fnCatalog, 1_000);
     const ours = replies.find((r) => r.provider === 'scheduler' && r.instance === scheduler.instance);
     expect(ours?.functions.map((f) => f.name)).toEqual([
       'cron_create',
@@ -256,7 +256,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
   });
 
   it('pages delay_list and cron_list with offset and limit, in a stable order', async () => {
-    const replies = await bus.gather<FnCatalogReply>(Subjects.fnCatalog, {}, 1_000);
+    const replies = await bus.gather(Routes.fnCatalog, 1_000);
     const definitions = replies.find((r) => r.provider === 'scheduler')!.functions;
     for (const name of ['delay_list', 'cron_list']) {
       const params = definitions.find((f) => f.name === name)!.parameters.properties;

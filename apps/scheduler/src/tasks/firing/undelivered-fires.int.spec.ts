@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FnExecReply, Subjects } from '@app/contracts';
+import { type FnExecReply, Routes } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import {
   DATABASES,
@@ -46,7 +46,7 @@ describe.each(DATABASES)('fires that reached no provider on $name', (kind) => {
       expect(await scheduler.db.taskFire.count({ where: { task_id: id, status: 'running' } })).toBe(1),
     );
     let calls = 0;
-    provider.serve(Subjects.fnExec(world.fn.name), (): FnExecReply => {
+    provider.serve(Routes.fnExec(world.fn.name), (): FnExecReply => {
       calls++;
       return { status: 'success', result: { message: 'late but done' }, elapsed_ms: 1 };
     });

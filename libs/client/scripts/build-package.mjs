@@ -3,4 +3,4 @@
 import { join } from 'node:path';
 import { buildLibPackage } from '../../../scripts/build-lib-package.mjs';
 
-buildLibPackage(join(import.meta.dirname, '..'), { typesOnly: ['contracts'] });
+buildLibPackage(join(import.meta.dirname, '..'), { typesOnly: ['contracts', 'protocol'] });

@@ -5,6 +5,18 @@ import { Backoff } from './backoff.mjs';
 const COLORS = [36, 35, 33, 32, 34, 31];
 const tty = process.stdout.isTTY;
 const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
+const OUTPUT_DRAIN_MS = 500;
+
+/** Resolves once the child's stdout and stderr have ended, or after `maxMs`. */
+function drained(child, maxMs) {
+  const ended = (stream) =>
+    stream.readableEnded ? Promise.resolve() : new Promise((resolve) => stream.once('close', resolve));
+  let timer;
+  return Promise.race([
+    Promise.all([ended(child.stdout), ended(child.stderr)]),
+    new Promise((resolve) => (timer = setTimeout(resolve, maxMs))),
+  ]).finally(() => clearTimeout(timer));
+}
 
 export function log(message) {
   console.log(`agentchassis: ${message}`);
@@ -43,7 +55,12 @@ class Supervised {
         resolve();
         this.onExit(code, signal);
       };
-      child.once('exit', finish);
+      // A process's last lines may still be in its pipes when it exits: read them first, but do
+      // not wait on a grandchild that inherited the pipes and lives on.
+      child.once(
+        'exit',
+        (code, signal) => void drained(child, OUTPUT_DRAIN_MS).then(() => finish(code, signal)),
+      );
       child.once('error', (err) => {
         this.lastLine = err.message;
         finish(null, null);

@@ -105,7 +105,7 @@ describe('the packed @agentchassis/agent installed in a project outside the mono
         'dist/agent-core/src/agent.js',
         'dist/llm/src/openai.provider.js',
         'dist/protocol/src/xml-toon.codec.js',
-        'dist/functions/src/params/validate-params.js',
+        'dist/functions/src/params/parse-params.js',
         'dist/contracts/src/errors.js',
       ]),
     );

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceName } from '@app/contracts';
 import { Migrator } from '@app/persistence';
 import { freshPostgresDatabase, freshSqliteUrl } from './databases';
@@ -47,7 +50,11 @@ export async function startService(
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+  // Its last lines may still be in the pipes when it exits: read them, but do not wait on a
+  // sandbox that inherited the pipes and outlives it.
+  const exited = new Promise<number | null>((res) =>
+    child.once('exit', (code) => void outputDrained(child, 500).then(() => res(code))),
+  );
   await waitForReady(name, () => output, exited, readyTimeoutMs).catch((err: unknown) => {
     child.kill('SIGKILL');
     throw err;
@@ -66,6 +73,15 @@ export async function startService(
       await exited;
     },
   };
+}
+
+function outputDrained(child: ChildProcess, maxMs: number): Promise<void> {
+  const closed = (stream: Readable | null) =>
+    !stream || stream.readableEnded ? Promise.resolve() : once(stream, 'close').then(() => undefined);
+  return Promise.race([
+    Promise.all([closed(child.stdout), closed(child.stderr)]).then(() => undefined),
+    delay(maxMs, undefined, { ref: false }),
+  ]);
 }
 
 async function waitForReady(

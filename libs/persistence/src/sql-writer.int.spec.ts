@@ -23,7 +23,7 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
     const database = await create();
     drop = database.drop;
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
-    writer = await openSqlWriter(database.url, db);
+    writer = openSqlWriter(database.url, db);
   });
   afterAll(async () => {
     await writer?.close();

@@ -17,12 +17,26 @@ export interface SqlWriter {
 
 export type { Sql };
 
-/** The writer for `url`; through `db` (Prisma) for an in-memory SQLite database no other connection can see. */
-export async function openSqlWriter(url: string, db: Db): Promise<SqlWriter> {
-  if (providerOf(url) === 'postgresql') return pgWriter(url);
-  const file = sqlitePath(url);
-  if (file === ':memory:') return prismaWriter(db);
-  return sqliteWriter(file);
+/**
+ * The writer for `url`, connecting at its first write (most services never write this way);
+ * through `db` (Prisma) for an in-memory SQLite database no other connection can see.
+ */
+export function openSqlWriter(url: string, db: Db): SqlWriter {
+  if (providerOf(url) === 'sqlite' && sqlitePath(url) === ':memory:') return prismaWriter(db);
+  let opened: Promise<SqlWriter> | undefined;
+  const connect = () => (providerOf(url) === 'postgresql' ? pgWriter(url) : sqliteWriter(sqlitePath(url)));
+  const open = () =>
+    (opened ??= connect().catch((err: unknown) => {
+      opened = undefined;
+      throw err;
+    }));
+  return {
+    transaction: async (statements) => (await open()).transaction(statements),
+    close: async () => {
+      const writer = await opened?.catch(() => undefined);
+      await writer?.close();
+    },
+  };
 }
 
 /** Always a Prisma transaction, even for one statement, as the driver writers are. */

@@ -23,7 +23,7 @@ describe.each(MIGRATED_DATABASES)('StaleRunSweeper on $name', ({ create }) => {
     const database = await create();
     drop = database.drop;
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
-    writer = await openSqlWriter(database.url, db);
+    writer = openSqlWriter(database.url, db);
     runs = new RunRepository(db);
     turns = new TurnWritesRepository(db, writer);
   });

@@ -59,7 +59,7 @@ const MAX_STATEMENTS = 100;
 async function sqliteWriter(file: string): Promise<SqlWriter> {
   const { default: Database } = await import('better-sqlite3');
   const conn = new Database(file, { timeout: 0 });
-  conn.pragma('journal_mode = WAL');
+  if (conn.pragma('journal_mode', { simple: true }) !== 'wal') conn.pragma('journal_mode = WAL');
   conn.pragma('foreign_keys = ON');
   const statements = new Map<string, Statement<unknown[]>>();
   const prepared = (text: string) => {
@@ -81,7 +81,7 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
         try {
           return writeAll.immediate(batch);
         } catch (err) {
-          if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+          if (!busy(err) || Date.now() > deadline) throw err;
           await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
         }
       }
@@ -90,6 +90,10 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
       if (conn.open) conn.close();
     },
   };
+}
+
+function busy(err: unknown): boolean {
+  return /^SQLITE_BUSY/.test(String((err as { code?: unknown })?.code));
 }
 
 async function pgWriter(url: string): Promise<SqlWriter> {

@@ -134,10 +134,19 @@ concurrent-run slot and the daily quota as one Redis script each (2 round trips 
 prepared once instead of per query (the Prisma adapter prepares every query afresh); the turn's two transactions as raw
 SQL instead of Prisma model queries; the model called over node:http keep-alive agents instead of the built-in fetch
 (0.2 ms less CPU per call); no stack trace captured up front for every NATS request (about 2.0 + 5.5 ms after these);
-then the turn's two transactions run straight on the driver connection Prisma's adapter holds (\`SqlWriter\`: better-sqlite3
-or the pg pool) instead of through Prisma's client, which cut the executor by 1.1 to 1.5 ms a turn (alternating A/B runs:
+then the turn's two transactions run on the driver (better-sqlite3 or a pg pool) instead of through Prisma's client, which cut the executor by 1.1 to 1.5 ms a turn (alternating A/B runs:
 5.6 to 6.0 ms before, 4.5 ms after; p50 0.8 to 1.4 ms lower). Earlier: \`createMany\` for messages avoided, no interactive
-transaction, no re-read of the last sequence number, no history query on a new session.
+transaction, no re-read of the last sequence number, no history query on a new session. On 2026-11-26 that
+writer moved off the connection Prisma's adapter holds (reached through the adapter's internals, with a prepared-statement
+cache patched into it) onto connections it opens itself through the drivers' documented APIs (\`SqlWriter\` in
+libs/persistence: a better-sqlite3 \`Database\` on the same file in WAL mode, each transaction one synchronous
+\`db.transaction(fn).immediate()\`; a \`pg.Pool\` on PostgreSQL). \`npx vitest run --config bench/persistence/vitest.config.mts\`
+times a turn's two writes alone (CPU of the process, 5 alternating blocks of 300 turns; the median block of each of three to five runs): SQLite 0.18
+to 0.20 ms a turn on the writer's own connection, 0.21 to 0.23 ms on the adapter's connection before, 1.31 to 1.44 ms
+through Prisma's documented \`$transaction([$executeRaw…])\`; PostgreSQL 0.81 to 0.96 ms, 0.83 to 0.92 ms before, 2.0 to
+2.3 ms through Prisma. So the documented path keeps the saving (about 1.1 ms a turn on SQLite, 1.3 ms on PostgreSQL);
+without the patched statement cache Prisma's own queries cost about 0.05 ms more each (a session and its history read:
+0.61 to 0.67 ms against 0.53 ms).
 
 Looked at and left: NestJS on Fastify instead of Express saves 0.07 ms of CPU a request here (a Nest 12 app with the
 gateway's guard, validation pipe and body limit, 5 alternating rounds of 20,000 requests: 0.165 against 0.239 ms), not

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
-import { PersistenceModule } from '@app/persistence';
+import { DatabaseHealth, PersistenceModule } from '@app/persistence';
+import { healthCheckOf } from '@app/runtime';
 import { FunctionCallsModule } from './function-calls/function-calls.module';
 import { RunsModule } from './runs/runs.module';
 
@@ -10,6 +11,7 @@ export class AgentExecutorModule {
     return {
       module: AgentExecutorModule,
       imports: [runtime, PersistenceModule.forRoot(config.database.url), RunsModule, FunctionCallsModule],
+      providers: [healthCheckOf('database', DatabaseHealth)],
     };
   }
 }

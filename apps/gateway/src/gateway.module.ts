@@ -1,8 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { PlatformConfig } from '@app/config';
-import { PersistenceModule } from '@app/persistence';
-import { RedisModule } from '@app/runtime';
+import { DatabaseHealth, PersistenceModule } from '@app/persistence';
+import { healthCheckOf, RedisModule } from '@app/runtime';
 import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ChatModule } from './chat/chat.module';
@@ -39,7 +39,10 @@ export class GatewayModule {
         OpenAiModule,
         ConsoleModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        healthCheckOf('database', DatabaseHealth),
+      ],
     };
   }
 }

@@ -2,8 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
 import { FunctionCatalog, FunctionClient } from '@app/functions';
-import { PersistenceModule } from '@app/persistence';
-import { RedisModule, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
+import { DatabaseHealth, PersistenceModule } from '@app/persistence';
+import { healthCheckOf, RedisModule, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { SCHEDULER_SETTINGS, schedulerSettings } from './config/scheduler.config';
 import { CronTasksService } from './tasks/api/cron-tasks.service';
 import { DelayTasksService } from './tasks/api/delay-tasks.service';
@@ -37,6 +37,7 @@ export class SchedulerModule {
         RedisModule.forRoot(config.redis.url),
       ],
       providers: [
+        healthCheckOf('database', DatabaseHealth),
         {
           provide: SCHEDULER_SETTINGS,
           useFactory: (info: ServiceInfo) => schedulerSettings(config, info),

@@ -1,18 +1,8 @@
-import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { type DatabaseProvider, providerOf, sqlitePath } from './migrations/database-url';
 import { migrationNames, prismaDir } from './migrations/migrations-dir';
-import {
-  attachWriter,
-  type PgPool,
-  pgWriter,
-  prismaWriter,
-  type SqliteConnection,
-  sqliteWriter,
-} from './sql-writer';
-import { cacheStatements } from './sqlite-statements';
 
 /**
  * The two generated clients share one model, so repositories are written against one type.
@@ -37,15 +27,9 @@ export async function createDb(url: string): Promise<{ db: Db; provider: Databas
       import('./generated/postgresql/client.js'),
       import('@prisma/adapter-pg'),
     ]);
-    let pool: PgPool | undefined;
-    const adapter = afterConnect(new PrismaPg({ connectionString: url, max: 10 }), (connected) => {
-      pool = (connected as { underlyingDriver(): PgPool }).underlyingDriver();
-    });
-    const db = new PrismaClient({ adapter }) as unknown as Db;
-    attachWriter(
-      db,
-      pgWriter(() => pool, prismaWriter(db)),
-    );
+    const db = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: url, max: 10 }),
+    }) as unknown as Db;
     return { db, provider };
   }
   const [{ PrismaClient }, { PrismaBetterSqlite3 }] = await Promise.all([
@@ -54,32 +38,8 @@ export async function createDb(url: string): Promise<{ db: Db; provider: Databas
   ]);
   const file = sqlitePath(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  let connection: SqliteConnection | undefined;
-  const adapter = afterConnect(new PrismaBetterSqlite3({ url: file, timeout: 5_000 }), (connected) => {
-    const { client } = connected as { client: Database };
-    cacheStatements(client);
-    connection = client;
-  });
-  const db = new PrismaClient({ adapter });
-  attachWriter(
-    db,
-    sqliteWriter(() => connection, prismaWriter(db)),
-  );
+  const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 5_000 }) });
   return { db, provider };
-}
-
-/** Hands each connection the adapter factory opens to `connected` (Prisma connects lazily). */
-function afterConnect<F extends { connect(): Promise<unknown> }>(
-  factory: F,
-  connected: (adapter: unknown) => void,
-): F {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
-    connected(adapter);
-    return adapter;
-  };
-  return factory;
 }
 
 /** Connects and refuses to go on when a committed migration has not been applied. */

@@ -1,6 +1,13 @@
-// Raw writes straight on the driver Prisma's adapter holds, against both real databases.
+// Raw writes on the writer's own connection, read back through Prisma, against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMigrated, constraintViolation, type Db, sql, sqlWriter } from '@app/persistence';
+import {
+  connectMigrated,
+  constraintViolation,
+  type Db,
+  openSqlWriter,
+  sql,
+  type SqlWriter,
+} from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 
 const insertSession = (id: string, at: Date) =>
@@ -10,20 +17,23 @@ const insertSession = (id: string, at: Date) =>
 describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
   let db: Db;
   let drop: () => Promise<void>;
+  let writer: SqlWriter;
 
   beforeAll(async () => {
     const database = await create();
     drop = database.drop;
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
+    writer = openSqlWriter(database.url, db);
   });
   afterAll(async () => {
+    await writer?.close();
     await db?.$disconnect();
     await drop?.();
   });
 
   it('runs statements in one transaction and stores dates as Prisma reads them', async () => {
     const at = new Date('2026-03-04T05:06:07.089Z');
-    const changed = await sqlWriter(db).transaction([
+    const changed = await writer.transaction([
       insertSession('w1', at),
       insertSession('w2', at),
       sql`UPDATE "Session" SET "summary_upto" = ${7} WHERE "id" IN (${'w1'}, ${'w2'})`,
@@ -37,18 +47,18 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
   });
 
   it('applies none of the statements when one fails, and names the broken constraint', async () => {
-    const error = await sqlWriter(db)
+    const error = await writer
       .transaction([insertSession('w3', new Date()), insertSession('w1', new Date())])
       .catch((e: unknown) => e);
     expect(constraintViolation(error)).toBe('unique');
     expect(await db.session.findUnique({ where: { id: 'w3' } })).toBeNull();
     // The connection is usable afterwards: no transaction left open.
-    await sqlWriter(db).transaction([insertSession('w4', new Date())]);
+    await writer.transaction([insertSession('w4', new Date())]);
     expect(await db.session.count({ where: { id: 'w4' } })).toBe(1);
   });
 
   it('names a broken foreign key', async () => {
-    const error = await sqlWriter(db)
+    const error = await writer
       .transaction([
         sql`INSERT INTO "Message" ("id", "session_id", "seq", "role", "content", "tokens", "created_at")
           VALUES ('m1', 'no-such-session', 1, 'user', 'hi', 1, ${new Date()})`,
@@ -57,7 +67,7 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
     expect(constraintViolation(error)).toBe('foreign_key');
   });
 
-  it('stays out of a Prisma transaction open on the same connection, and waits for it', async () => {
+  it('stays out of a Prisma transaction open meanwhile, and waits for it', async () => {
     let inside!: () => void;
     const entered = new Promise<void>((resolve) => (inside = resolve));
     let release!: () => void;
@@ -71,7 +81,7 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
       })
       .catch((e: unknown) => e);
     await entered;
-    const write = sqlWriter(db).transaction([insertSession('w6', new Date())]);
+    const write = writer.transaction([insertSession('w6', new Date())]);
     release();
     await write;
     expect(await rolledBack).toMatchObject({ message: 'roll back' });
@@ -82,7 +92,7 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
   it(`keeps writing after the client reconnects (${name})`, async () => {
     await db.$disconnect();
     await db.$connect();
-    await sqlWriter(db).transaction([insertSession('w7', new Date())]);
+    await writer.transaction([insertSession('w7', new Date())]);
     expect(await db.session.count({ where: { id: 'w7' } })).toBe(1);
   });
 });

@@ -1,107 +1,125 @@
+import type { Statement } from 'better-sqlite3';
 import type { Sql } from '@prisma/client/runtime/client';
+import { providerOf, sqlitePath } from './migrations/database-url';
 import type { Db } from './prisma.service';
 
 /**
- * Runs raw statements as one transaction straight on the connection Prisma's driver adapter holds
- * (better-sqlite3 or a pg pool), for the writes every chat turn makes: going through Prisma's
- * client, its two transactions cost the executor 1.1 to 1.5 ms more CPU a turn (chat bench, A/B)
- * around ~0.2 ms of SQLite work.
+ * Runs raw statements as one transaction on a connection of its own (better-sqlite3 on the same
+ * SQLite file, or a pg pool), for the writes every chat turn makes: going through Prisma's client,
+ * its two transactions cost the executor about a millisecond more CPU a turn (docs/benchmarks.md).
+ * Values are stored as Prisma stores them, so its models read the rows back unchanged.
  */
 export interface SqlWriter {
   /** Runs the statements in order, all or none; the rows each one changed. */
   transaction(statements: Sql[]): Promise<number[]>;
+  close(): Promise<void>;
 }
 
 export type { Sql };
 
-/** The driver side of better-sqlite3's `Database`, as far as writes need it. */
-export interface SqliteConnection {
-  readonly open: boolean;
-  readonly inTransaction: boolean;
-  prepare(sql: string): { bind(args: unknown[]): { run(): { changes: number | bigint } }; run(): unknown };
-}
-
-/** The driver side of pg's `Pool`, as far as writes need it. */
-export interface PgPool {
-  readonly ending: boolean;
-  connect(): Promise<{
-    query(text: string, values?: unknown[]): Promise<{ rowCount: number | null }>;
-    release(destroy?: boolean): void;
-  }>;
-}
-
-const writers = new WeakMap<object, SqlWriter>();
-
-/** The writer of `db`'s own connection; through Prisma when `db` was not made by `createDb`. */
-export function sqlWriter(db: Db): SqlWriter {
-  return writers.get(db) ?? prismaWriter(db);
-}
-
-export function attachWriter(db: Db, writer: SqlWriter): void {
-  writers.set(db, writer);
-}
-
 /**
- * Always a Prisma transaction, even for one statement: Prisma's better-sqlite3 adapter runs a
- * query outside one on the shared connection at once, inside whatever transaction is open there.
+ * The writer for `url`, connecting at its first write (most services never write this way);
+ * through `db` (Prisma) for an in-memory SQLite database no other connection can see.
  */
-export function prismaWriter(db: Db): SqlWriter {
+export function openSqlWriter(url: string, db: Db): SqlWriter {
+  if (providerOf(url) === 'sqlite' && sqlitePath(url) === ':memory:') return prismaWriter(db);
+  let opened: Promise<SqlWriter> | undefined;
+  const connect = () => (providerOf(url) === 'postgresql' ? pgWriter(url) : sqliteWriter(sqlitePath(url)));
+  const open = () =>
+    (opened ??= connect().catch((err: unknown) => {
+      opened = undefined;
+      throw err;
+    }));
   return {
-    transaction: (statements) => db.$transaction(statements.map((statement) => db.$executeRaw(statement))),
-  };
-}
-
-/**
- * better-sqlite3 is synchronous, so a transaction begun and committed in one go cannot interleave
- * with anything. Prisma's own transactions stay open across awaits on the same connection: while
- * one is open, the statements queue behind it through Prisma instead.
- */
-export function sqliteWriter(connection: () => SqliteConnection | undefined, fallback: SqlWriter): SqlWriter {
-  return {
-    transaction: async (statements) => {
-      const conn = connection();
-      if (!conn?.open || conn.inTransaction) return fallback.transaction(statements);
-      const run = (statement: Sql) =>
-        Number(conn.prepare(statement.sql).bind(statement.values.map(sqliteValue)).run().changes);
-      if (statements.length === 1) return [run(statements[0])];
-      conn.prepare('BEGIN').run();
-      try {
-        const changed = statements.map(run);
-        conn.prepare('COMMIT').run();
-        return changed;
-      } catch (err) {
-        if (conn.inTransaction) conn.prepare('ROLLBACK').run();
-        throw err;
-      }
+    transaction: async (statements) => (await open()).transaction(statements),
+    close: async () => {
+      const writer = await opened?.catch(() => undefined);
+      await writer?.close();
     },
   };
 }
 
-export function pgWriter(pool: () => PgPool | undefined, fallback: SqlWriter): SqlWriter {
+/** Always a Prisma transaction, even for one statement, as the driver writers are. */
+export function prismaWriter(db: Db): SqlWriter {
   return {
-    transaction: async (statements) => {
-      const current = pool();
-      if (!current || current.ending) return fallback.transaction(statements);
-      const client = await current.connect();
-      let broken = false;
+    transaction: (statements) => db.$transaction(statements.map((statement) => db.$executeRaw(statement))),
+    close: async () => undefined,
+  };
+}
+
+const BUSY_RETRY_MS = 5_000;
+const MAX_STATEMENTS = 100;
+
+/**
+ * better-sqlite3 is synchronous: a transaction begun and committed in one go cannot interleave with
+ * anything in this process. It must not wait for the file's write lock synchronously either (the
+ * holder may be a Prisma transaction of this very process, waiting for the event loop), so the
+ * connection has no busy timeout and a busy write is retried after a pause.
+ */
+async function sqliteWriter(file: string): Promise<SqlWriter> {
+  const { default: Database } = await import('better-sqlite3');
+  const conn = new Database(file, { timeout: 0 });
+  if (conn.pragma('journal_mode', { simple: true }) !== 'wal') conn.pragma('journal_mode = WAL');
+  conn.pragma('foreign_keys = ON');
+  const statements = new Map<string, Statement<unknown[]>>();
+  const prepared = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value as string);
+      statement = conn.prepare<unknown[]>(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+  const writeAll = conn.transaction((batch: Sql[]) =>
+    batch.map((s) => Number(prepared(s.sql).run(s.values.map(sqliteValue)).changes)),
+  );
+  return {
+    transaction: async (batch) => {
+      const deadline = Date.now() + BUSY_RETRY_MS;
+      for (;;) {
+        try {
+          return writeAll.immediate(batch);
+        } catch (err) {
+          if (!busy(err) || Date.now() > deadline) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
+        }
+      }
+    },
+    close: async () => {
+      if (conn.open) conn.close();
+    },
+  };
+}
+
+function busy(err: unknown): boolean {
+  return /^SQLITE_BUSY/.test(String((err as { code?: unknown })?.code));
+}
+
+async function pgWriter(url: string): Promise<SqlWriter> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  return {
+    transaction: async (batch) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
       try {
-        const run = async (statement: Sql) =>
-          (await client.query(statement.text, statement.values.map(pgValue))).rowCount ?? 0;
-        if (statements.length === 1) return [await run(statements[0])];
         await client.query('BEGIN');
         try {
           const changed: number[] = [];
-          for (const statement of statements) changed.push(await run(statement));
+          for (const s of batch)
+            changed.push((await client.query(s.text, s.values.map(pgValue))).rowCount ?? 0);
           await client.query('COMMIT');
           return changed;
         } catch (err) {
-          await client.query('ROLLBACK').catch(() => (broken = true));
+          await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
           throw err;
         }
       } finally {
         client.release(broken);
       }
     },
+    close: () => pool.end(),
   };
 }
 

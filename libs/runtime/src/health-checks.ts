@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { type InjectionToken, Injectable, type Provider } from '@nestjs/common';
 import type { ServiceState } from '@app/contracts';
 
 export type HealthCheck = () => Promise<void>;
@@ -30,6 +30,16 @@ export class HealthChecks {
     );
     return Object.fromEntries(entries);
   }
+}
+
+/** Registers the `check()` of `target` (a provider of a library that knows nothing of health checks) as `name`. */
+export function healthCheckOf(name: string, target: InjectionToken<{ check(): Promise<void> }>): Provider {
+  return {
+    provide: Symbol(`health check ${name}`),
+    useFactory: (checks: HealthChecks, checked: { check(): Promise<void> }) =>
+      checks.register(name, () => checked.check()),
+    inject: [HealthChecks, target],
+  };
 }
 
 async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {

@@ -17,9 +17,9 @@ import { requireOwner } from '../common/ownership';
 import { RunEngineService } from '../engine/run-engine.service';
 import { SessionHistoryService } from '../sessions/session-history.service';
 import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';
+import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import { RunExecutionService } from './run-execution.service';
 import type { ExecutorRun } from './executor-run';
-import { RunRepository } from './run.repository';
 
 const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';
@@ -35,7 +35,7 @@ export class AgentTurnService {
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(SessionHistoryService) private readonly history: SessionHistoryService,
-    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
     @Inject(RunExecutionService) private readonly execution: RunExecutionService,
     @Inject(RunEngineService) private readonly engine: RunEngineService,
     @Inject(ClientToolsService) private readonly clientTools: ClientToolsService,
@@ -111,20 +111,7 @@ export class AgentTurnService {
     opening?: { session: SessionRecord; earlier: NewMessage[] },
   ): Promise<void> {
     const title = (request.history?.find((m) => m.role === 'user')?.content ?? input).slice(0, TITLE_CHARS);
-    const openSession = opening
-      ? [
-          this.sessions.createWrite({
-            id: opening.session.id,
-            agent: opening.session.agent,
-            owner: opening.session.owner,
-            title,
-          }),
-          ...(opening.earlier.length > 0
-            ? [this.sessions.messagesWrite(opening.session.id, run.runId, opening.earlier)]
-            : []),
-        ]
-      : [];
-    await this.runs.create(
+    await this.turns.startTurn(
       {
         id: run.runId,
         session_id: run.identity.sessionId,
@@ -134,7 +121,13 @@ export class AgentTurnService {
         input,
         trace_id: activeTraceId(),
       },
-      openSession,
+      opening && {
+        id: opening.session.id,
+        agent: opening.session.agent,
+        owner: opening.session.owner,
+        title,
+        earlier: opening.earlier,
+      },
     );
   }
 }

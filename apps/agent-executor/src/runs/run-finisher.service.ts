@@ -3,8 +3,8 @@ import type { AgentRunReply } from '@app/contracts';
 import { Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
 import { newId, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
-import type { DbWrite } from '../common/db-write';
-import { type NewMessage, SessionRepository } from '../sessions/session.repository';
+import type { NewMessage } from '../sessions/session.repository';
+import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import type { ExecutorRun } from './executor-run';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
@@ -16,7 +16,7 @@ import { type RunProgress, type RunRecord, RunRepository } from './run.repositor
 export class RunFinisherService {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
-    @Inject(SessionRepository) private readonly sessions: SessionRepository,
+    @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -36,9 +36,8 @@ export class RunFinisherService {
     };
     if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
     else {
-      const save = this.runs.saveWrite(run.runId, progress);
       const said = outcome.transcript ?? outcome.reply;
-      await this.appendTurn(run.identity.sessionId, run.runId, input, said, save, run);
+      await this.finishTurn(run.identity.sessionId, run.runId, progress, input, said, run);
     }
     const body = replyOf(run, outcome);
     run.emit('run_end', body);
@@ -62,10 +61,9 @@ export class RunFinisherService {
   /** Ends a run that is not in flight anywhere (paused for approval, or orphaned by a dead executor). */
   async finishStored(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
     const progress = storedProgress(record, outcome);
-    if (record.session_id) {
-      const save = this.runs.saveWrite(record.id, progress);
-      await this.appendTurn(record.session_id, record.id, record.input, outcome.reply, save);
-    } else await this.runs.save(record.id, progress);
+    if (record.session_id)
+      await this.finishTurn(record.session_id, record.id, progress, record.input, outcome.reply);
+    else await this.runs.save(record.id, progress);
     this.logger.debug('run ended', {
       run_id: record.id,
       agent: record.agent,
@@ -84,12 +82,12 @@ export class RunFinisherService {
   }
 
   /** The turn's two messages and the run's final record, in one transaction. */
-  private async appendTurn(
+  private async finishTurn(
     sessionId: string,
     runId: string,
+    progress: RunProgress,
     input: string,
     reply: string,
-    save: DbWrite,
     run?: ExecutorRun,
   ): Promise<void> {
     const model = run?.profile.model;
@@ -97,7 +95,13 @@ export class RunFinisherService {
       { id: newId('msg'), role: 'user', content: input, tokens: countTokens(input, model) },
       { id: newId('msg'), role: 'assistant', content: reply, tokens: countTokens(reply, model) },
     ];
-    const appended = await this.sessions.appendTurn(sessionId, runId, messages, [save], run?.sessionLastSeq);
+    const appended = await this.turns.finishTurn({
+      runId,
+      progress,
+      sessionId,
+      messages,
+      lastSeq: run?.sessionLastSeq,
+    });
     if (!appended)
       this.logger.debug('the session was deleted while its run was in flight', { run_id: runId });
   }

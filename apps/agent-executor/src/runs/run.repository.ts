@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  ConflictError,
   type FinishReason,
   type Plan,
   type RunStatus,
@@ -9,8 +8,7 @@ import {
   type Usage,
   type UsedTools,
 } from '@app/contracts';
-import { constraintViolation, DB, type Db, sql, sqlWriter, type SqlWriter } from '@app/persistence';
-import type { DbWrite } from '../common/db-write';
+import { DB, type Db } from '@app/persistence';
 
 export interface NewRun {
   id: string;
@@ -53,50 +51,31 @@ export interface RunRecord {
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
 
-/**
- * Runs: created when they start, updated when they pause or end. The two writes every turn makes
- * are raw statements (the same SQL on SQLite and PostgreSQL) run on the driver: a sixth of the CPU
- * of the model queries.
- */
+/** Runs: created and ended with their turn's writes (`TurnWritesRepository`), updated when they pause. */
 @Injectable()
 export class RunRepository {
-  private readonly writer: SqlWriter;
-
-  constructor(@Inject(DB) private readonly db: Db) {
-    this.writer = sqlWriter(db);
-  }
-
-  /** Records a run as `running`; `before` (e.g. opening its session) lands in the same transaction. */
-  async create(run: NewRun, before: DbWrite[] = []): Promise<void> {
-    const now = new Date();
-    const insert = sql`INSERT INTO "Run"
-      ("id", "session_id", "owner", "agent", "mode", "status", "input", "trace_id", "prompt_tokens", "completion_tokens", "created_at", "updated_at")
-      VALUES (${run.id}, ${run.session_id}, ${run.owner}, ${run.agent}, ${run.mode}, 'running', ${run.input}, ${run.trace_id ?? null}, 0, 0, ${now}, ${now})`;
-    try {
-      await this.writer.transaction([...before, insert]);
-    } catch (err) {
-      if (constraintViolation(err) === 'unique') throw new ConflictError(`run '${run.id}' already exists`);
-      throw err;
-    }
-  }
+  constructor(@Inject(DB) private readonly db: Db) {}
 
   /** Writes a run's progress; a run whose session was deleted meanwhile is simply gone. */
   async save(id: string, progress: RunProgress): Promise<void> {
-    await this.writer.transaction([this.saveWrite(id, progress)]);
-  }
-
-  /** The same write, for a transaction of another repository. */
-  saveWrite(id: string, progress: RunProgress): DbWrite {
     const { status, reply, finish_reason, error, plan, trace, used_tools, usage, total_ms } = progress;
     const done = status !== 'awaiting_approval' && status !== 'running';
-    const now = new Date();
-    return sql`UPDATE "Run" SET
-      "status" = ${status}, "reply" = ${reply}, "finish_reason" = ${finish_reason}, "error" = ${error ?? null},
-      "plan" = COALESCE(${plan ? JSON.stringify(plan) : null}, "plan"),
-      "trace" = ${JSON.stringify(trace)}, "used_tools" = ${JSON.stringify(used_tools)},
-      "prompt_tokens" = ${usage.prompt_tokens}, "completion_tokens" = ${usage.completion_tokens},
-      "total_ms" = ${total_ms}, "finished_at" = ${done ? now : null}, "updated_at" = ${now}
-      WHERE "id" = ${id}`;
+    await this.db.run.updateMany({
+      where: { id },
+      data: {
+        status,
+        reply,
+        finish_reason,
+        error: error ?? null,
+        ...(plan ? { plan: toJson(plan) } : {}),
+        trace: toJson(trace),
+        used_tools: toJson(used_tools),
+        prompt_tokens: usage.prompt_tokens,
+        completion_tokens: usage.completion_tokens,
+        total_ms,
+        finished_at: done ? new Date() : null,
+      },
+    });
   }
 
   /**

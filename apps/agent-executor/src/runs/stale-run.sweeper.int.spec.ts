@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformConfig } from '@app/config';
 import type { Logger } from '@app/observability';
-import { connectMigrated, type Db } from '@app/persistence';
+import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import { RunRepository } from './run.repository';
 import { STALE_RUN_ERROR, StaleRunSweeper } from './stale-run.sweeper';
 
@@ -14,21 +15,26 @@ const logger = { warn: (message: string) => warnings.push(message) } as unknown 
 describe.each(MIGRATED_DATABASES)('StaleRunSweeper on $name', ({ create }) => {
   let db: Db;
   let drop: () => Promise<void>;
+  let writer: SqlWriter;
   let runs: RunRepository;
+  let turns: TurnWritesRepository;
 
   beforeAll(async () => {
     const database = await create();
     drop = database.drop;
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
+    writer = openSqlWriter(database.url, db);
     runs = new RunRepository(db);
+    turns = new TurnWritesRepository(db, writer);
   });
   afterAll(async () => {
+    await writer?.close();
     await db?.$disconnect();
     await drop?.();
   });
 
   const run = async (id: string, status: string, writtenMinutesAgo: number) => {
-    await runs.create({
+    await turns.startTurn({
       id,
       session_id: null as never,
       owner: '',

@@ -4,6 +4,7 @@ import { SessionListRepository } from './session-list.repository';
 import { SessionRepository } from './session.repository';
 import { SessionsHandler } from './sessions.handler';
 import { SessionsService } from './sessions.service';
+import { TurnWritesRepository } from './turn-writes.repository';
 
 @Module({
   providers: [
@@ -12,7 +13,8 @@ import { SessionsService } from './sessions.service';
     SessionHistoryService,
     SessionsService,
     SessionsHandler,
+    TurnWritesRepository,
   ],
-  exports: [SessionRepository, SessionHistoryService],
+  exports: [SessionRepository, SessionHistoryService, TurnWritesRepository],
 })
 export class SessionsModule {}

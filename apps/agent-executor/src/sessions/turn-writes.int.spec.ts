@@ -1,10 +1,11 @@
 // The writes every turn makes (raw SQL, one text for both databases), against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError } from '@app/contracts';
-import { connectMigrated, type Db } from '@app/persistence';
+import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { type RunProgress, RunRepository } from '../runs/run.repository';
 import { SessionRepository } from './session.repository';
+import { TurnWritesRepository } from './turn-writes.repository';
 
 const progress = (over: Partial<RunProgress> = {}): RunProgress => ({
   status: 'completed',
@@ -29,21 +30,26 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
   let drop: () => Promise<void>;
   let runs: RunRepository;
   let sessions: SessionRepository;
+  let writer: SqlWriter;
+  let turns: TurnWritesRepository;
 
   beforeAll(async () => {
     const database = await create();
     drop = database.drop;
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
+    writer = openSqlWriter(database.url, db);
     runs = new RunRepository(db);
     sessions = new SessionRepository(db);
+    turns = new TurnWritesRepository(db, writer);
   });
   afterAll(async () => {
+    await writer?.close();
     await db?.$disconnect();
     await drop?.();
   });
 
   const open = (id: string) =>
-    runs.create(
+    turns.startTurn(
       {
         id: `run_${id}`,
         session_id: id,
@@ -53,7 +59,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         input: 'hi',
         trace_id: 'abc',
       },
-      [sessions.createWrite({ id, agent: 'default', owner: 'alice', title: 'hi' })],
+      { id, agent: 'default', owner: 'alice', title: 'hi', earlier: [] },
     );
 
   it('opens a session with its first run, both readable through the models', async () => {
@@ -78,10 +84,10 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
 
   it('refuses a run id twice with a conflict, and leaves no half-open session behind', async () => {
     await open('s2');
-    const again = await runs
-      .create(
+    const again = await turns
+      .startTurn(
         { id: 'run_s2', session_id: 's2b', owner: 'alice', agent: 'default', mode: 'react', input: 'x' },
-        [sessions.createWrite({ id: 's2b', agent: 'default', owner: 'alice', title: 'x' })],
+        { id: 's2b', agent: 'default', owner: 'alice', title: 'x', earlier: [] },
       )
       .catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ConflictError);
@@ -91,15 +97,14 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
   it("appends a turn's messages with the run's final record, JSON and usage included", async () => {
     await open('s3');
     const before = (await sessions.view('s3'))!.view.updated_at;
-    const saved = runs.saveWrite('run_s3', progress());
     expect(
-      await sessions.appendTurn(
-        's3',
-        'run_s3',
-        [message('m1', 'user', 'hi'), message('m2', 'assistant', 'ok')],
-        [saved],
-        0,
-      ),
+      await turns.finishTurn({
+        runId: 'run_s3',
+        progress: progress(),
+        sessionId: 's3',
+        messages: [message('m1', 'user', 'hi'), message('m2', 'assistant', 'ok')],
+        lastSeq: 0,
+      }),
     ).toBe(true);
     const run = (await runs.view('run_s3'))!.view;
     expect(run).toMatchObject({
@@ -141,21 +146,21 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
 
   it('retries when another turn took the sequence numbers it assumed', async () => {
     await open('s5');
-    await sessions.appendTurn(
-      's5',
-      'run_s5',
-      [message('a1', 'user', 'one'), message('a2', 'assistant', 'two')],
-      [],
-      0,
-    );
+    await turns.finishTurn({
+      runId: 'run_s5',
+      progress: progress(),
+      sessionId: 's5',
+      messages: [message('a1', 'user', 'one'), message('a2', 'assistant', 'two')],
+      lastSeq: 0,
+    });
     // This turn loaded the history before the first one finished: it still believes the last seq is 0.
-    await sessions.appendTurn(
-      's5',
-      'run_s5',
-      [message('b1', 'user', 'three'), message('b2', 'assistant', 'four')],
-      [],
-      0,
-    );
+    await turns.finishTurn({
+      runId: 'run_s5',
+      progress: progress(),
+      sessionId: 's5',
+      messages: [message('b1', 'user', 'three'), message('b2', 'assistant', 'four')],
+      lastSeq: 0,
+    });
     const contents = (await sessions.view('s5'))!.view.messages.map((m) => `${m.seq}:${m.content}`);
     expect(contents).toEqual(['1:one', '2:two', '3:three', '4:four']);
   });
@@ -164,13 +169,13 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
     await open('s6');
     await sessions.delete('s6');
     expect(
-      await sessions.appendTurn(
-        's6',
-        'run_s6',
-        [message('c1', 'user', 'x')],
-        [runs.saveWrite('run_s6', progress())],
-        0,
-      ),
+      await turns.finishTurn({
+        runId: 'run_s6',
+        progress: progress(),
+        sessionId: 's6',
+        messages: [message('c1', 'user', 'x')],
+        lastSeq: 0,
+      }),
     ).toBe(false);
     expect(await runs.view('run_s6')).toBeNull();
   });

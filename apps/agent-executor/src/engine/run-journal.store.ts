@@ -14,10 +14,16 @@ import { RunRepository } from '../runs/run.repository';
 
 type Build = (cursor: JournalCursor) => JournalEntry;
 
+interface Pending {
+  build: Build;
+  /** A run's first model step: nothing was journaled before it. */
+  first: boolean;
+}
+
 /** A run's journal while it runs: the entries waiting for their write, in order. */
 interface OpenJournal {
   cursor?: JournalCursor;
-  pending: Build[];
+  pending: Pending[];
   /** The write loop, while one runs. */
   draining?: Promise<void>;
   /** A write failed: nothing more of this run is written, so its journal stays a gap-free prefix. */
@@ -53,12 +59,12 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   }
 
   modelStepCompleted(run: RunState, { step, result }: { step: number; result: CompletionResult }): void {
-    this.enqueue(run.runId, (cursor) => cursor.modelStep(step, result));
+    this.enqueue(run.runId, (cursor) => cursor.modelStep(step, result), step === 1);
   }
 
   toolCallCompleted(run: RunState, _call: ToolCall, outcome: ToolOutcome): void {
     const step = run.step;
-    this.enqueue(run.runId, (cursor) => cursor.toolCall(step, outcome));
+    this.enqueue(run.runId, (cursor) => cursor.toolCall(step, outcome), false);
   }
 
   async planChanged(run: RunState): Promise<void> {
@@ -76,10 +82,10 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     return this.entries.load(runId);
   }
 
-  private enqueue(runId: string, build: Build): void {
+  private enqueue(runId: string, build: Build, first: boolean): void {
     let journal = this.open.get(runId);
     if (!journal) this.open.set(runId, (journal = { pending: [], broken: false }));
-    journal.pending.push(build);
+    journal.pending.push({ build, first });
     journal.draining ??= this.drain(runId, journal);
   }
 
@@ -90,14 +96,14 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     journal.draining = undefined;
   }
 
-  private async write(runId: string, journal: OpenJournal, batch: Build[]): Promise<void> {
+  private async write(runId: string, journal: OpenJournal, batch: Pending[]): Promise<void> {
     if (journal.broken) return this.unwritten(batch.length);
     try {
-      journal.cursor ??= new JournalCursor(await this.entries.lastSeq(runId));
+      journal.cursor ??= await this.cursorFor(runId, batch[0]);
       const cursor = journal.cursor;
       await this.entries.append(
         runId,
-        batch.map((build) => build(cursor)),
+        batch.map((pending) => pending.build(cursor)),
       );
     } catch (err) {
       journal.broken = true;
@@ -107,6 +113,14 @@ export class RunJournalStore implements RunStore, OnModuleInit {
         err,
       });
     }
+  }
+
+  /**
+   * A new run's journal starts at 1 without a read; a run taken up again (its step count restored)
+   * goes on from its last stored entry. Were a run ever journaled twice from 1, its key would refuse it.
+   */
+  private async cursorFor(runId: string, first: Pending): Promise<JournalCursor> {
+    return new JournalCursor(first.first ? 0 : await this.entries.lastSeq(runId));
   }
 
   private unwritten(count: number): void {

@@ -7,6 +7,7 @@ import {
   defineAgent,
   InMemoryFunctions,
   InMemoryRunStore,
+  type PriorProgress,
   replayJournal,
   type RunStore,
   ScriptedModelClient,
@@ -63,7 +64,13 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
   const openRun = (id: string) =>
     db.run.create({ data: { id, agent: 'default', input: 'hi', status: 'running' } });
 
-  async function run(runId: string, store: RunStore, replies: string[]) {
+  async function run(
+    runId: string,
+    store: RunStore,
+    replies: string[],
+    prior?: PriorProgress,
+    maxSteps = 10,
+  ) {
     const model = new ScriptedModelClient(replies);
     const functions = new InMemoryFunctions().add(add, ({ a, b }) => ({
       data: { sum: (a as number) + (b as number), note: 'x'.repeat(2_000) },
@@ -76,9 +83,10 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
         protocol: 'json-action',
         allowed_tools: ['*'],
         observation_max_len: 200,
+        max_steps: maxSteps,
       }),
     );
-    const result = await agent.run({ message: 'add them', runId });
+    const result = await agent.execute({ message: 'add them', runId }, { prior });
     return { result, model };
   }
 
@@ -124,12 +132,18 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     expect(JSON.stringify(tool)).not.toContain('x'.repeat(300));
   });
 
-  it('goes on from the last stored entry when the run is taken up again elsewhere', async () => {
+  it('goes on from the last stored entry when a held run is taken up again elsewhere', async () => {
     await openRun('run_c');
-    await run('run_c', newStore(), [final('first turn')]);
-    await run('run_c', newStore(), [call({ a: 1, b: 1 }), final('2')]);
+    const first = await run('run_c', newStore(), [call({ a: 1, b: 1 })], undefined, 1);
+    expect(first.result.finish_reason).toBe('max_steps');
+    const { trace, used_tools: usedTools, usage } = first.result;
+    await run('run_c', newStore(), [final('2')], { trace, usedTools, usage, totalMs: 0 });
     const loaded = await newStore().load('run_c');
-    expect(loaded.map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+    expect(loaded.map((entry) => [entry.seq, entry.step, entry.kind])).toEqual([
+      [1, 1, 'model_step'],
+      [2, 1, 'tool_call'],
+      [3, 2, 'model_step'],
+    ]);
   });
 
   it('a failed write is logged and counted, the run goes on, and its later entries are dropped', async () => {

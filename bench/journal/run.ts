@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { writeDocSection } from '../common/doc-section';
 import { ROOT } from '../common/processes';
 
-const require = createRequire(import.meta.url);
+const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
 const { RunJournalStore } = dist('apps/agent-executor/src/engine/run-journal.store');
 const { RunJournalRepository } = dist('apps/agent-executor/src/journal/run-journal.repository');

@@ -7,7 +7,7 @@ type StoredRow = NonNullable<Awaited<ReturnType<Db['runJournalEntry']['findFirst
 /**
  * RunJournalEntry rows: a run's completed model steps and tool calls, in `seq` order. Appending is
  * one raw statement on the driver (as the turn's other writes): through Prisma's client it cost
- * three times the CPU (bench/journal).
+ * seven times the CPU (bench/journal).
  */
 @Injectable()
 export class RunJournalRepository {

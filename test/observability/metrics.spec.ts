@@ -115,6 +115,7 @@ describe('metrics exposition', () => {
       /^ac_protocol_parse_failures_total\{protocol="xml-toon",service="agent-executor"\} 0$/m,
     );
     expect(executorText).toMatch(/^ac_tokens_saved_total\{service="agent-executor"\} 0$/m);
+    expect(executorText).toMatch(/^ac_run_journal_unwritten_total\{service="agent-executor"\} 0$/m);
     for (const text of [runnerText, schedulerText, executorText]) expect(promtoolProblems(text)).toEqual([]);
   });
 });

@@ -75,3 +75,11 @@ export { InMemorySessionStore } from './session/in-memory-session.store';
 export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-model';
 export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
 export { newId } from './ids';
+export {
+  JournalCursor,
+  type JournalEntry,
+  type ModelStepEntry,
+  type ToolCallEntry,
+} from './journal/journal-entry';
+export { replayJournal, type ReplayedRun, type ReplayOptions } from './journal/replay-journal';
+export { InMemoryRunStore } from './journal/in-memory-run-store';

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'invalid_params',
   'not_found',
   'conflict',
+  'idempotency_conflict',
   'forbidden',
   'unauthorized',
   'payload_too_large',
@@ -88,6 +89,15 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string, details?: unknown) {
     super('conflict', message, details);
+  }
+}
+
+/** An `Idempotency-Key` already used for another request body. */
+export class IdempotencyConflictError extends AppError {
+  constructor(key: string) {
+    super('idempotency_conflict', `the Idempotency-Key '${key}' was used with another request body`, {
+      idempotency_key: key,
+    });
   }
 }
 

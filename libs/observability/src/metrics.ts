@@ -56,6 +56,12 @@ export const Metrics = {
     ]),
   tokensSaved: () =>
     counter('ac_tokens_saved_total', 'Prompt tokens the TOON encoding saved against compact JSON.', []),
+  runJournalUnwritten: () =>
+    counter(
+      'ac_run_journal_unwritten_total',
+      'Run journal entries not written (a write failed; the run went on, its journal stops before them).',
+      [],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

@@ -21,8 +21,8 @@ import { RunJournalStore } from './run-journal.store';
 
 /**
  * The executor's side of the run engine (libs/agent-core): a run's state with the platform's
- * limits, and its ports: the profile's model, the functions over the bus, the run's record as
- * journal, the events publisher, the executor's counters.
+ * limits, and its ports: the profile's model, the functions over the bus, the run's journal, the
+ * events publisher, the executor's counters.
  */
 @Injectable()
 export class RunEngineService {

@@ -1,31 +1,129 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { RunStore } from '@app/agent-core';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  type CompletionResult,
+  JournalCursor,
+  type JournalEntry,
+  type RunState,
+  type RunStore,
+  type ToolCall,
+  type ToolOutcome,
+} from '@app/agent-core';
+import { initialiseCounter, Logger, Metrics } from '@app/observability';
+import { RunJournalRepository } from '../journal/run-journal.repository';
 import { RunRepository } from '../runs/run.repository';
 
+type Build = (cursor: JournalCursor) => JournalEntry;
+
+interface Pending {
+  build: Build;
+  /** A run's first model step: nothing was journaled before it. */
+  first: boolean;
+}
+
+/** A run's journal while it runs: the entries waiting for their write, in order. */
+interface OpenJournal {
+  cursor?: JournalCursor;
+  pending: Pending[];
+  /** The write loop, while one runs. */
+  draining?: Promise<void>;
+  /** A write failed: nothing more of this run is written, so its journal stays a gap-free prefix. */
+  broken: boolean;
+}
+
 /**
- * The run engine's journal in the executor. What the executor stores today: the plan on the
- * run's record, every time it changes. The rest is stored elsewhere for now, so those methods
- * store nothing: a model step's reply and usage reach the record in the run's trace when the run
- * ends (RunFinisherService), a function call is recorded by its provider (`fn.calls`), and the
- * run's ending is written by the finisher with the session's turn, in one transaction.
+ * The run engine's journal in the executor: every completed model step and tool call becomes a
+ * RunJournalEntry, in order, written behind the run (the step returns at once; entries that
+ * complete while a write is in flight go in the next one, together). `runEnded` waits for the
+ * last write, so a run's journal is complete before its ending is recorded.
+ *
+ * A failed write does not fail the run: the caller's answer matters more than the journal, which
+ * only serves to take a run up again. It is logged and counted (`ac_run_journal_unwritten_total`),
+ * and the run's later entries are dropped (and counted) too, so what is stored is always the run
+ * as it stood at some completed step: a resume carries on from there instead of from a journal
+ * with a hole in it.
+ *
+ * The plan is stored on the run's record, every time it changes.
  */
 @Injectable()
-export class RunJournalStore implements RunStore {
-  constructor(@Inject(RunRepository) private readonly runs: RunRepository) {}
+export class RunJournalStore implements RunStore, OnModuleInit {
+  private readonly open = new Map<string, OpenJournal>();
 
-  modelStepCompleted(): void {
-    // no-op: see the class comment
+  constructor(
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(RunJournalRepository) private readonly entries: RunJournalRepository,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    initialiseCounter(Metrics.runJournalUnwritten(), [{}]);
   }
 
-  toolCallCompleted(): void {
-    // no-op: see the class comment
+  modelStepCompleted(run: RunState, { step, result }: { step: number; result: CompletionResult }): void {
+    this.enqueue(run.runId, (cursor) => cursor.modelStep(step, result), step === 1);
   }
 
-  async planChanged(run: Parameters<RunStore['planChanged']>[0]): Promise<void> {
+  toolCallCompleted(run: RunState, _call: ToolCall, outcome: ToolOutcome): void {
+    const step = run.step;
+    this.enqueue(run.runId, (cursor) => cursor.toolCall(step, outcome), false);
+  }
+
+  async planChanged(run: RunState): Promise<void> {
     if (run.plan) await this.runs.savePlan(run.runId, run.plan);
   }
 
-  runEnded(): void {
-    // no-op: see the class comment
+  /** Waits until the run's journal is written (or given up). */
+  async runEnded(run: RunState): Promise<void> {
+    await this.open.get(run.runId)?.draining;
+    this.open.delete(run.runId);
+  }
+
+  /** The run's journal as stored, in order: what `replayJournal` rebuilds the run from. */
+  load(runId: string): Promise<JournalEntry[]> {
+    return this.entries.load(runId);
+  }
+
+  private enqueue(runId: string, build: Build, first: boolean): void {
+    let journal = this.open.get(runId);
+    if (!journal) this.open.set(runId, (journal = { pending: [], broken: false }));
+    journal.pending.push({ build, first });
+    journal.draining ??= this.drain(runId, journal);
+  }
+
+  private async drain(runId: string, journal: OpenJournal): Promise<void> {
+    for (let batch = journal.pending.splice(0); batch.length > 0; batch = journal.pending.splice(0)) {
+      await this.write(runId, journal, batch);
+    }
+    journal.draining = undefined;
+  }
+
+  private async write(runId: string, journal: OpenJournal, batch: Pending[]): Promise<void> {
+    if (journal.broken) return this.unwritten(batch.length);
+    try {
+      journal.cursor ??= await this.cursorFor(runId, batch[0]);
+      const cursor = journal.cursor;
+      await this.entries.append(
+        runId,
+        batch.map((pending) => pending.build(cursor)),
+      );
+    } catch (err) {
+      journal.broken = true;
+      this.unwritten(batch.length);
+      this.logger.error('could not write the run journal; the run goes on without it', {
+        run_id: runId,
+        err,
+      });
+    }
+  }
+
+  /**
+   * A new run's journal starts at 1 without a read; a run taken up again (its step count restored)
+   * goes on from its last stored entry. Were a run ever journaled twice from 1, its key would refuse it.
+   */
+  private async cursorFor(runId: string, first: Pending): Promise<JournalCursor> {
+    return new JournalCursor(first.first ? 0 : await this.entries.lastSeq(runId));
+  }
+
+  private unwritten(count: number): void {
+    Metrics.runJournalUnwritten().inc(count);
   }
 }

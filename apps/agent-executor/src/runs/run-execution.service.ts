@@ -2,19 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { ended, phaseAfter, type RunOutcome } from '@app/agent-core';
+import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from './executor-run';
 import { RunControlService } from './run-control.service';
 import { RunFinisherService } from './run-finisher.service';
 
 /**
  * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first,
- * never a crash (an unexpected error ends the run with `error`), always finished and recorded.
+ * never a crash (an unexpected error ends the run with `error`), always finished and recorded
+ * (its journal written first).
  */
 @Injectable()
 export class RunExecutionService {
   constructor(
     @Inject(RunControlService) private readonly control: RunControlService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
+    @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -62,6 +65,7 @@ export class RunExecutionService {
       run.close();
     }
     run.transition(phaseAfter(outcome.finishReason));
+    await this.journal.runEnded(run);
     return this.finisher.finish(run, input, outcome);
   }
 }

@@ -4,6 +4,7 @@ import { EventsModule } from '../events/events.module';
 import { LlmRegistry } from '../engine/llm-registry.service';
 import { RunEngineService } from '../engine/run-engine.service';
 import { RunJournalStore } from '../engine/run-journal.store';
+import { RunJournalRepository } from '../journal/run-journal.repository';
 import { PlanApprovalService } from '../plans/plan-approval.service';
 import { SessionsModule } from '../sessions/sessions.module';
 import { ToolsModule } from '../tools/tools.module';
@@ -27,6 +28,7 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     LlmRegistry,
     RunEngineService,
     RunJournalStore,
+    RunJournalRepository,
     RunExecutionService,
     RunFinisherService,
     RunMetrics,

@@ -2,6 +2,7 @@ import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto, type Scope } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
+import { idempotencyKeyOf } from './chat-idempotency.service';
 import { ChatService, closedEarly } from './chat.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
@@ -18,20 +19,31 @@ export class ChatController {
     response: AgentRunReply,
     status: 200,
     events: AGENT_SSE_EVENTS,
-    errors: { 404: 'not_found: no such session (of this key) or agent' },
+    headers: {
+      'Idempotency-Key':
+        'Makes the turn safe to retry: a request with the same key (per principal, for 24 h) and the same ' +
+        'body gets the run the first one started (its stored answer once it has one; a stream follows it) ' +
+        'instead of starting another. 1 to 255 visible ASCII characters.',
+    },
+    errors: {
+      404: 'not_found: no such session (of this key) or agent',
+      409: 'idempotency_conflict: the Idempotency-Key was used with another body; `details.idempotency_key` names it',
+    },
   })
   async post(
     @Body() body: unknown,
     @Headers('accept') accept: string | undefined,
+    @Headers('idempotency-key') idempotencyHeader: string | undefined,
     @CurrentPrincipal() principal: string,
     @CurrentKeyId() keyId: string,
     @CurrentScopes() scopes: Scope[],
     @Res() res: Response,
   ): Promise<void> {
     const request = parseDto(ChatRequest, body, 'chat request');
+    const key = idempotencyKeyOf(idempotencyHeader);
     const caller = { principal, keyId, scopes };
-    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res);
-    res.status(200).json(await this.chat.chat(request, caller, closedEarly(res)));
+    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res, key);
+    res.status(200).json(await this.chat.chat(request, caller, closedEarly(res), key));
   }
 }
 

@@ -12,7 +12,8 @@ import {
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
-import { followRun } from './run-follower';
+import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.service';
+import { followRun, followStartedRun, neverStarted } from './run-follower';
 import { platformEvents, relayRun, type RunStreamFormat } from './sse-relay';
 
 export interface Caller {
@@ -35,15 +36,36 @@ export class ChatService {
     @Inject(Bus) private readonly bus: Bus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
+    @Inject(ChatIdempotencyService) private readonly idempotency: ChatIdempotencyService,
   ) {}
 
-  /** `signal`: aborts when the caller's connection closes early (its run slot is then freed). */
-  chat(request: ChatRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
-    return this.turn(this.toRun(request), caller, signal);
+  /**
+   * `signal`: aborts when the caller's connection closes early (its run slot is then freed).
+   * `idempotencyKey`: a retry with it and the same body answers from the run it started.
+   */
+  async chat(
+    request: ChatRequest,
+    caller: Caller,
+    signal?: AbortSignal,
+    idempotencyKey?: string,
+  ): Promise<AgentRunReply> {
+    if (!idempotencyKey) return this.turn(this.toRun(request), caller, signal);
+    const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
+    if (keyed.replay) return this.followStarted(keyed.claim.runId, caller);
+    return this.keyedTurn(keyed, caller, () =>
+      this.turn({ ...this.toRun(request), run_id: keyed.claim.runId }, caller, signal),
+    );
   }
 
-  stream(request: ChatRequest, caller: Caller, res: Response): Promise<void> {
-    return this.streamTurn(this.toRun(request), caller, res, () => platformEvents);
+  async stream(request: ChatRequest, caller: Caller, res: Response, idempotencyKey?: string): Promise<void> {
+    if (!idempotencyKey) return this.streamTurn(this.toRun(request), caller, res, () => platformEvents);
+    const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
+    const { runId } = keyed.claim;
+    if (keyed.replay)
+      return relayRun(this.bus, res, runId, () => this.followStarted(runId, caller), platformEvents);
+    return this.keyedTurn(keyed, caller, () =>
+      this.streamTurn({ ...this.toRun(request), run_id: runId }, caller, res, () => platformEvents),
+    );
   }
 
   /**
@@ -58,14 +80,14 @@ export class ChatService {
     return reply;
   }
 
-  /** The run id is chosen here so the gateway can listen for the run's events before it starts. */
+  /** The run id is chosen here (unless given) so the gateway can listen for the run's events before it starts. */
   streamTurn(
     request: AgentRunRequest,
     caller: Caller,
     res: Response,
     format: (runId: string) => RunStreamFormat,
   ): Promise<void> {
-    const runId = newRunId();
+    const runId = request.run_id ?? newRunId();
     const run = { ...request, ...ownedBy(caller), run_id: runId, stream: true };
     return relayRun(this.bus, res, runId, () => this.run(caller, run, closedEarly(res)), format(runId));
   }
@@ -77,6 +99,25 @@ export class ChatService {
   ): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
     return this.limits.withinLimits(caller.keyId, () => followRun(this.bus, request, timeoutMs), { signal });
+  }
+
+  /** A retry's answer: the run its key started, followed (its stored answer once it has one). */
+  private async followStarted(runId: string, caller: Caller): Promise<AgentRunReply> {
+    const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
+    const reply = await followStartedRun(this.bus, runId, caller.principal || undefined, timeoutMs);
+    if (reply.error) throw failedRun(reply, reply.error);
+    return reply;
+  }
+
+  /** A keyed turn refused before its run started gives its key up, so a retry can start it. */
+  private async keyedTurn<T>(keyed: KeyedTurn, caller: Caller, turn: () => Promise<T>): Promise<T> {
+    try {
+      return await turn();
+    } catch (err) {
+      if (await neverStarted(this.bus, keyed.claim.runId, caller.principal || undefined))
+        await this.idempotency.release(keyed.claim);
+      throw err;
+    }
   }
 
   private toRun({ message, session_id, agent }: ChatRequest): AgentRunRequest {

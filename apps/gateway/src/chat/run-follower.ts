@@ -38,6 +38,21 @@ export async function followRun(
   }
 }
 
+/** Follows a run another request started, by its id, until it has answered. */
+export function followStartedRun(
+  bus: Bus,
+  runId: string,
+  principal: string | undefined,
+  timeoutMs: number,
+): Promise<AgentRunReply> {
+  return replyOfStoredRun(bus, runId, principal, Date.now() + timeoutMs);
+}
+
+/** Whether no executor knows the run (it never started); false when it is known, or could not be asked. */
+export async function neverStarted(bus: Bus, runId: string, principal: string | undefined): Promise<boolean> {
+  return (await lookUp(bus, runId, principal, Date.now() + NOT_STARTED_AFTER_MS)) === null;
+}
+
 /** Polls `agent.runs.get` with backoff until the run has answered, the deadline passes, or it never started. */
 async function replyOfStoredRun(
   bus: Bus,

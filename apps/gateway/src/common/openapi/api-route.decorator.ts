@@ -11,6 +11,8 @@ export interface RouteDoc {
   description?: string;
   /** The JSON body's DTO (validated with `parseDto`). */
   body?: DtoClass;
+  /** Request headers the route reads (beyond authorization and content negotiation): name → description. */
+  headers?: Record<string, string>;
   /** The query string's DTO. */
   query?: DtoClass;
   /** The success answer's DTO, `[Dto]` for a JSON array, `null` for none (204). */

@@ -17,7 +17,7 @@ class ThingsController {
   undocumented() {}
 
   @Post()
-  @ApiRoute({ summary: 'make one', body: ChatRequest })
+  @ApiRoute({ summary: 'make one', body: ChatRequest, headers: { 'Idempotency-Key': 'retry safely' } })
   create() {}
 }
 
@@ -40,6 +40,18 @@ describe('buildOpenApiDocument', () => {
       summary: 'undocumented',
     });
     expect(build()['/api/v1/things'].post).not.toHaveProperty('x-undocumented');
+  });
+
+  it('lists the request headers a route reads as optional header parameters', () => {
+    expect(build()['/api/v1/things'].post.parameters).toEqual([
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'retry safely',
+        schema: { type: 'string' },
+      },
+    ]);
   });
 
   it('takes the scope from the policy the guard enforces: an unlisted route needs admin', () => {

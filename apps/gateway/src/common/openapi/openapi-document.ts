@@ -132,6 +132,13 @@ function operation(route: Route, controller: DtoClass, doc: RouteDoc | undefined
     parameters: [
       ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...queryParameters(doc?.query),
+      ...Object.entries(doc?.headers ?? {}).map(([name, description]) => ({
+        name,
+        in: 'header',
+        required: false,
+        description,
+        schema: { type: 'string' },
+      })),
     ],
     ...(doc?.body ? { requestBody: requestBody(doc.body) } : {}),
     responses: {

@@ -104,6 +104,10 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
     expect(doc.paths['/api/v1/runs/{id}'].get.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
     ]);
+    expect(doc.paths['/api/v1/chat'].post.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'header:Idempotency-Key',
+    ]);
+    expect(doc.paths['/api/v1/chat'].post.responses).toHaveProperty('409');
     expect(doc.paths['/api/v1/delays'].get.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
       'query:status',
       'query:owner',

@@ -1,0 +1,162 @@
+// The run journal as the executor writes it, on both real databases: written behind the run, in
+// order, read back into what replayJournal rebuilds the run from.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  Agent,
+  AgentRuntime,
+  defineAgent,
+  InMemoryFunctions,
+  InMemoryRunStore,
+  type PriorProgress,
+  replayJournal,
+  type RunStore,
+  ScriptedModelClient,
+} from '@app/agent-core';
+import type { FunctionDefinition } from '@app/contracts';
+import { type Logger, Metrics } from '@app/observability';
+import { connectMigrated, type Db } from '@app/persistence';
+import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+import { RunJournalStore } from '../engine/run-journal.store';
+import { RunRepository } from '../runs/run.repository';
+import { RunJournalRepository } from './run-journal.repository';
+
+const add: FunctionDefinition = {
+  name: 'add',
+  description: 'The sum of a and b.',
+  parameters: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+  },
+};
+const call = (args: Record<string, unknown>) => JSON.stringify({ type: 'action', tool: 'add', args });
+const final = (answer: string) => JSON.stringify({ type: 'final', answer });
+
+/** Hands every step to both stores: the database's journal and one kept in memory to compare with. */
+function both(a: RunStore, b: RunStore): RunStore {
+  return {
+    modelStepCompleted: (run, step) =>
+      void (a.modelStepCompleted(run, step), b.modelStepCompleted(run, step)),
+    toolCallCompleted: (run, c, outcome) =>
+      void (a.toolCallCompleted(run, c, outcome), b.toolCallCompleted(run, c, outcome)),
+    planChanged: async () => undefined,
+    runEnded: async (run, outcome) =>
+      void (await Promise.all([a.runEnded(run, outcome), b.runEnded(run, outcome)])),
+  };
+}
+
+describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  const logger = { error: vi.fn() } as unknown as Logger;
+
+  beforeAll(async () => {
+    const database = await create();
+    drop = database.drop;
+    db = (await connectMigrated(database.url, REPO_ROOT)).db;
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await drop?.();
+  });
+
+  const newStore = () => new RunJournalStore(new RunRepository(db), new RunJournalRepository(db), logger);
+  const openRun = (id: string) =>
+    db.run.create({ data: { id, agent: 'default', input: 'hi', status: 'running' } });
+
+  async function run(
+    runId: string,
+    store: RunStore,
+    replies: string[],
+    prior?: PriorProgress,
+    maxSteps = 10,
+  ) {
+    const model = new ScriptedModelClient(replies);
+    const functions = new InMemoryFunctions().add(add, ({ a, b }) => ({
+      data: { sum: (a as number) + (b as number), note: 'x'.repeat(2_000) },
+    }));
+    const runtime = AgentRuntime.create({ model, functions, store });
+    const agent = new Agent(
+      runtime,
+      defineAgent({
+        name: 'default',
+        protocol: 'json-action',
+        allowed_tools: ['*'],
+        observation_max_len: 200,
+        max_steps: maxSteps,
+      }),
+    );
+    const result = await agent.execute({ message: 'add them', runId }, { prior });
+    return { result, model };
+  }
+
+  it('stores every step in order, and loads what rebuilds the run', async () => {
+    await openRun('run_a');
+    const store = newStore();
+    const memory = new InMemoryRunStore();
+    const { result, model } = await run('run_a', both(store, memory), [
+      call({ a: 2, b: 3 }),
+      'not json',
+      call({ a: 5, b: 7 }),
+      final('12'),
+    ]);
+    expect(result.finish_reason).toBe('final');
+    const loaded = await store.load('run_a');
+    expect(loaded.map((entry) => [entry.seq, entry.kind])).toEqual([
+      [1, 'model_step'],
+      [2, 'tool_call'],
+      [3, 'model_step'],
+      [4, 'model_step'],
+      [5, 'tool_call'],
+      [6, 'model_step'],
+    ]);
+    expect(loaded).toEqual(memory.load('run_a'));
+    const replayed = replayJournal(loaded.slice(0, 5), {
+      protocol: 'json-action',
+      opening: model.requests[0].messages,
+    });
+    expect(replayed.messages).toEqual(model.requests[3].messages);
+    expect(replayJournal(loaded, { protocol: 'json-action', opening: [] }).trace).toEqual(result.trace);
+  });
+
+  it('keeps a call as the trace does: typed arguments and the observation the model read', async () => {
+    await openRun('run_b');
+    const store = newStore();
+    await run('run_b', store, [call({ a: '2', b: 3 }), final('5')]);
+    const [, tool] = await store.load('run_b');
+    expect(tool).toMatchObject({ kind: 'tool_call', step: 1, index: 0, name: 'add', args: { a: 2, b: 3 } });
+    expect(tool).toMatchObject({ status: 'success', executed: true });
+    const observation = tool.kind === 'tool_call' ? tool.observation : '';
+    expect(observation).toContain('5');
+    expect(observation.length).toBeLessThanOrEqual(200);
+    expect(JSON.stringify(tool)).not.toContain('x'.repeat(300));
+  });
+
+  it('goes on from the last stored entry when a held run is taken up again elsewhere', async () => {
+    await openRun('run_c');
+    const first = await run('run_c', newStore(), [call({ a: 1, b: 1 })], undefined, 1);
+    expect(first.result.finish_reason).toBe('max_steps');
+    const { trace, used_tools: usedTools, usage } = first.result;
+    await run('run_c', newStore(), [final('2')], { trace, usedTools, usage, totalMs: 0 });
+    const loaded = await newStore().load('run_c');
+    expect(loaded.map((entry) => [entry.seq, entry.step, entry.kind])).toEqual([
+      [1, 1, 'model_step'],
+      [2, 1, 'tool_call'],
+      [3, 2, 'model_step'],
+    ]);
+  });
+
+  it('a failed write is logged and counted, the run goes on, and its later entries are dropped', async () => {
+    const before = (await Metrics.runJournalUnwritten().get()).values[0]?.value ?? 0;
+    const store = newStore();
+    const { result } = await run('run_unknown', store, [call({ a: 1, b: 2 }), final('3')]);
+    expect(result).toMatchObject({ finish_reason: 'final', reply: '3' });
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.stringContaining('run journal'),
+      expect.objectContaining({ run_id: 'run_unknown' }),
+    );
+    const after = (await Metrics.runJournalUnwritten().get()).values[0]?.value ?? 0;
+    expect(after - before).toBe(3);
+    expect(await store.load('run_unknown')).toEqual([]);
+  });
+});

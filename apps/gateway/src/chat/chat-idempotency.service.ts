@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { BadRequestError, type ChatRequest, IdempotencyConflictError } from '@app/contracts';
+import { Logger } from '@app/observability';
+import { type IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
+
+/** How long a key holds its run. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** A key's turn: the run it starts, or the run an earlier request with the same key and body started. */
+export type KeyedTurn = { claim: IdempotencyClaim; replay: boolean };
+
+/** The `Idempotency-Key` header, if sent: 1 to 255 visible ASCII characters. */
+export function idempotencyKeyOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!KEY_PATTERN.test(header))
+    throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
+  return header;
+}
+
+/**
+ * `Idempotency-Key` on chat turns: the first request with a key claims it for its run (per
+ * principal, for 24 h); a retry with the same key and body follows that run instead of starting
+ * another; the same key with another body is refused. The claims are rows in the database, which
+ * holds the runs themselves: a retry after Redis lost its data must still find its run.
+ */
+@Injectable()
+export class ChatIdempotencyService {
+  private purgedAt = 0;
+
+  constructor(
+    @Inject(IdempotencyKeyRepository) private readonly keys: IdempotencyKeyRepository,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async claim(key: string, principal: string, request: ChatRequest, runId: string): Promise<KeyedTurn> {
+    this.purgeNowAndThen();
+    const claim = { principal, key, bodyHash: bodyHashOf(request), runId };
+    const held = await this.keys.claim(claim, new Date(Date.now() - IDEMPOTENCY_TTL_MS));
+    if (!held) return { claim, replay: false };
+    if (held.bodyHash !== claim.bodyHash) throw new IdempotencyConflictError(key);
+    return { claim: held, replay: true };
+  }
+
+  /** The claimed run never started (refused, over a limit): a retry may start it. */
+  release(claim: IdempotencyClaim): Promise<void> {
+    return this.keys.release(claim);
+  }
+
+  private purgeNowAndThen(): void {
+    if (Date.now() - this.purgedAt < PURGE_EVERY_MS) return;
+    this.purgedAt = Date.now();
+    this.keys.purge(new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((err: unknown) => {
+      this.logger.warn('could not purge expired idempotency keys', { err });
+    });
+  }
+}
+
+/** The turn the body asks for; `stream` only chooses how the answer is delivered. */
+function bodyHashOf({ message, session_id, agent }: ChatRequest): string {
+  const turn = JSON.stringify([message, session_id ?? null, agent ?? null]);
+  return createHash('sha256').update(turn).digest('hex');
+}

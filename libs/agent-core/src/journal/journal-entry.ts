@@ -1,0 +1,79 @@
+import type { ErrorBody } from '@app/contracts';
+import type { CompletionResult, NativeToolCall, TokenUsage } from '../model/model-client';
+import type { ToolOutcome } from '../tools/tool-call';
+
+interface EntryBase {
+  /** The entry's place in its run's journal, from 1, in the order the steps completed. */
+  seq: number;
+  /** The model step (`run.step`) it belongs to. */
+  step: number;
+  elapsedMs: number;
+}
+
+/** A model reply, as the model wrote it. */
+export interface ModelStepEntry extends EntryBase {
+  kind: 'model_step';
+  text: string;
+  toolCalls: NativeToolCall[];
+  usage: TokenUsage;
+}
+
+/**
+ * A tool call and its outcome, kept as the trace keeps it: the typed arguments and the observation
+ * the model read (cut to `observation_max_len`), never the provider's whole result.
+ */
+export interface ToolCallEntry extends EntryBase {
+  kind: 'tool_call';
+  /** Its place among the calls of its step that completed. */
+  index: number;
+  name: string;
+  /** native: the provider's id the tool message answers. */
+  callId?: string;
+  args: Record<string, unknown>;
+  status: 'success' | 'error';
+  observation: string;
+  error?: ErrorBody;
+  /** False when the call was refused (or answered by the run) before it reached a provider. */
+  executed: boolean;
+}
+
+export type JournalEntry = ModelStepEntry | ToolCallEntry;
+
+/** Numbers one run's entries: `seq` across the run, the call index within a step. */
+export class JournalCursor {
+  private step = 0;
+  private index = 0;
+
+  /** `lastSeq`: the last entry already journaled for the run (a run taken up again goes on from it). */
+  constructor(private lastSeq = 0) {}
+
+  modelStep(step: number, result: CompletionResult): ModelStepEntry {
+    return {
+      seq: ++this.lastSeq,
+      kind: 'model_step',
+      step,
+      text: result.text,
+      toolCalls: result.toolCalls,
+      usage: { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens },
+      elapsedMs: result.elapsedMs,
+    };
+  }
+
+  toolCall(step: number, outcome: ToolOutcome): ToolCallEntry {
+    if (step !== this.step) [this.step, this.index] = [step, 0];
+    return {
+      seq: ++this.lastSeq,
+      kind: 'tool_call',
+      step,
+      index: this.index++,
+      name: outcome.call.name,
+      ...(outcome.call.id ? { callId: outcome.call.id } : {}),
+      args: outcome.args,
+      status: outcome.status,
+      observation: outcome.observation,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      executed: outcome.executed,
+      elapsedMs: outcome.elapsedMs,
+    };
+  }
+}

@@ -1,0 +1,13 @@
+-- CreateTable
+CREATE TABLE "IdempotencyKey" (
+    "principal" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "body_hash" TEXT NOT NULL,
+    "run_id" TEXT NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "IdempotencyKey_pkey" PRIMARY KEY ("principal","key")
+);
+
+-- CreateIndex
+CREATE INDEX "IdempotencyKey_created_at_idx" ON "IdempotencyKey"("created_at");

@@ -15,7 +15,7 @@ const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
 const { RunJournalStore } = dist('apps/agent-executor/src/engine/run-journal.store');
 const { RunJournalRepository } = dist('apps/agent-executor/src/journal/run-journal.repository');
-const { connectMigrated } = dist('libs/persistence/src');
+const { connectMigrated, openSqlWriter } = dist('libs/persistence/src');
 const { migratedSqliteUrl, freshPostgresDatabase, REPO_ROOT } = dist('libs/testing/src');
 const { Migrator } = dist('libs/persistence/src');
 
@@ -77,8 +77,9 @@ async function turn(store: Store, runId: string): Promise<number> {
 
 async function measure(name: string, url: string): Promise<string> {
   const { db } = await connectMigrated(url, REPO_ROOT);
+  const writer = openSqlWriter(url, db);
   try {
-    const journal: Store = new RunJournalStore({}, new RunJournalRepository(db), silent);
+    const journal: Store = new RunJournalStore({}, new RunJournalRepository(db, writer), silent);
     const ids = Array.from({ length: TURNS + WARMUP }, (_, i) => `run_bench_${i}`);
     for (const id of ids) await db.run.create({ data: { id, agent: 'default', input: 'What is 2 + 3?' } });
     const on: number[] = [];
@@ -96,6 +97,7 @@ async function measure(name: string, url: string): Promise<string> {
     const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     return `| ${name} | ${mean(on).toFixed(3)} ms | ${mean(off).toFixed(3)} ms | **${(mean(on) - mean(off)).toFixed(3)} ms** | ${(p50(on) - p50(off)).toFixed(3)} ms |`;
   } finally {
+    await writer.close();
     await db.$disconnect();
   }
 }

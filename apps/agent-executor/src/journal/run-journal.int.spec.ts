@@ -14,7 +14,7 @@ import {
 } from '@app/agent-core';
 import type { FunctionDefinition } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
-import { connectMigrated, type Db } from '@app/persistence';
+import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { RunJournalStore } from '../engine/run-journal.store';
 import { RunRepository } from '../runs/run.repository';
@@ -47,6 +47,7 @@ function both(a: RunStore, b: RunStore): RunStore {
 
 describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
   let db: Db;
+  let writer: SqlWriter;
   let drop: () => Promise<void>;
   const logger = { error: vi.fn() } as unknown as Logger;
 
@@ -54,13 +55,16 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const database = await create();
     drop = database.drop;
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
+    writer = openSqlWriter(database.url, db);
   });
   afterAll(async () => {
+    await writer?.close();
     await db?.$disconnect();
     await drop?.();
   });
 
-  const newStore = () => new RunJournalStore(new RunRepository(db), new RunJournalRepository(db), logger);
+  const newStore = () =>
+    new RunJournalStore(new RunRepository(db), new RunJournalRepository(db, writer), logger);
   const openRun = (id: string) =>
     db.run.create({ data: { id, agent: 'default', input: 'hi', status: 'running' } });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { JournalEntry, ModelStepEntry, ToolCallEntry } from '@app/agent-core';
-import { DB, type Db, sql, sqlJoin, sqlWriter, type SqlWriter } from '@app/persistence';
+import { DB, type Db, sql, sqlJoin, SQL_WRITER, type SqlWriter } from '@app/persistence';
 
 type StoredRow = NonNullable<Awaited<ReturnType<Db['runJournalEntry']['findFirst']>>>;
 
@@ -11,11 +11,10 @@ type StoredRow = NonNullable<Awaited<ReturnType<Db['runJournalEntry']['findFirst
  */
 @Injectable()
 export class RunJournalRepository {
-  private readonly writer: SqlWriter;
-
-  constructor(@Inject(DB) private readonly db: Db) {
-    this.writer = sqlWriter(db);
-  }
+  constructor(
+    @Inject(DB) private readonly db: Db,
+    @Inject(SQL_WRITER) private readonly writer: SqlWriter,
+  ) {}
 
   /** Appends entries in one statement; a `seq` already taken (another writer of the run) fails it. */
   async append(runId: string, entries: JournalEntry[]): Promise<void> {

@@ -1,38 +1,10 @@
 import { inspect } from 'node:util';
-import { startScriptedLlm, type ScriptedLlm } from '@app/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage, LlmProviderConfig } from './llm-provider';
-import { createLlmProvider } from './llm-provider.factory';
-import { LlmError } from './llm.errors';
+import { failureOf, scriptedProviders } from './provider-spec.fixture';
 
-let llm: ScriptedLlm;
-
-beforeAll(async () => {
-  llm = await startScriptedLlm();
-});
-afterAll(() => llm.close());
-beforeEach(() => llm.clearRequests());
-
-function provider(overrides: Partial<LlmProviderConfig> = {}) {
-  return createLlmProvider({
-    provider: 'anthropic',
-    baseUrl: llm.url,
-    apiKey: 'sk-ant-test',
-    model: 'claude-test',
-    timeoutMs: 5_000,
-    maxRetries: 0,
-    ...overrides,
-  });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const world = scriptedProviders({ provider: 'anthropic', apiKey: 'sk-ant-test', model: 'claude-test' });
+const provider = (overrides?: Partial<LlmProviderConfig>) => world.provider(overrides);
 
 const ask: ChatMessage[] = [
   { role: 'system', content: 'You are terse.' },
@@ -46,7 +18,7 @@ const weatherTool = {
 
 describe('AnthropicProvider', () => {
   it('completes a message with the system prompt at the top level', async () => {
-    llm.setScript({ replies: ['Both sunny.'] });
+    world.llm.setScript({ replies: ['Both sunny.'] });
     const result = await provider().complete({ messages: ask });
     expect(result).toMatchObject({
       text: 'Both sunny.',
@@ -56,8 +28,8 @@ describe('AnthropicProvider', () => {
     });
     expect(result.usage.prompt_tokens).toBeGreaterThan(0);
     expect(result.usage.completion_tokens).toBeGreaterThan(0);
-    expect(llm.requests()[0].path).toBe('/v1/messages');
-    expect(llm.requests()[0].body).toMatchObject({
+    expect(world.llm.requests()[0].path).toBe('/v1/messages');
+    expect(world.llm.requests()[0].body).toMatchObject({
       system: 'You are terse.',
       max_tokens: 4096,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo and Bergen?' }] }],
@@ -69,7 +41,7 @@ describe('AnthropicProvider', () => {
       { name: 'get_weather', arguments: { city: 'Oslo' } },
       { name: 'get_weather', arguments: { city: 'Bergen' } },
     ];
-    llm.setScript({ replies: [{ text: 'Checking.', toolCalls: calls }, 'Both sunny.'] });
+    world.llm.setScript({ replies: [{ text: 'Checking.', toolCalls: calls }, 'Both sunny.'] });
     const first = await provider().complete({ messages: ask, tools: [weatherTool] });
     expect(first.finishReason).toBe('tool_calls');
     expect(first.text).toBe('Checking.');
@@ -82,7 +54,7 @@ describe('AnthropicProvider', () => {
       { role: 'tool', content: 'rain', toolCallId: bergen.id },
     ];
     expect((await provider().complete({ messages: history, tools: [weatherTool] })).text).toBe('Both sunny.');
-    const sent = llm.requests()[1].body as { messages: unknown[]; tools: unknown[] };
+    const sent = world.llm.requests()[1].body as { messages: unknown[]; tools: unknown[] };
     expect(sent.tools).toEqual([
       { name: 'get_weather', description: weatherTool.description, input_schema: weatherTool.parameters },
     ]);
@@ -105,7 +77,7 @@ describe('AnthropicProvider', () => {
   });
 
   it('streams text deltas in order, with tool calls and usage', async () => {
-    llm.setScript({
+    world.llm.setScript({
       replies: [
         { text: 'Let me look that up.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
       ],
@@ -126,12 +98,12 @@ describe('AnthropicProvider', () => {
   });
 
   it('retries an overloaded (529) reply and succeeds', async () => {
-    llm.setScript({ replies: [{ status: 529, retryAfterMs: 10 }, 'recovered'] });
+    world.llm.setScript({ replies: [{ status: 529, retryAfterMs: 10 }, 'recovered'] });
     expect((await provider({ maxRetries: 1 }).complete({ messages: ask })).text).toBe('recovered');
   });
 
   it('maps 429 after the last retry to llm_rate_limited', async () => {
-    llm.setScript({
+    world.llm.setScript({
       replies: [
         { status: 429, retryAfterMs: 10 },
         { status: 429, retryAfterMs: 10 },
@@ -142,7 +114,7 @@ describe('AnthropicProvider', () => {
   });
 
   it('reports a reply slower than timeoutMs as llm_timeout, quickly', async () => {
-    llm.setScript({ replies: [{ text: 'too slow', latencyMs: 10_000 }] });
+    world.llm.setScript({ replies: [{ text: 'too slow', latencyMs: 10_000 }] });
     const started = Date.now();
     const error = await failureOf(
       provider({ timeoutMs: 150 }).complete({ messages: ask, onDelta: () => undefined }),
@@ -153,7 +125,7 @@ describe('AnthropicProvider', () => {
 
   it('never puts the API key in an error, even when the server echoes it', async () => {
     const key = 'sk-ant-CANARY-d0n7-l34k-7h15-k3y-0123456789';
-    llm.setScript({ replies: [{ status: 401, error: 'invalid x-api-key {{api_key}}' }] });
+    world.llm.setScript({ replies: [{ status: 401, error: 'invalid x-api-key {{api_key}}' }] });
     const error = await failureOf(provider({ apiKey: key }).complete({ messages: ask }));
     expect(error).toMatchObject({ code: 'llm_auth', status: 401 });
     expect(error.message).toContain('invalid x-api-key ***');

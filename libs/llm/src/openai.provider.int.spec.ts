@@ -1,38 +1,10 @@
 import { inspect } from 'node:util';
-import { startScriptedLlm, type ScriptedLlm } from '@app/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage, LlmProviderConfig } from './llm-provider';
-import { createLlmProvider } from './llm-provider.factory';
-import { LlmError } from './llm.errors';
+import { failureOf, scriptedProviders } from './provider-spec.fixture';
 
-let llm: ScriptedLlm;
-
-beforeAll(async () => {
-  llm = await startScriptedLlm();
-});
-afterAll(() => llm.close());
-beforeEach(() => llm.clearRequests());
-
-function provider(overrides: Partial<LlmProviderConfig> = {}) {
-  return createLlmProvider({
-    provider: 'openai-compatible',
-    baseUrl: llm.url,
-    apiKey: 'sk-test',
-    model: 'gpt-test',
-    timeoutMs: 5_000,
-    maxRetries: 0,
-    ...overrides,
-  });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
+const world = scriptedProviders({ provider: 'openai-compatible', apiKey: 'sk-test', model: 'gpt-test' });
+const provider = (overrides?: Partial<LlmProviderConfig>) => world.provider(overrides);
 
 const ask: ChatMessage[] = [
   { role: 'system', content: 'You are terse.' },
@@ -46,7 +18,7 @@ const weatherTool = {
 
 describe('OpenAiProvider', () => {
   it('completes a chat and records usage, model and provider', async () => {
-    llm.setScript({ replies: ['Sunny, 21 degrees.'] });
+    world.llm.setScript({ replies: ['Sunny, 21 degrees.'] });
     const result = await provider({ maxTokens: 64 }).complete({ messages: ask });
     expect(result).toMatchObject({
       text: 'Sunny, 21 degrees.',
@@ -57,7 +29,7 @@ describe('OpenAiProvider', () => {
     expect(result.provider).toBe('openai-compatible');
     expect(result.usage.prompt_tokens).toBeGreaterThan(0);
     expect(result.usage.completion_tokens).toBeGreaterThan(0);
-    const sent = llm.requests()[0].body as Record<string, unknown>;
+    const sent = world.llm.requests()[0].body as Record<string, unknown>;
     expect(sent).toMatchObject({
       model: 'gpt-test',
       max_tokens: 64,
@@ -66,14 +38,17 @@ describe('OpenAiProvider', () => {
   });
 
   it('streams text deltas in order and records usage from the final chunk', async () => {
-    llm.setScript({ replies: ['It is sunny in Oslo today.'] });
+    world.llm.setScript({ replies: ['It is sunny in Oslo today.'] });
     const deltas: string[] = [];
     const result = await provider().complete({ messages: ask, onDelta: (text) => deltas.push(text) });
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.join('')).toBe('It is sunny in Oslo today.');
     expect(result.text).toBe('It is sunny in Oslo today.');
     expect(result.usage.completion_tokens).toBeGreaterThan(0);
-    expect(llm.requests()[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(world.llm.requests()[0].body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it.each([
@@ -82,7 +57,7 @@ describe('OpenAiProvider', () => {
   ])(
     'returns native tool calls whole (%s) and sends the tool result back in OpenAI shape',
     async (_, onDelta) => {
-      llm.setScript({
+      world.llm.setScript({
         replies: [
           { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo', units: { temp: 'C' } } }] },
           'Sunny.',
@@ -105,7 +80,10 @@ describe('OpenAiProvider', () => {
       expect((await provider().complete({ messages: history, tools: [weatherTool], onDelta })).text).toBe(
         'Sunny.',
       );
-      const sent = llm.requests()[1].body as { messages: Array<Record<string, unknown>>; tools: unknown[] };
+      const sent = world.llm.requests()[1].body as {
+        messages: Array<Record<string, unknown>>;
+        tools: unknown[];
+      };
       expect(sent.tools).toEqual([{ type: 'function', function: weatherTool }]);
       expect(sent.messages[2]).toMatchObject({
         role: 'assistant',
@@ -121,23 +99,23 @@ describe('OpenAiProvider', () => {
   );
 
   it('retries a 429 and succeeds', async () => {
-    llm.setScript({ replies: [{ status: 429, retryAfterMs: 10 }, 'recovered'] });
+    world.llm.setScript({ replies: [{ status: 429, retryAfterMs: 10 }, 'recovered'] });
     const result = await provider({ maxRetries: 2 }).complete({ messages: ask });
     expect(result.text).toBe('recovered');
-    expect(llm.requests()).toHaveLength(2);
+    expect(world.llm.requests()).toHaveLength(2);
   });
 
   it('gives up with llm_unavailable after two 500s when maxRetries is 1', async () => {
-    llm.setScript({
+    world.llm.setScript({
       replies: [{ status: 500, retryAfterMs: 10 }, { status: 500, retryAfterMs: 10 }, 'too late'],
     });
     const error = await failureOf(provider({ maxRetries: 1 }).complete({ messages: ask }));
     expect(error).toMatchObject({ code: 'llm_unavailable', status: 500, retryable: true });
-    expect(llm.requests()).toHaveLength(2);
+    expect(world.llm.requests()).toHaveLength(2);
   });
 
   it('reports a reply slower than timeoutMs as llm_timeout, quickly', async () => {
-    llm.setScript({ replies: [{ text: 'too slow', latencyMs: 10_000 }] });
+    world.llm.setScript({ replies: [{ text: 'too slow', latencyMs: 10_000 }] });
     const started = Date.now();
     const error = await failureOf(provider({ timeoutMs: 150 }).complete({ messages: ask }));
     expect(error.code).toBe('llm_timeout');
@@ -146,7 +124,7 @@ describe('OpenAiProvider', () => {
 
   it('never puts the API key in an error, even when the server echoes it', async () => {
     const key = 'sk-CANARY-d0n7-l34k-7h15-k3y-0123456789';
-    llm.setScript({ replies: [{ status: 401, error: 'Incorrect API key provided: {{api_key}}' }] });
+    world.llm.setScript({ replies: [{ status: 401, error: 'Incorrect API key provided: {{api_key}}' }] });
     const error = await failureOf(provider({ apiKey: key }).complete({ messages: ask }));
     expect(error).toMatchObject({ code: 'llm_auth', status: 401 });
     expect(error.message).toContain('Incorrect API key provided: ***');
@@ -161,7 +139,7 @@ describe('OpenAiProvider', () => {
   });
 
   it('reports a caller abort as llm_aborted', async () => {
-    llm.setScript({ replies: [{ text: 'never', latencyMs: 10_000 }] });
+    world.llm.setScript({ replies: [{ text: 'never', latencyMs: 10_000 }] });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const error = await failureOf(provider().complete({ messages: ask, signal: controller.signal }));
@@ -169,7 +147,10 @@ describe('OpenAiProvider', () => {
   });
 
   it('keeps 200 concurrent conversations on their own ordered replies', async () => {
-    llm.setScript({ latencyMs: 20, replies: ['1:{{last_user}}', '2:{{last_user}}', '3:{{last_user}}'] });
+    world.llm.setScript({
+      latencyMs: 20,
+      replies: ['1:{{last_user}}', '2:{{last_user}}', '3:{{last_user}}'],
+    });
     const chat = provider();
     const converse = async (id: number) => {
       const history: ChatMessage[] = [];

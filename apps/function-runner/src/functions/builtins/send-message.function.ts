@@ -3,7 +3,7 @@ import { type AgentFunction, Param } from '@app/functions';
 
 export const CHANNELS = ['console', 'email', 'sms', 'wechat'] as const;
 
-/** Seed 000 §2.4.1 `SendMessageParams`. */
+/** What `send_message` takes: who, what, and through which channel. */
 export class SendMessageParams {
   @Param({ description: 'recipient: a name, email address, phone number, …', required: true }) to!: string;
   @Param({ description: 'message text', required: true }) message!: string;

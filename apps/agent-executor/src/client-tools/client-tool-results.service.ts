@@ -14,7 +14,7 @@ import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import { RunRepository } from '../runs/run.repository';
-import { RunMetrics } from '../runs/run-metrics';
+import { RunMetrics } from '../engine/run-metrics';
 
 /** The turn that carries a paused run's tool results on. */
 export interface ResumedTurn {

@@ -19,7 +19,7 @@ import { SessionHistoryService } from '../sessions/session-history.service';
 import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import { RunExecutionService } from './run-execution.service';
-import type { ExecutorRun } from './executor-run';
+import type { ExecutorRun } from '../engine/executor-run';
 
 const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';

@@ -17,7 +17,7 @@ import { requireOwner } from '../common/ownership';
 import { traceUrl } from './trace-url';
 import { RunFinisherService } from './run-finisher.service';
 import { RunListRepository } from './run-list.repository';
-import type { ExecutorRun } from './executor-run';
+import type { ExecutorRun } from '../engine/executor-run';
 import { RunRepository } from './run.repository';
 
 const CANCELLED_REPLY = 'The run was cancelled.';

@@ -3,7 +3,7 @@ import type { AgentRunReply } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { ended, phaseAfter, type RunOutcome } from '@app/agent-core';
 import { RunJournalStore } from '../engine/run-journal.store';
-import type { ExecutorRun } from './executor-run';
+import type { ExecutorRun } from '../engine/executor-run';
 import { RunControlService } from './run-control.service';
 import { RunFinisherService } from './run-finisher.service';
 

@@ -5,7 +5,7 @@ import { countTokens } from '@app/protocol';
 import { newId, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import type { NewMessage } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
-import type { ExecutorRun } from './executor-run';
+import type { ExecutorRun } from '../engine/executor-run';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import { Routes } from '@app/contracts';
-import { PlanApprovalService } from '../plans/plan-approval.service';
+import { PlanApprovalService } from './plan-approval.service';
 import { AgentTurnService } from './agent-turn.service';
 import { RunControlService } from './run-control.service';
 

@@ -3,9 +3,9 @@ import { type AgentRunReply, ConflictError, NotFoundError, type Scope } from '@a
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import { RunEngineService } from '../engine/run-engine.service';
-import { RunExecutionService } from '../runs/run-execution.service';
-import { RunFinisherService } from '../runs/run-finisher.service';
-import { type RunRecord, RunRepository } from '../runs/run.repository';
+import { RunExecutionService } from './run-execution.service';
+import { RunFinisherService } from './run-finisher.service';
+import { type RunRecord, RunRepository } from './run.repository';
 import { SessionHistoryService } from '../sessions/session-history.service';
 import { SessionRepository } from '../sessions/session.repository';
 

@@ -94,7 +94,9 @@ describe('the web console in Chromium against the four services', () => {
       await tool.locator('summary').click();
       expect(await page.getByLabel('add result').textContent()).toContain('"sum": 5');
       expect(await page.getByLabel('add arguments').textContent()).toContain('"a": 2');
-      expect(await page.locator('.meta').textContent()).toMatch(/finish: final.*tokens: \d+ in, \d+ out/);
+      await expectEventually(async () =>
+        expect(await page.locator('.meta').textContent()).toMatch(/finish: final.*tokens: \d+ in, \d+ out/),
+      );
       expect(await page.locator('.thought').textContent()).toContain('I will add them.');
       expect(problems).toEqual([]);
       await screenshot(page, 'chat');
@@ -157,14 +159,18 @@ describe('the web console in Chromium against the four services', () => {
       await page.getByLabel('Message').press('Enter');
       const plan = page.locator('.plan');
       await expectEventually(async () => expect(await plan.textContent()).toMatch(/add them.*\[pending\]/));
-      expect(await page.locator('.meta').textContent()).toContain('finish: awaiting_approval');
+      await expectEventually(async () =>
+        expect(await page.locator('.meta').textContent()).toContain('finish: awaiting_approval'),
+      );
       await screenshot(page, 'chat-plan');
       await page.getByRole('button', { name: 'Approve' }).click();
       await expectEventually(async () =>
         expect(await page.getByLabel('Answer').textContent()).toBe('Eight.'),
       );
-      expect(await plan.textContent()).toMatch(/add them.*\[completed\]/);
-      expect(await page.locator('.meta').textContent()).toContain('finish: final');
+      await expectEventually(async () => {
+        expect(await plan.textContent()).toMatch(/add them.*\[completed\]/);
+        expect(await page.locator('.meta').textContent()).toContain('finish: final');
+      });
       expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     } finally {
       await close();

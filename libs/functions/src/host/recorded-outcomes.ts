@@ -160,7 +160,9 @@ function unwrap(outcome: Outcome): FunctionResult {
 
 /** Per function and principal: one client's key can never replay another's outcome. */
 function entryKey(call: KeyedCall): string {
-  const digest = createHash('sha256').update(`${call.principal ?? ''}\n${call.key}`).digest('base64url');
+  const digest = createHash('sha256')
+    .update(`${call.principal ?? ''}\n${call.key}`)
+    .digest('base64url');
   return `${call.name}.${digest}`;
 }
 

@@ -165,6 +165,8 @@ export class FnInvokeRequest {
   @IsInt() @Min(1) @Max(3_600_000) timeout_ms!: number;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
   @IsOptional() @IsScopes() scopes?: Scope[];
+  /** The client's `Idempotency-Key`, passed on as the call's `idempotency_key`. */
+  @IsOptional() @IsString() @Matches(IDEMPOTENCY_KEY_PATTERN) idempotency_key?: string;
 }
 
 /** Body of `fn.cancel`. */

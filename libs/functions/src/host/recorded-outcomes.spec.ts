@@ -101,6 +101,19 @@ describe('RecordedOutcomes', () => {
     expect(work).toHaveBeenCalledTimes(1);
   });
 
+  it('leaves a call its provider cut off (shutting down) to a repeat if idempotent, and replays it if not', async () => {
+    const { outcomes, call } = setup();
+    const cutOff = () => Promise.reject(new UnavailableError('the runner is shutting down'));
+    const work = vi.fn(() => Promise.resolve({ message: 'done' }));
+    await expect(outcomes.once(call({ idempotent: true }), cutOff)).rejects.toMatchObject({
+      code: 'unavailable',
+    });
+    await expect(outcomes.once(call({ idempotent: true }), work)).resolves.toEqual({ message: 'done' });
+    await expect(outcomes.once(call({ key: 'k2' }), cutOff)).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(outcomes.once(call({ key: 'k2' }), work)).rejects.toThrow('shutting down');
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+
   it('stops waiting for a running first attempt when the repeat’s own signal aborts', async () => {
     const { outcomes, call } = setup();
     void outcomes.once(call(), never);

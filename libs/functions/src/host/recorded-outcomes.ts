@@ -31,6 +31,15 @@ export interface KeyedCall {
   signal: AbortSignal;
 }
 
+/** One attempt of a keyed call: where its key lives, and what it claims it with. */
+interface Attempt {
+  bucket: KvBucket;
+  key: string;
+  call: KeyedCall;
+  claim: Entry;
+  work: () => Promise<FunctionResult>;
+}
+
 /** How long past its own deadline an attempt's claim is trusted: a live provider records by then. */
 const STALE_AFTER_MS = 5_000;
 
@@ -51,20 +60,16 @@ export class RecordedOutcomes {
 
   async once(call: KeyedCall, work: () => Promise<FunctionResult>): Promise<FunctionResult> {
     const bucket = await this.bucket();
-    const key = entryKey(call);
     const hash = paramsHash(call.params);
     const claim: Entry = { state: 'running', params_hash: hash, until: call.deadline };
-    const revision = await bucket.create(key, claim);
-    if (revision !== undefined) return this.first(bucket, key, revision, hash, work);
-    return this.repeat(bucket, key, call, claim, work);
+    const attempt: Attempt = { bucket, key: entryKey(call), call, claim, work };
+    const revision = await bucket.create(attempt.key, claim);
+    return revision !== undefined ? this.first(attempt, revision) : this.repeat(attempt);
   }
 
   private async first(
-    bucket: KvBucket,
-    key: string,
+    { bucket, key, call, claim, work }: Attempt,
     revision: number,
-    hash: string,
-    work: () => Promise<FunctionResult>,
   ): Promise<FunctionResult> {
     let outcome: Outcome;
     try {
@@ -72,21 +77,21 @@ export class RecordedOutcomes {
     } catch (err) {
       outcome = { status: 'error', error: toCallError(err, this.redact).toBody() };
     }
-    const done: Entry = { state: 'done', params_hash: hash, outcome };
+    const hash = claim.params_hash;
+    // Cut off by its provider (shutting down): an idempotent function is left for a repeat to run.
+    const next: Entry =
+      call.idempotent && outcome.status === 'error' && outcome.error.code === 'unavailable'
+        ? { state: 'running', params_hash: hash, until: 0 }
+        : { state: 'done', params_hash: hash, outcome };
     // The effect happened: its caller gets the outcome even if recording it fails.
-    await bucket.update(key, done, revision).catch((err: unknown) => {
+    await bucket.update(key, next, revision).catch((err: unknown) => {
       this.logger.warn('could not record a keyed call’s outcome', { err, key });
     });
     return unwrap(outcome);
   }
 
-  private async repeat(
-    bucket: KvBucket,
-    key: string,
-    call: KeyedCall,
-    claim: Entry,
-    work: () => Promise<FunctionResult>,
-  ): Promise<FunctionResult> {
+  private async repeat(attempt: Attempt): Promise<FunctionResult> {
+    const { bucket, key, call, claim } = attempt;
     // the usual repeat finds the outcome there: no need to watch for it
     const recorded = (await bucket.get(key))?.value as Entry | undefined;
     if (recorded?.state === 'done') return replay(recorded, claim.params_hash, call.key);
@@ -100,7 +105,7 @@ export class RecordedOutcomes {
         if (!entry) {
           // expired between the claim and the read: this attempt may claim it afresh
           const revision = await bucket.create(key, claim);
-          if (revision !== undefined) return this.first(bucket, key, revision, claim.params_hash, work);
+          if (revision !== undefined) return this.first(attempt, revision);
           continue;
         }
         const held = entry.value as Entry;
@@ -108,7 +113,7 @@ export class RecordedOutcomes {
         if (held.params_hash !== claim.params_hash) throw new IdempotencyConflictError(call.key);
         const staleIn = held.until + STALE_AFTER_MS - Date.now();
         if (staleIn <= 0) {
-          const taken = await this.takeOver(bucket, key, entry.revision, call, claim, work);
+          const taken = await this.takeOver(attempt, entry.revision);
           if (taken) return taken;
           continue;
         }
@@ -123,17 +128,11 @@ export class RecordedOutcomes {
    * The first attempt's provider died with it: an idempotent function runs again; any other is
    * answered `unavailable`, recorded, since whether its effect happened cannot be known.
    */
-  private async takeOver(
-    bucket: KvBucket,
-    key: string,
-    revision: number,
-    call: KeyedCall,
-    claim: Entry,
-    work: () => Promise<FunctionResult>,
-  ): Promise<FunctionResult | undefined> {
+  private async takeOver(attempt: Attempt, revision: number): Promise<FunctionResult | undefined> {
+    const { bucket, key, call, claim } = attempt;
     if (call.idempotent) {
       const mine = await bucket.update(key, claim, revision);
-      return mine === undefined ? undefined : this.first(bucket, key, mine, claim.params_hash, work);
+      return mine === undefined ? undefined : this.first(attempt, mine);
     }
     const error = new UnavailableError(
       `an earlier attempt of '${call.name}' with this idempotency key was interrupted; whether it took effect is unknown, so it is not run again`,

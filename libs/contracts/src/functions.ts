@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import {
   Allow,
-  IsBoolean,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsObject,

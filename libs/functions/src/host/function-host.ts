@@ -37,7 +37,7 @@ export interface FunctionHostOptions {
 
 const HEADROOM_BYTES = 4_096;
 /** The KV bucket every provider records keyed calls' outcomes in (keys start with the function name). */
-export const OUTCOME_BUCKET = 'fn_outcomes';
+const OUTCOME_BUCKET = 'fn_outcomes';
 const DAY_MS = 86_400_000;
 
 /**

@@ -84,9 +84,12 @@ export class RecordedOutcomes {
         ? { state: 'running', params_hash: hash, until: 0 }
         : { state: 'done', params_hash: hash, outcome };
     // The effect happened: its caller gets the outcome even if recording it fails.
-    await bucket.update(key, next, revision).catch((err: unknown) => {
-      this.logger.warn('could not record a keyed call’s outcome', { err, key });
+    const recorded = await bucket.update(key, next, revision).catch((err: unknown) => {
+      this.logger.warn('could not record a keyed call’s outcome', { err, fn: call.name });
+      return null;
     });
+    if (recorded === undefined)
+      this.logger.warn('a keyed call’s claim was taken over before it finished', { fn: call.name });
     return unwrap(outcome);
   }
 

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Bus } from '@app/bus';
+import { Bus, KvBucket } from '@app/bus';
 import { AppError, type FnExecReply, Routes, Subjects } from '@app/contracts';
 import { expectEventually, freePort, REPO_ROOT } from '@app/testing';
 
@@ -19,7 +19,8 @@ async function startAuthenticatedNats(): Promise<{ url: string; stop: () => void
   const dir = mkdtempSync(join(tmpdir(), 'ac-nats-'));
   copyFileSync(join(REPO_ROOT, 'deploy/nats/auth.conf'), join(dir, 'auth.conf'));
   const port = await freePort();
-  writeFileSync(join(dir, 'nats.conf'), `listen: 127.0.0.1:${port}\ninclude ./auth.conf\n`);
+  const jetstream = `jetstream { store_dir: "${join(dir, 'js')}" }`;
+  writeFileSync(join(dir, 'nats.conf'), `listen: 127.0.0.1:${port}\n${jetstream}\ninclude ./auth.conf\n`);
   const child: ChildProcess = spawn('nats-server', ['-c', join(dir, 'nats.conf')], {
     env: {
       PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin`,
@@ -92,6 +93,32 @@ describe('the bus permissions (deploy/nats/auth.conf on a real nats-server)', ()
     const err = await caller.request(guarded, { params: {} }, { timeoutMs: 1000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(executed).toBe(0);
+  });
+
+  it.each(['function-runner', 'scheduler'] as const)(
+    'lets the %s keep and watch the outcomes of keyed calls',
+    async (user) => {
+      const bus = await as(user);
+      const bucket = await KvBucket.open(bus.connection, 'fn_outcomes', { ttlMs: 60_000 });
+      const key = `perm_${user.replace('-', '_')}.k`;
+      const seen: unknown[] = [];
+      const stop = await bucket.watch(key, (v) => seen.push(v));
+      const revision = await bucket.create(key, { state: 'running' });
+      expect(revision).toBeGreaterThan(0);
+      expect(await bucket.get(key)).toEqual({
+        value: { state: 'running' },
+        revision,
+      });
+      await expectEventually(() => expect(seen).toEqual([{ state: 'running' }]));
+      stop();
+    },
+  );
+
+  it('refuses the executor the outcome store: only providers record what their functions did', async () => {
+    const executor = await as('agent-executor');
+    await expect(
+      KvBucket.open(executor.connection, 'fn_outcomes', { ttlMs: 60_000, timeoutMs: 1_000 }),
+    ).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('refuses a runner subscribing to agent events it has no business reading', async () => {

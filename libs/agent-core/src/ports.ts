@@ -17,6 +17,11 @@ export interface FunctionCallRequest {
   caller: CallerDto;
   /** The concrete names the run may call, for the provider's own check; absent when all are allowed. */
   allowedTools?: string[];
+  /**
+   * Names the call across attempts: a call sent again with the same key (a run resumed elsewhere)
+   * gets the first attempt's outcome instead of running twice.
+   */
+  idempotencyKey?: string;
 }
 
 /** A call's outcome; a failure is data (the model reads it), never a throw. */

@@ -4,3 +4,4 @@ export { NatsUnavailableError, NoRespondersError } from './bus-errors';
 export * from './connection-watch';
 export * from './json.codec';
 export { PROGRESS_HEADER, type ProgressOptions, ResponderGoneError } from './progress-request';
+export { KvBucket, type KvBucketOptions, type KvEntry } from './kv-bucket';

@@ -112,6 +112,11 @@ export const CONFIG_KEYS = [
     max: 8192,
     unit: 'MB',
   }),
+  // How long a keyed call's outcome is kept: a repeat with its key within that time is answered from it.
+  key('functions.outcome_ttl', 'FUNCTIONS_OUTCOME_TTL', 'duration', {
+    default: 86_400_000,
+    min: 1_000,
+  }),
   key('functions.sandbox_workers', 'FUNCTIONS_SANDBOX_WORKERS', 'int', { default: 4, min: 1, max: 256 }),
   key('functions.http.allowed_domains', 'HTTP_ALLOWED_DOMAINS', 'list', { default: [] }),
   key('functions.http.allowed_methods', 'HTTP_ALLOWED_METHODS', 'list', { default: ['GET', 'HEAD'] }),

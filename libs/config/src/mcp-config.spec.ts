@@ -40,6 +40,7 @@ describe('mcp.servers', () => {
           timeout: '5s',
           prefix: 'kb',
           tools: { include: ['search'], exclude: ['drop'] },
+          idempotent: ['search'],
         },
       ],
       { FS_TOKEN: 'fs-token-123', DOCS_KEY: 'docs-key-456', PATH: '/usr/bin' },
@@ -57,6 +58,7 @@ describe('mcp.servers', () => {
         network: true,
         timeout: 30_000,
         tools: { include: undefined, exclude: [] },
+        idempotent: false,
       },
       {
         name: 'docs',
@@ -67,6 +69,7 @@ describe('mcp.servers', () => {
         allow_private_network: false,
         timeout: 5_000,
         tools: { include: ['search'], exclude: ['drop'] },
+        idempotent: ['search'],
       },
     ]);
     expect(config.secrets).toEqual(
@@ -105,6 +108,11 @@ describe('mcp.servers', () => {
       'a bad tool filter',
       [{ name: 'x', transport: 'stdio', command: 'a', tools: { only: [] } }],
       'mcp.servers[0].tools.only',
+    ],
+    [
+      'an idempotent setting that is neither a flag nor a list',
+      [{ name: 'x', transport: 'stdio', command: 'a', idempotent: 'yes' }],
+      'mcp.servers[0].idempotent: must be true, false or a list of tool names',
     ],
     [
       'a network flag that is not a boolean',

@@ -10,6 +10,11 @@ interface McpServerBase {
   timeout: number;
   /** Tool names to serve (all when absent) and to leave out. */
   tools: { include?: string[]; exclude: string[] };
+  /**
+   * Which tools may safely be sent twice (they only read, or their effect happens once): all
+   * (`true`), none (`false`, the default: nothing is known of a foreign tool) or the named ones.
+   */
+  idempotent: boolean | string[];
 }
 
 export interface McpStdioServer extends McpServerBase {
@@ -37,7 +42,7 @@ export type McpServerConfig = McpStdioServer | McpHttpServer;
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const COMMON = ['name', 'transport', 'timeout', 'tools', 'prefix'];
+const COMMON = ['name', 'transport', 'timeout', 'tools', 'prefix', 'idempotent'];
 const ALLOWED: Record<string, string[]> = {
   stdio: [...COMMON, 'command', 'args', 'env', 'cwd', 'network'],
   http: [...COMMON, 'url', 'headers', 'allow_private_network'],
@@ -87,6 +92,7 @@ function parseServer(entry: unknown, at: string, defaultTimeoutMs: number): McpS
     prefix: optionalString(node.prefix, `${at}.prefix`) ?? name,
     timeout: timeoutOf(node.timeout, `${at}.timeout`, defaultTimeoutMs),
     tools: toolFilter(node.tools, `${at}.tools`),
+    idempotent: idempotentTools(node.idempotent, `${at}.idempotent`),
   };
   if (!/^[A-Za-z]/.test(base.prefix)) throw new ConfigError(`${at}.prefix`, 'must start with a letter');
   if (transport === 'stdio') {
@@ -172,4 +178,13 @@ function toolFilter(value: unknown, at: string): McpServerBase['tools'] {
     include: stringList(node.include, `${at}.include`),
     exclude: stringList(node.exclude, `${at}.exclude`) ?? [],
   };
+}
+
+function idempotentTools(value: unknown, at: string): boolean | string[] {
+  if (typeof value === 'boolean') return value;
+  try {
+    return stringList(value, at) ?? false;
+  } catch {
+    throw new ConfigError(at, 'must be true, false or a list of tool names');
+  }
 }

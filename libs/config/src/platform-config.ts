@@ -45,6 +45,8 @@ export interface PlatformConfig {
     dir: string;
     default_timeout: number;
     concurrency: number;
+    /** How long the outcome of a call sent with an idempotency key is kept (ms). */
+    outcome_ttl: number;
     sandbox_memory_mb: number;
     /** Warm sandbox processes per runner; each runs one call at a time. */
     sandbox_workers: number;

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   Allow,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsObject,
@@ -32,6 +33,11 @@ export class FunctionDefinition {
   @IsOptional() @IsInt() timeout_ms?: number;
   /** Who serves it: `builtin`, `custom`, `scheduler`, … */
   @IsOptional() @IsString() provider?: string;
+  /**
+   * Sending the same call again is safe (it reads, or its effect happens once whatever the
+   * repeats); absent means it is not, and a repeat must carry the first attempt's idempotency key.
+   */
+  @IsOptional() @IsBoolean() idempotent?: boolean;
 }
 
 /** `GET /api/v1/functions`. */
@@ -47,6 +53,8 @@ export class FunctionResult {
 
 export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** An idempotency key (`<run_id>:<step>:<call index>`, an `Idempotency-Key` header): visible ASCII. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export class CallerDto {
   @IsOptional() @IsString() @MaxLength(128) agent?: string;
@@ -81,6 +89,12 @@ export class FnExecRequest {
 
   /** Names the call for `fn.cancel` and for its FunctionCall record. */
   @IsOptional() @IsString() @Matches(CALL_ID_PATTERN) call_id?: string;
+
+  /**
+   * Calls with the same key (for the same function and principal) run once: a repeat gets the
+   * first attempt's recorded reply, or waits for it while it runs.
+   */
+  @IsOptional() @IsString() @Matches(IDEMPOTENCY_KEY_PATTERN) idempotency_key?: string;
 }
 
 /**
@@ -151,6 +165,8 @@ export class FnInvokeRequest {
   @IsInt() @Min(1) @Max(3_600_000) timeout_ms!: number;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
   @IsOptional() @IsScopes() scopes?: Scope[];
+  /** The client's `Idempotency-Key`, passed on as the call's `idempotency_key`. */
+  @IsOptional() @IsString() @Matches(IDEMPOTENCY_KEY_PATTERN) idempotency_key?: string;
 }
 
 /** Body of `fn.cancel`. */

@@ -40,5 +40,10 @@ export interface AgentFunction<P extends object = object> {
   params: new () => P;
   /** This function's default time limit (ms); the provider's default when absent. */
   timeoutMs?: number;
+  /**
+   * Sending the same call twice is safe: it only reads, or its effect happens once however often
+   * it is asked. False when absent: a caller must not re-send it without its idempotency key.
+   */
+  idempotent?: boolean;
   execute(params: P, ctx: FunctionContext): Promise<FunctionResult>;
 }

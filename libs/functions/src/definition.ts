@@ -20,5 +20,6 @@ export function describeFunction(
     parameters: paramsSchema(fn.params),
     timeout_ms: fn.timeoutMs ?? defaultTimeoutMs,
     provider,
+    idempotent: fn.idempotent ?? false,
   };
 }

@@ -20,6 +20,14 @@ const whoami: AgentFunction<WhoParams> = {
   execute: async (_p, ctx) => ({ data: ctx.caller }),
 };
 
+let counted = 0;
+const count: AgentFunction<WhoParams> = {
+  name: `${ns}_count`,
+  description: 'counts its calls',
+  params: WhoParams,
+  execute: async () => ({ message: `call ${++counted}` }),
+};
+
 describe('FunctionInvokeHandler (real NATS)', () => {
   let bus: Bus;
   let host: FunctionHost;
@@ -28,7 +36,7 @@ describe('FunctionInvokeHandler (real NATS)', () => {
   beforeAll(async () => {
     bus = await Bus.connect({ url, name: 'invoke-spec' });
     const registry = new FunctionRegistry(5_000);
-    registry.setGroup('builtin', [whoami as AgentFunction]);
+    registry.setGroup('builtin', [whoami, count] as AgentFunction[]);
     host = new FunctionHost({
       bus,
       registry,
@@ -56,6 +64,14 @@ describe('FunctionInvokeHandler (real NATS)', () => {
       status: 'success',
       result: { data: { kind: 'api', principal: 'team-a' } },
     });
+  });
+
+  it('passes an API client’s idempotency key on: the call sent again is not run again', async () => {
+    const request = { name: count.name, params: {}, timeout_ms: 2_000, idempotency_key: `${ns}-once` };
+    const first = await handler.invoke(request);
+    expect(await handler.invoke(request)).toEqual({ ...first, elapsed_ms: expect.any(Number) });
+    expect(first).toMatchObject({ status: 'success', result: { message: 'call 1' } });
+    expect(counted).toBe(1);
   });
 
   it('passes the provider’s refusal back as a reply', async () => {

@@ -21,6 +21,10 @@ export class FunctionInvokeHandler implements OnApplicationBootstrap {
 
   async invoke(request: FnInvokeRequest) {
     const caller = { kind: 'api', principal: request.principal || undefined, scopes: request.scopes };
-    return this.client.call(request.name, request.params, { timeoutMs: request.timeout_ms, caller });
+    return this.client.call(request.name, request.params, {
+      timeoutMs: request.timeout_ms,
+      caller,
+      idempotencyKey: request.idempotency_key,
+    });
   }
 }

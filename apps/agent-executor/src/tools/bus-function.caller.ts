@@ -34,6 +34,7 @@ export class BusFunctionCaller implements FunctionCaller {
         callId: request.callId,
         caller: request.caller,
         ...(request.allowedTools ? { allowedTools: request.allowedTools } : {}),
+        ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
         signal: request.signal,
       });
       return reply.status === 'success'

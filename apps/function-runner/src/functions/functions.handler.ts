@@ -39,6 +39,7 @@ export class FunctionsHandler implements OnApplicationBootstrap, BeforeApplicati
       instance: info.instance,
       concurrency: config.functions.concurrency,
       redact: (text) => redactor.redact(text),
+      outcomeTtlMs: config.functions.outcome_ttl,
     });
   }
 

@@ -1,24 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { BadRequestError, type ChatRequest, IdempotencyConflictError } from '@app/contracts';
+import { type ChatRequest, IdempotencyConflictError } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { type IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
 
 /** How long a key holds its run. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** A key's turn: the run it starts, or the run an earlier request with the same key and body started. */
 export type KeyedTurn = { claim: IdempotencyClaim; replay: boolean };
-
-/** The `Idempotency-Key` header, if sent: 1 to 255 visible ASCII characters. */
-export function idempotencyKeyOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (!KEY_PATTERN.test(header))
-    throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
-  return header;
-}
 
 /**
  * `Idempotency-Key` on chat turns: the first request with a key claims it for its run (per

@@ -2,8 +2,8 @@ import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto, type Scope } from '@app/contracts';
 import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
-import { idempotencyKeyOf } from './chat-idempotency.service';
 import { ChatService, closedEarly } from './chat.service';
+import { idempotencyKeyOf } from '../common/idempotency-key';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')

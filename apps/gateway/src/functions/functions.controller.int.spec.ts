@@ -22,7 +22,15 @@ class TextParams {
   @Param({ description: 'a count', type: 'integer', min: 1 }) count?: number;
 }
 
+let counted = 0;
+
 const functions: AgentFunction[] = [
+  {
+    name: `${ns}_count`,
+    description: 'counts its calls',
+    params: TextParams,
+    execute: async () => ({ message: `call ${++counted}` }),
+  },
   {
     name: `${ns}_echo`,
     description: 'echoes',
@@ -61,10 +69,10 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
   let app: NestExpressApplication;
   let base = '';
 
-  const http = async (method: string, path: string, body?: unknown) => {
+  const http = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}/api/v1/functions${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as ApiBody };
@@ -94,6 +102,7 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
       client.call(r.name, r.params, {
         timeoutMs: r.timeout_ms,
         caller: { kind: 'api', principal: r.principal },
+        idempotencyKey: r.idempotency_key,
       }),
     );
     buses.push(relay);
@@ -133,7 +142,7 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
       const { status, body } = await http('GET', '');
       expect(status).toBe(200);
       const mine = body.functions!.filter((f) => f.name.startsWith(ns));
-      expect(mine.map((f) => f.name)).toEqual([`${ns}_echo`, `${ns}_fail`, `${ns}_slow`]);
+      expect(mine.map((f) => f.name)).toEqual([`${ns}_count`, `${ns}_echo`, `${ns}_fail`, `${ns}_slow`]);
     });
   });
 
@@ -148,6 +157,7 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
         required: ['text'],
       },
       timeout_ms: 5_000,
+      idempotent: false,
     });
     expect(await http('GET', `/${ns}_nope`)).toMatchObject({
       status: 404,
@@ -159,6 +169,24 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
     const { status, body } = await http('POST', `/${ns}_echo/invoke`, { params: { text: 'hello' } });
     expect(status).toBe(200);
     expect(body).toEqual({ status: 'success', result: { message: 'hello' }, elapsed_ms: expect.any(Number) });
+  });
+
+  it('runs a call sent again with the same Idempotency-Key once, and refuses a malformed key', async () => {
+    const key = { 'idempotency-key': `${ns}-retry-1` };
+    const first = await http('POST', `/${ns}_count/invoke`, { params: { text: 'x' } }, key);
+    const again = await http('POST', `/${ns}_count/invoke`, { params: { text: 'x' } }, key);
+    expect(first.body).toMatchObject({ status: 'success', result: { message: 'call 1' } });
+    expect(again.body.result).toEqual(first.body.result);
+    const other = await http('POST', `/${ns}_count/invoke`, { params: { text: 'y' } }, key);
+    expect(other).toMatchObject({ status: 409, body: { error: { code: 'idempotency_conflict' } } });
+    const bad = await http(
+      'POST',
+      `/${ns}_count/invoke`,
+      { params: { text: 'x' } },
+      { 'idempotency-key': 'a b' },
+    );
+    expect(bad).toMatchObject({ status: 400, body: { error: { message: /Idempotency-Key/ } } });
+    expect(counted).toBe(1);
   });
 
   it('returns a failed function as status "error", not as an HTTP failure', async () => {

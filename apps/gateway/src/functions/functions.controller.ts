@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import {
   FnExecReplyView,
   FunctionDefinition,
@@ -9,6 +9,7 @@ import {
 } from '@app/contracts';
 import { CurrentCaller } from '../auth/principal.decorator';
 import { FunctionsService } from './functions.service';
+import { idempotencyKeyOf } from '../common/idempotency-key';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/functions')
@@ -28,13 +29,29 @@ export class FunctionsController {
   }
 
   @Post(':name/invoke')
-  @ApiRoute({ summary: 'Run one function directly', body: InvokeFunctionBody, response: FnExecReplyView })
+  @ApiRoute({
+    summary: 'Run one function directly',
+    body: InvokeFunctionBody,
+    response: FnExecReplyView,
+    headers: {
+      'Idempotency-Key':
+        'Makes the call safe to retry: a call with the same key (per function and principal, for ' +
+        '`functions.outcome_ttl`, 24 h by default) and the same params gets the first call’s outcome, ' +
+        'waiting for it if it still runs, instead of running again. 1 to 255 visible ASCII characters.',
+    },
+    errors: {
+      409: 'idempotency_conflict: the Idempotency-Key was used with other params',
+      503: 'unavailable: no provider serves the function, or a keyed call’s outcome store is unreachable',
+    },
+  })
   @HttpCode(200)
   invoke(
     @Param('name') name: string,
     @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyHeader: string | undefined,
     @CurrentCaller() caller: { principal: string; scopes: Scope[] },
   ) {
-    return this.functions.invoke(name, parseDto(InvokeFunctionBody, body ?? {}, 'request'), caller);
+    const request = parseDto(InvokeFunctionBody, body ?? {}, 'request');
+    return this.functions.invoke(name, request, caller, idempotencyKeyOf(idempotencyHeader));
   }
 }

@@ -47,6 +47,7 @@ export class FunctionsService {
     name: string,
     body: InvokeFunctionBody,
     { principal, scopes }: { principal: string; scopes: Scope[] },
+    idempotencyKey?: string,
   ): Promise<FnExecReply> {
     const definition = await this.get(name);
     const timeout_ms = body.timeout_ms ?? definition.timeout_ms ?? this.config.functions.default_timeout;
@@ -56,6 +57,7 @@ export class FunctionsService {
       timeout_ms,
       principal: principal || undefined,
       scopes,
+      idempotency_key: idempotencyKey,
     };
     const reply = await this.bus
       .request(Routes.fnInvoke, request, { timeoutMs: timeout_ms + RELAY_GRACE_MS })

@@ -16,6 +16,8 @@ export interface SchedulerSettings {
   fireTimeoutMs: number;
   misfireGraceMs: number;
   sweepIntervalMs: number;
+  /** How long keyed calls of delay_* and cron_* keep their outcome (`functions.outcome_ttl`). */
+  outcomeTtlMs: number;
 }
 
 export const QUEUE_NAME = 'scheduler-tasks';
@@ -39,5 +41,6 @@ export function schedulerSettings(
     fireTimeoutMs: s.fire_timeout,
     misfireGraceMs: s.misfire_grace,
     sweepIntervalMs: s.sweep_interval,
+    outcomeTtlMs: config.functions.outcome_ttl,
   };
 }

@@ -7,6 +7,7 @@ import {
   type FunctionResult,
   FunctionFailedError,
   NotFoundError,
+  UnavailableError,
 } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
 import { isAllowed } from '../allow-list';
@@ -17,12 +18,14 @@ import { callBudgetMs, callLimitMs, traceIdOf } from './call-budget';
 import { abortOnTimeout, callStatus, normalizeResult, raceAbort, toCallError } from './call-outcome';
 import type { ConcurrencyLimiter } from './concurrency-limiter';
 import type { FunctionRegistry } from './function-registry';
+import type { RecordedOutcomes } from './recorded-outcomes';
 
 interface CallInfo {
   callId: string;
   deadline: number;
   caller?: FunctionCaller;
   traceparent?: string;
+  idempotencyKey?: string;
 }
 
 export interface ExecutorOptions {
@@ -35,6 +38,8 @@ export interface ExecutorOptions {
   /** Larger results are refused: they would not fit in one bus message. */
   maxResultBytes: number;
   onFinished: (event: FunctionCallEvent) => void;
+  /** Where calls with an idempotency key record their outcome; without it such calls are refused. */
+  outcomes?: RecordedOutcomes;
 }
 
 /**
@@ -54,6 +59,7 @@ export class FunctionExecutor {
   private readonly redact: (text: string) => string;
   private readonly maxResultBytes: number;
   private readonly onFinished: (event: FunctionCallEvent) => void;
+  private readonly outcomes?: RecordedOutcomes;
 
   constructor(options: ExecutorOptions) {
     this.registry = options.registry;
@@ -64,6 +70,7 @@ export class FunctionExecutor {
     this.redact = options.redact;
     this.maxResultBytes = options.maxResultBytes;
     this.onFinished = options.onFinished;
+    this.outcomes = options.outcomes;
   }
 
   get inFlight(): number {
@@ -120,7 +127,13 @@ export class FunctionExecutor {
     const limit = callLimitMs(request, functionTimeout);
     const params = parseParams(entry.fn.params, request.params);
     if (this.running.has(callId)) throw new AppError('conflict', `call id '${callId}' is already running`);
-    const call = { callId, deadline: Date.now() + budget, caller: request.caller, traceparent };
+    const call: CallInfo = {
+      callId,
+      deadline: Date.now() + budget,
+      caller: request.caller,
+      traceparent,
+      idempotencyKey: request.idempotency_key,
+    };
     return this.invoke(entry.fn, params, budget, Number.isFinite(limit) ? limit : budget, call);
   }
 
@@ -139,9 +152,9 @@ export class FunctionExecutor {
       const release = await this.limiter.acquire(controller.signal);
       try {
         const ctx = this.context(fn.name, controller.signal, call);
-        return this.checkSize(
-          normalizeResult(await raceAbort(() => fn.execute(params, ctx), controller.signal)),
-        );
+        const work = async () =>
+          this.checkSize(normalizeResult(await raceAbort(() => fn.execute(params, ctx), controller.signal)));
+        return await this.once(fn, params, call, controller.signal, work);
       } finally {
         release();
       }
@@ -150,6 +163,25 @@ export class FunctionExecutor {
       this.running.delete(call.callId);
       if (this.running.size === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
     }
+  }
+
+  /** A keyed call runs at most once per key; one without a key just runs. */
+  private once(
+    fn: AgentFunction,
+    params: object,
+    call: CallInfo,
+    signal: AbortSignal,
+    work: () => Promise<FunctionResult>,
+  ): Promise<FunctionResult> {
+    const key = call.idempotencyKey;
+    if (key === undefined) return work();
+    if (!this.outcomes) throw new UnavailableError('this provider cannot record keyed calls');
+    const { deadline, caller } = call;
+    const idempotent = fn.idempotent ?? false;
+    return this.outcomes.once(
+      { name: fn.name, key, principal: caller?.principal, params, idempotent, deadline, signal },
+      work,
+    );
   }
 
   private context(name: string, signal: AbortSignal, call: CallInfo): FunctionContext {

@@ -1,5 +1,5 @@
 import type { Subscription } from '@nats-io/transport-node';
-import type { Bus, HandlerContext } from '@app/bus';
+import { type Bus, type HandlerContext, KvBucket } from '@app/bus';
 import {
   type FnAnnounce,
   type FnCatalogReply,
@@ -19,6 +19,7 @@ import { initialiseCallMetrics } from './call-metrics';
 import { ConcurrencyLimiter } from './concurrency-limiter';
 import { FunctionExecutor } from './function-executor';
 import type { FunctionRegistry } from './function-registry';
+import { RecordedOutcomes } from './recorded-outcomes';
 
 export interface FunctionHostOptions {
   bus: Bus;
@@ -30,9 +31,14 @@ export interface FunctionHostOptions {
   /** Calls running at once on this replica. */
   concurrency: number;
   redact?: (text: string) => string;
+  /** How long the outcome of a call sent with an idempotency key is kept (ms); 24 h by default. */
+  outcomeTtlMs?: number;
 }
 
 const HEADROOM_BYTES = 4_096;
+/** The KV bucket every provider records keyed calls' outcomes in (keys start with the function name). */
+const OUTCOME_BUCKET = 'fn_outcomes';
+const DAY_MS = 86_400_000;
 
 /**
  * Serves a registry over the bus: `fn.exec.<name>` per function in the provider's queue group,
@@ -59,15 +65,23 @@ export class FunctionHost {
     this.provider = options.provider;
     this.instance = options.instance;
     this.records = new CallRecordPublisher(options.bus, options.logger);
+    const redact = options.redact ?? ((text: string) => text);
+    const ttlMs = options.outcomeTtlMs ?? DAY_MS;
+    const outcomes = new RecordedOutcomes(
+      () => KvBucket.open(options.bus.connection, OUTCOME_BUCKET, { ttlMs }),
+      options.logger,
+      redact,
+    );
     this.executor = new FunctionExecutor({
       registry: options.registry,
       limiter: new ConcurrencyLimiter(options.concurrency),
       logger: options.logger,
       provider: options.provider,
       instance: options.instance,
-      redact: options.redact ?? ((text) => text),
+      redact,
       maxResultBytes: (options.bus.connection.info?.max_payload ?? 1_048_576) - HEADROOM_BYTES,
       onFinished: (event) => this.records.add(event),
+      outcomes,
     });
   }
 

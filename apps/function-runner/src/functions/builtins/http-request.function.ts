@@ -32,6 +32,8 @@ export interface HttpRequestOptions extends GuardOptions {
   exchange?: Exchange;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * The one door from functions to the network: allow-listed methods and domains, public addresses
  * only (checked after DNS and again on every redirect, before connecting), bounded size and time.
@@ -44,6 +46,8 @@ export function httpRequestFunction(o: HttpRequestOptions): AgentFunction<HttpRe
     name: 'http_request',
     description: `Sends an HTTP request to a public web API and returns status, headers and body (JSON parsed). ${limits}`,
     params: HttpRequestParams,
+    // Sending it again is safe only when every method it may use just reads (RFC 9110's safe methods).
+    idempotent: o.allowedMethods.every((m) => SAFE_METHODS.has(m.toUpperCase())),
     async execute(params, ctx) {
       const method = params.method ?? 'GET';
       guard.checkMethod(method);

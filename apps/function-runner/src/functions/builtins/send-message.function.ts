@@ -31,6 +31,8 @@ export function sendMessageFunction(o: SendMessageOptions): AgentFunction<SendMe
     name: 'send_message',
     description: 'Sends a message to a person through a channel (console by default).',
     params: SendMessageParams,
+    // Each call delivers a message: a repeat without the first attempt's key would send it twice.
+    idempotent: false,
     async execute({ to, message, channel = 'console' }, ctx) {
       const sent_at = new Date().toISOString();
       if (channel === 'console') {

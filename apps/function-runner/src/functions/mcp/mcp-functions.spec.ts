@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { McpConnection } from './mcp-connection';
 import { MAX_DESCRIPTION_CHARS, McpFunctionBuilder } from './mcp-functions';
 
-const connection = (name: string, prefix = name) =>
-  ({ server: { name, prefix, timeout: 5_000 } }) as unknown as McpConnection;
+const connection = (name: string, prefix = name, idempotent: boolean | string[] = false) =>
+  ({ server: { name, prefix, timeout: 5_000, idempotent } }) as unknown as McpConnection;
 const tool = (name: string, properties: Record<string, object> = {}, description = `does ${name}`) => ({
   name,
   description,
@@ -24,6 +24,19 @@ describe('McpFunctionBuilder', () => {
     );
     expect(changed.functions[0]).not.toBe(first.functions.find((f) => f.name === 'kb_search'));
     expect(changed.functions[0]).toMatchObject({ name: 'kb_search', timeoutMs: 5_000 });
+  });
+
+  it('declares as safe to send again only the tools the server configuration names', () => {
+    const builder = new McpFunctionBuilder();
+    const idempotentOf = (server: McpConnection) =>
+      Object.fromEntries(
+        builder
+          .build([{ connection: server, tools: [tool('search'), tool('write')] }], new Set())
+          .functions.map((f) => [f.name, f.idempotent]),
+      );
+    expect(idempotentOf(connection('kb'))).toEqual({ kb_search: false, kb_write: false });
+    expect(idempotentOf(connection('kb', 'kb', ['search']))).toEqual({ kb_search: true, kb_write: false });
+    expect(idempotentOf(connection('kb', 'kb', true))).toEqual({ kb_search: true, kb_write: true });
   });
 
   it('renames around taken names and reports tools it cannot serve, without dropping the others', () => {

@@ -60,7 +60,8 @@ export class McpFunctionBuilder {
   }
 
   private functionFor(name: string, ref: McpToolRef): AgentFunction {
-    const key = JSON.stringify([ref.server, ref.connection.server.timeout, ref.definition]);
+    const { timeout, idempotent } = ref.connection.server;
+    const key = JSON.stringify([ref.server, timeout, idempotent, ref.definition]);
     const cached = this.cache.get(name);
     if (cached?.key === key) return cached.fn;
     const { connection, definition } = ref;
@@ -71,6 +72,8 @@ export class McpFunctionBuilder {
       ),
       params: paramsClassFromSchema(toFunctionParameters(definition.inputSchema)),
       timeoutMs: connection.server.timeout,
+      // A foreign server's own hints are not trusted: only the configuration says a tool is safe to repeat.
+      idempotent: idempotent === true || (Array.isArray(idempotent) && idempotent.includes(definition.name)),
       execute: (params, ctx): Promise<FunctionResult> =>
         connection.call(definition.name, { ...params }, ctx.signal, ctx.deadline),
     };

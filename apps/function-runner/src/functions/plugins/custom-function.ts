@@ -24,7 +24,7 @@ export function customFunction(
   const fail = (detail: string): never => {
     throw new Error(`${basename(file)}: ${detail}`);
   };
-  const { name, description, timeout_ms } = declared;
+  const { name, description, timeout_ms, idempotent } = declared;
   if (typeof name !== 'string' || !FUNCTION_NAME_PATTERN.test(name))
     fail(`name must be snake_case (${String(FUNCTION_NAME_PATTERN)})`);
   if (typeof description !== 'string' || !description.trim()) fail('description must be a non-empty string');
@@ -32,11 +32,13 @@ export function customFunction(
     Number.isInteger(timeout_ms) && (timeout_ms as number) > 0 && (timeout_ms as number) <= MAX_TIMEOUT_MS;
   if (timeout_ms !== undefined && !validTimeout)
     fail(`timeout_ms must be an integer from 1 to ${MAX_TIMEOUT_MS}`);
+  if (idempotent !== undefined && typeof idempotent !== 'boolean') fail('idempotent must be true or false');
   return {
     name: name as string,
     description: description as string,
     params: paramsOf(declared, fail),
     timeoutMs: timeout_ms as number | undefined,
+    idempotent: (idempotent as boolean | undefined) ?? false,
     // whatever the plugin returns is shaped into a FunctionResult by the host
     execute: (values, ctx) => run(file, values, ctx) as Promise<FunctionResult>,
   };

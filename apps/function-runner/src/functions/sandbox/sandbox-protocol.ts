@@ -6,6 +6,7 @@ export interface PluginDescription {
   description?: unknown;
   parameters?: unknown;
   timeout_ms?: unknown;
+  idempotent?: unknown;
 }
 
 export interface CallContext {

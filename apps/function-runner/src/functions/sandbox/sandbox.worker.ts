@@ -81,8 +81,8 @@ function contextFor(context: CallContext) {
 
 async function describe(id: number, file: string): Promise<void> {
   const plugin = await load(file);
-  const { name, description, parameters, timeout_ms } = plugin;
-  send({ type: 'loaded', id, definition: { name, description, parameters, timeout_ms } });
+  const { name, description, parameters, timeout_ms, idempotent } = plugin;
+  send({ type: 'loaded', id, definition: { name, description, parameters, timeout_ms, idempotent } });
 }
 
 async function call(id: number, message: Extract<ParentMessage, { type: 'call' }>): Promise<void> {

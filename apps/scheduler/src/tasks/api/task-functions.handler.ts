@@ -32,6 +32,7 @@ export class TaskFunctionsHandler implements OnApplicationBootstrap, BeforeAppli
       provider: FUNCTION_PROVIDER,
       instance: settings.instance,
       concurrency: settings.concurrency,
+      outcomeTtlMs: settings.outcomeTtlMs,
     });
   }
 

@@ -41,7 +41,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
     await world.close();
   });
 
-  it('lists the six functions in fn.catalog, as provider scheduler', async () => {
+  it('lists the six functions in fn.catalog, as provider scheduler, each safe to send again', async () => {
     const replies = await bus.gather(Routes.fnCatalog, 1_000);
     const ours = replies.find((r) => r.provider === 'scheduler' && r.instance === scheduler.instance);
     expect(ours?.functions.map((f) => f.name)).toEqual([
@@ -52,6 +52,7 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
       'delay_create',
       'delay_list',
     ]);
+    expect(ours!.functions.every((f) => f.idempotent === true)).toBe(true);
     const create = ours!.functions.find((f) => f.name === 'delay_create')!;
     expect(create.parameters.required).toEqual(['name', 'run_at']);
     expect(Object.keys(create.parameters.properties)).toEqual(

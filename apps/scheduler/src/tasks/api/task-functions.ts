@@ -141,6 +141,9 @@ function fn<P extends object>(
     name,
     description,
     params,
+    // Lists only read; creating, cancelling and deleting act on a task's unique name, so a repeat
+    // finds the task already there (a conflict) or already gone, and never makes a second one.
+    idempotent: true,
     execute: (p, ctx) => {
       requireScope(name, scope, ctx.caller);
       return run(p, ctx.caller);

@@ -1,5 +1,5 @@
 import { DEFINITION_DEFAULTS } from '@app/agent-core';
-import type { AgentProfileSpec, AgentProfileView } from '@app/contracts';
+import type { AgentHook, AgentProfileSpec, AgentProfileView } from '@app/contracts';
 import type { LlmProviderKind } from '@app/llm';
 
 /** A profile with every default filled in: what a run is configured by. */
@@ -13,6 +13,7 @@ export const DEFAULT_AGENT = 'default';
 const DEFAULTS = {
   ...DEFINITION_DEFAULTS,
   description: '',
+  hooks: [] as AgentHook[],
 } as const satisfies Omit<AgentProfileView, 'name' | 'source'>;
 
 /** The built-in `default` agent may call every function; a config-file `default` replaces it. */
@@ -23,6 +24,7 @@ export function resolveProfile(spec: AgentProfileSpec, source: AgentProfile['sou
   return {
     ...DEFAULTS,
     allowed_tools: [...DEFAULTS.allowed_tools],
+    hooks: [],
     ...defined,
     source,
   } as unknown as AgentProfile;

@@ -79,3 +79,42 @@ export interface ResolvedHook extends AgentHookSpec {
   timeout_ms: number;
   policy: HookPolicy;
 }
+
+/**
+ * What a hook is given (a function's parameters, a webhook's JSON body). Fields beyond the run's
+ * own appear for the events they concern. Never a key, a model endpoint or the caller's scopes.
+ */
+export interface HookContext {
+  event: HookEvent;
+  run_id: string;
+  session_id: string;
+  agent: string;
+  /** The run's model step (0 before its first model call); plan steps count as steps too. */
+  turn_index: number;
+  /** Plan mode: the plan step being carried out or just completed. */
+  plan_step_index?: number;
+  /** before_tool, after_tool: the call; `arguments` as the model wrote them (after_tool: as executed). */
+  tool_call?: { name: string; arguments: Record<string, unknown> };
+  /** after_tool: how it ended and what the model reads of it. */
+  tool_result?: { status: 'success' | 'error'; observation: string; error?: string; elapsed_ms: number };
+  /** before_llm: the model and how many messages it is sent. */
+  model?: { name: string; messages: number };
+  /** after_llm: the call's tokens and time; on_turn_end: the run's tokens. */
+  usage?: { prompt_tokens: number; completion_tokens: number; elapsed_ms?: number };
+  /** on_plan_step_complete: the step as it ended. */
+  plan_step?: { index: number; tool: string; status: string; error?: string };
+  /** on_turn_end: how the turn ended. */
+  finish_reason?: string;
+}
+
+/**
+ * A `before_tool` hook's reply (a function's `data`, a webhook's JSON body). An empty reply, or
+ * one without `decision`, allows the call.
+ */
+export interface HookReply {
+  decision?: (typeof HOOK_DECISIONS)[number];
+  /** deny: what the model reads as the call's error. */
+  reason?: string;
+  /** rewrite: the call's new arguments, checked against the function's schema again. */
+  arguments?: Record<string, unknown>;
+}

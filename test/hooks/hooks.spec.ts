@@ -14,9 +14,12 @@ const TURN_EVENTS: HookEvent[] = [
   'on_turn_end',
 ];
 
+/** What a hook function declares: the context, one object. */
+const hookParams = { context: { type: 'object' as const } };
+
 /** Denies a = 13, rewrites a = 1 to 10 + 20, allows the rest. */
-function gate(params: Record<string, unknown>) {
-  const args = (params as unknown as HookContext).tool_call?.arguments ?? {};
+function gate({ context }: Record<string, unknown>) {
+  const args = (context as HookContext).tool_call?.arguments ?? {};
   if (args.a === 13) return { data: { decision: 'deny', reason: 'thirteen is unlucky' } };
   if (args.a === 1) return { data: { decision: 'rewrite', arguments: { a: 10, b: 20 } } };
   return { data: { decision: 'allow' } };
@@ -32,9 +35,9 @@ describe('hooks declared in agent profiles (gateway and executor processes, real
     stack = await startChatStack({
       functions: [
         add,
-        { name: 'audit_hook', run: () => ({ data: {} }) },
-        { name: 'gate_hook', run: gate },
-        { name: 'slow_hook', run: async () => (await delay(1_500), { data: {} }) },
+        { name: 'audit_hook', params: hookParams, run: () => ({ data: {} }) },
+        { name: 'gate_hook', params: hookParams, run: gate },
+        { name: 'slow_hook', params: hookParams, run: async () => (await delay(1_500), { data: {} }) },
       ],
       agents: () => [
         {
@@ -95,9 +98,10 @@ describe('hooks declared in agent profiles (gateway and executor processes, real
   const runOf = async (id: string) =>
     (await (await fetch(`${stack.base}/api/v1/runs/${id}`)).json()) as RunView;
   const hookCalls = (name: string, runId: string) =>
-    stack.functions.calls.filter((c) => c.name === name && c.request.params.run_id === runId);
+    stack.functions.calls.filter((c) => c.name === name && contextOf(c.request.params).run_id === runId);
   const webhooks = (path: string, runId: string) =>
     receiver.received.filter((r) => r.path === path && (r.body as HookContext).run_id === runId);
+  const contextOf = (params: Record<string, unknown>) => params.context as HookContext;
   const lastModelInput = () => JSON.stringify(stack.llm.requests().at(-1)?.body);
 
   it('tells each event to its function and its webhook, with the run and what the event concerns', async () => {
@@ -113,9 +117,7 @@ describe('hooks declared in agent profiles (gateway and executor processes, real
       'after_llm',
       'on_turn_end',
     ];
-    const byFunction = hookCalls('audit_hook', reply.run_id).map(
-      (c) => c.request.params as unknown as HookContext,
-    );
+    const byFunction = hookCalls('audit_hook', reply.run_id).map((c) => contextOf(c.request.params));
     const byWebhook = webhooks('/observed', reply.run_id).map((r) => r.body as HookContext);
     for (const contexts of [byFunction, byWebhook]) {
       expect(contexts.map((c) => c.event)).toEqual(expected);
@@ -147,7 +149,7 @@ describe('hooks declared in agent profiles (gateway and executor processes, real
     const plan = '{"steps":[{"description":"add","tool":"add","params":{"a":4,"b":4}}]}';
     const reply = await chat('planned', 'Four plus four?', [plan, 'Eight.']);
     expect(reply.reply).toBe('Eight.');
-    const [byFunction] = hookCalls('audit_hook', reply.run_id).map((c) => c.request.params);
+    const [byFunction] = hookCalls('audit_hook', reply.run_id).map((c) => contextOf(c.request.params));
     const [byWebhook] = webhooks('/planned', reply.run_id).map((r) => r.body);
     for (const context of [byFunction, byWebhook])
       expect(context).toMatchObject({

@@ -81,7 +81,7 @@ export interface ResolvedHook extends AgentHookSpec {
 }
 
 /**
- * What a hook is given (a function's parameters, a webhook's JSON body). Fields beyond the run's
+ * What a hook is given (a function's `context` parameter, a webhook's JSON body). Fields beyond the run's
  * own appear for the events they concern. Never a key, a model endpoint or the caller's scopes.
  */
 export interface HookContext {

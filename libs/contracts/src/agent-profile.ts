@@ -129,7 +129,7 @@ export class AgentProfileView {
   @IsOptional() @IsInt() max_tokens?: number;
   @IsBoolean() plan_approval!: boolean;
   @IsIn(STEP_FAILURE_POLICIES) step_failure!: StepFailurePolicy;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHook) hooks!: AgentHook[];
+  @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
 }
 
 export class AgentNameRequest {

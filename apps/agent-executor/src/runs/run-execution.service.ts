@@ -9,8 +9,8 @@ import { RunFinisherService } from './run-finisher.service';
 
 /**
  * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first,
- * its hooks told how it ended, never a crash (an unexpected error ends the run with `error`), always finished and recorded
- * (its journal written first).
+ * never a crash (an unexpected error ends the run with `error`), its hooks told how it ended,
+ * always finished and recorded (its journal written first).
  */
 @Injectable()
 export class RunExecutionService {

@@ -33,7 +33,11 @@ export function traceTree(run: RunView, s: Style): string {
 
 function stepLines(step: TraceStep, s: Style): string[] {
   const tokens = step.tokens ? `, ${step.tokens.prompt_tokens}+${step.tokens.completion_tokens} tokens` : '';
-  const action = step.action ? ` ${s.cyan(step.action.tool)} ${s.dim(compact(step.action.args, 80))}` : '';
+  const action = step.action
+    ? ` ${s.cyan(step.action.tool)} ${s.dim(compact(step.action.args, 80))}`
+    : step.hook
+      ? ` ${s.cyan(step.hook.event)} ${step.hook.target} ${s.dim(hookVerdict(step.hook))}`
+      : '';
   const children: string[] = [];
   if (step.thought) children.push(s.dim(`thought: ${compact(step.thought, 160)}`));
   if (step.observation !== undefined) children.push(`observation: ${compact(step.observation, 160)}`);
@@ -42,4 +46,8 @@ function stepLines(step: TraceStep, s: Style): string[] {
     `step ${step.step} ${step.kind}${action} ${s.dim(`(${step.elapsed_ms} ms${tokens})`)}`,
     ...children,
   ];
+}
+
+function hookVerdict(hook: NonNullable<TraceStep['hook']>): string {
+  return [hook.outcome, hook.decision, hook.policy].filter(Boolean).join(' ');
 }

@@ -173,7 +173,7 @@ function Timeline({ steps }: { steps: TraceStep[] }) {
                 <div class="cell">{s.thought ?? ''}</div>
               </td>
               <td>
-                <div class="cell">{s.action ? `${s.action.tool} ${json(s.action.args)}` : ''}</div>
+                <div class="cell">{s.action ? `${s.action.tool} ${json(s.action.args)}` : hookCell(s)}</div>
               </td>
               <td>
                 <div class="cell">{s.observation ?? ''}</div>
@@ -186,4 +186,12 @@ function Timeline({ steps }: { steps: TraceStep[] }) {
       </table>
     </div>
   );
+}
+
+/** A hook step: its event, where it went and how it ended. */
+function hookCell(step: TraceStep): string {
+  const hook = step.hook;
+  return hook
+    ? [hook.event, hook.target, hook.outcome, hook.decision, hook.policy].filter(Boolean).join(' ')
+    : '';
 }

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from './agent-definition';
 import type { AgentResult, AgentRunStream, ExecuteOptions, RunInput } from './agent-types';
-import { AgentError } from './errors';
+import { AgentError, HookFailed } from './errors';
 import { EventStream, fanOut } from './event-stream';
 import { newId } from './ids';
 import type { ChatMessage } from './model/model-client';
@@ -9,7 +9,7 @@ import type { RunContext } from './run-context';
 import { failureOf } from './run-failure';
 import { ended, type RunOutcome } from './run-outcome';
 import { RunState } from './run-state';
-import { phaseAfter, replyOf, runStrategy } from './run-turn';
+import { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
 
@@ -94,7 +94,10 @@ export class Agent {
     try {
       outcome = await this.work(ctx, input);
     } catch (err) {
-      outcome = ended(run, run.abortReason ?? 'error', (err as Error).message || 'internal error');
+      outcome =
+        err instanceof HookFailed
+          ? endedByHook(run, err)
+          : ended(run, run.abortReason ?? 'error', (err as Error).message || 'internal error');
     } finally {
       run.close();
       input.signal?.removeEventListener('abort', stop);

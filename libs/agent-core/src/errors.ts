@@ -44,6 +44,18 @@ export class ToolError extends AgentError {
   override name = 'ToolError';
 }
 
+/**
+ * A hook whose host chose to stop the run when it fails (the executor's `fail_closed`). Thrown
+ * from any hook but `beforeTool` (which denies instead), it ends the run with `error`.
+ */
+export class HookFailed extends AgentError {
+  override name = 'HookFailed';
+
+  constructor(message: string) {
+    super('hook_failed', message);
+  }
+}
+
 /** A plan could not be written, read or carried out. */
 export class PlanError extends AgentError {
   override name = 'PlanError';

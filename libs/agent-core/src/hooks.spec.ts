@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HookFailed } from './errors';
 import type { Hooks } from './ports';
 import { action, finalAnswer, harness } from './testing/fixtures.fixture';
 
@@ -68,5 +69,17 @@ describe('hooks', () => {
     const result = await agent.run('1 + 2?');
     expect(functions.calls.map((call) => call.args)).toEqual([{ a: 10, b: 20 }]);
     expect(result.function_calls[1]).toMatchObject({ status: 'error', result: { code: 'invalid_params' } });
+  });
+
+  it.each<[string, Hooks]>([
+    ['onTurnStart', { onTurnStart: () => Promise.reject(new HookFailed('audit is down')) }],
+    ['beforeLlm', { beforeLlm: () => Promise.reject(new HookFailed('audit is down')) }],
+    ['afterTool', { afterTool: () => Promise.reject(new HookFailed('audit is down')) }],
+  ])('a HookFailed from %s ends the run with error, naming it (not as a model failure)', async (_, hooks) => {
+    const { agent } = harness([action('add', { a: 1, b: 2 }), finalAnswer('3')], {}, { hooks });
+    const result = await agent.run('1 + 2?');
+    expect(result.finish_reason).toBe('error');
+    expect(result.reply).toContain('hook_failed: audit is down');
+    expect(result.trace.some((step) => step.kind === 'llm_error')).toBe(false);
   });
 });

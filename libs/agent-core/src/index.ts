@@ -11,6 +11,7 @@ export {
   AgentError,
   Cancelled,
   ConfigurationError,
+  HookFailed,
   IllegalTransition,
   LimitExceeded,
   ModelError,
@@ -49,7 +50,7 @@ export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions
 export type { RunContext } from './run-context';
 export { answered, ended, statusOf, type RunOutcome } from './run-outcome';
 export { failureOf } from './run-failure';
-export { phaseAfter, replyOf, runStrategy } from './run-turn';
+export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
 export { toolStep } from './tools/tool-step';

@@ -1,20 +1,33 @@
 import type { AgentRunReply, FinishReason } from '@app/contracts';
+import { HookFailed } from './errors';
 import type { ChatMessage } from './model/model-client';
 import type { RunContext } from './run-context';
-import type { RunOutcome } from './run-outcome';
+import { ended, type RunOutcome } from './run-outcome';
 import type { RunPhase, RunState } from './run-state';
 import type { PlanParser } from './strategies/plan-parser';
 import { carryOutPlan, startPlan } from './strategies/plan';
 import { runReact } from './strategies/react';
 
 /** The agent's strategy for one turn: ReAct, or plan-then-execute (carrying on a plan the run already holds). */
-export function runStrategy(
+export async function runStrategy(
   ctx: RunContext,
   conversation: ChatMessage[],
   parser: PlanParser,
 ): Promise<RunOutcome> {
-  if (ctx.run.definition.mode !== 'plan') return runReact(ctx, conversation);
-  return ctx.run.plan ? carryOutPlan(ctx, conversation, parser) : startPlan(ctx, conversation, parser);
+  try {
+    if (ctx.run.definition.mode !== 'plan') return await runReact(ctx, conversation);
+    return ctx.run.plan
+      ? await carryOutPlan(ctx, conversation, parser)
+      : await startPlan(ctx, conversation, parser);
+  } catch (err) {
+    return endedByHook(ctx.run, err);
+  }
+}
+
+/** A hook that stopped the run ends it with `error`, naming the hook; anything else is thrown on. */
+export function endedByHook(run: RunState, err: unknown): RunOutcome {
+  if (!(err instanceof HookFailed)) throw err;
+  return ended(run, 'error', `${err.code}: ${err.message}`);
 }
 
 /** Where a run stands once its turn ended this way. */

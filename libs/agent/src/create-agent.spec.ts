@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LimitExceeded, type RunEvent, ScriptedModelClient } from '@app/agent-core';
+import { HookFailed, LimitExceeded, type RunEvent, ScriptedModelClient } from '@app/agent-core';
 import { Param } from '@app/functions';
 import { createAgent, createTaskAgent } from './create-agent';
 import { defineFunction } from './functions/define-function';
@@ -79,6 +79,29 @@ describe('createAgent', () => {
     const result = await createAgent({ name: 'b', model, functions: [broken] }).run('go');
     expect(result.function_calls).toMatchObject([{ name: 'broken', status: 'error' }]);
     expect(JSON.stringify(model.requests[1].messages)).toMatch(/backend down/);
+  });
+
+  it('takes hooks through the run engine’s port: a before_tool hook denies, one throwing HookFailed stops the run', async () => {
+    const calls: string[] = [];
+    const deny = createAgent({
+      name: 'w',
+      model: new ScriptedModelClient([XML_CALL, 'Not allowed.']),
+      functions: [weather(calls)],
+      hooks: { beforeTool: () => ({ action: 'deny', reason: 'no weather today' }) },
+    });
+    expect((await deny.run('Weather in Oslo?')).function_calls[0]).toMatchObject({
+      status: 'error',
+      result: { message: 'no weather today' },
+    });
+    expect(calls).toEqual([]);
+    const stop = createAgent({
+      name: 'w',
+      model: new ScriptedModelClient(['Hi.']),
+      hooks: { beforeLlm: () => Promise.reject(new HookFailed('audit is down')) },
+    });
+    const stopped = await stop.run('Hello?');
+    expect(stopped.finish_reason).toBe('error');
+    expect(stopped.reply).toContain('hook_failed: audit is down');
   });
 
   it('stops at its limits', async () => {

@@ -16,6 +16,7 @@ export {
   AgentSession,
   Cancelled,
   ConfigurationError,
+  HookFailed,
   InMemorySessionStore,
   LimitExceeded,
   ModelError,

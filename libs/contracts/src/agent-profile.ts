@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NAME_PATTERN } from './agent';
+import { AgentHook, AgentHookSpec } from './agent-hooks';
 
 export const AGENT_PROTOCOLS = ['xml-toon', 'json-action', 'native'] as const;
 export type AgentProtocol = (typeof AGENT_PROTOCOLS)[number];
@@ -29,6 +30,8 @@ export const AGENT_LLM_PROVIDERS = ['openai', 'openai-compatible', 'azure', 'oll
 
 /** A function name, or a prefix pattern ending in `*` (`delay_*`, `*` for every function). */
 export const TOOL_PATTERN = /^(\*|[a-z][a-z0-9_]{0,63}\*?)$/;
+
+const MAX_HOOKS = 20;
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
@@ -79,6 +82,13 @@ export class AgentProfileFields {
   @IsOptional() @IsBoolean() plan_approval?: boolean;
   /** Plan mode: what a failed step does to the rest of the plan. */
   @IsOptional() @IsIn(STEP_FAILURE_POLICIES) step_failure?: StepFailurePolicy;
+  /** Functions or webhooks told of the run's events; a `before_tool` hook may deny or rewrite a call. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_HOOKS)
+  @ValidateNested({ each: true })
+  @Type(() => AgentHook)
+  hooks?: AgentHook[];
 }
 
 /**
@@ -89,6 +99,12 @@ export class AgentProfileSpec extends AgentProfileFields {
   @IsOptional() @IsIn(AGENT_LLM_PROVIDERS) provider?: (typeof AGENT_LLM_PROVIDERS)[number];
   @IsOptional() @IsString() @Matches(/^https?:\/\/\S+$/) base_url?: string;
   @IsOptional() @IsString() @MaxLength(4_096) api_key?: string;
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_HOOKS)
+  @ValidateNested({ each: true })
+  @Type(() => AgentHookSpec)
+  override hooks?: AgentHookSpec[] = undefined;
 }
 
 /** An agent profile as the API shows it: defaults filled in, never a key. */
@@ -113,6 +129,7 @@ export class AgentProfileView {
   @IsOptional() @IsInt() max_tokens?: number;
   @IsBoolean() plan_approval!: boolean;
   @IsIn(STEP_FAILURE_POLICIES) step_failure!: StepFailurePolicy;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
 }
 
 export class AgentNameRequest {

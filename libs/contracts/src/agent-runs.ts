@@ -67,7 +67,20 @@ export const TRACE_STEP_KINDS = [
   'summary',
   'history_summary',
   'client_tool_call',
+  'hook',
 ] as const;
+
+/** A `hook` step: which hook ran, how it ended (`ok`, `error`, `timeout`) and what it decided. */
+export interface HookTrace {
+  event: string;
+  /** `function:<name>` or the webhook's origin and path. */
+  target: string;
+  outcome: 'ok' | 'error' | 'timeout';
+  /** `before_tool`: allow, deny or rewrite. */
+  decision?: string;
+  /** The hook failed and its policy let the run go on (`fail_open`) or stopped it (`fail_closed`). */
+  policy?: string;
+}
 
 /** One entry of a run's trace: an action with its observation, or a model step. */
 export class TraceStep {
@@ -80,6 +93,7 @@ export class TraceStep {
   @IsOptional() @IsObject() action?: { tool: string; args: Record<string, unknown> };
   @IsOptional() @IsString() observation?: string;
   @IsOptional() @IsString() error?: string;
+  @IsOptional() @IsObject() hook?: HookTrace;
   @IsInt() elapsed_ms!: number;
   @IsOptional() @ValidateNested() @Type(() => Usage) tokens?: Usage;
 }

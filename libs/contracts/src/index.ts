@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 export * from './agent';
+export * from './agent-hooks';
 export * from './agent-profile';
 export * from './agent-runs';
 export * from './api-keys';

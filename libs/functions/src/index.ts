@@ -9,3 +9,6 @@ export * from './host/function-executor';
 export * from './host/function-host';
 export * from './host/function-registry';
 export * from './params/dto-params';
+export * from './http/address-policy';
+export * from './http/http-exchange';
+export * from './http/request-guard';

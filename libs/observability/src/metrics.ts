@@ -62,6 +62,10 @@ export const Metrics = {
       'Run journal entries not written (a write failed; the run went on, its journal stops before them).',
       [],
     ),
+  hookCalls: () =>
+    counter('ac_hook_calls_total', 'Agent profile hook calls by event and outcome.', ['event', 'outcome']),
+  hookDuration: () =>
+    histogram('ac_hook_duration_seconds', 'Agent profile hook call time in seconds.', ['event'], SECONDS),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

@@ -5,3 +5,4 @@ export * from './persistence.module';
 export * from './prisma.service';
 export * from './db-errors';
 export * from './sql';
+export * from './json-column';

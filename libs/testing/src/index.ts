@@ -12,3 +12,4 @@ export * from './nats-server';
 export * from './redis-server';
 export * from './forward-proxy';
 export * from './packed-package';
+export * from './webhook-receiver';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentProfileFields } from '@app/contracts';
-import { constraintViolation, DB, type Db } from '@app/persistence';
+import { constraintViolation, DB, type Db, toJson } from '@app/persistence';
 
 /** Profiles created over REST. */
 @Injectable()
@@ -20,7 +20,7 @@ export class AgentProfileRepository {
   /** False when the name is taken. */
   async create(spec: AgentProfileFields, owner: string): Promise<boolean> {
     try {
-      await this.db.agentProfile.create({ data: { name: spec.name, owner, spec: { ...spec } } });
+      await this.db.agentProfile.create({ data: { name: spec.name, owner, spec: toJson({ ...spec }) } });
       return true;
     } catch (err) {
       if (constraintViolation(err) === 'unique') return false;

@@ -1,9 +1,16 @@
 import { DEFINITION_DEFAULTS } from '@app/agent-core';
-import type { AgentProfileSpec, AgentProfileView } from '@app/contracts';
+import {
+  type AgentHookSpec,
+  type AgentProfileSpec,
+  type AgentProfileView,
+  HOOK_TIMEOUT_DEFAULT_MS,
+  type ResolvedHook,
+} from '@app/contracts';
 import type { LlmProviderKind } from '@app/llm';
 
 /** A profile with every default filled in: what a run is configured by. */
 export interface AgentProfile extends AgentProfileView {
+  hooks: ResolvedHook[];
   base_url?: string;
   api_key?: string;
 }
@@ -13,6 +20,7 @@ export const DEFAULT_AGENT = 'default';
 const DEFAULTS = {
   ...DEFINITION_DEFAULTS,
   description: '',
+  hooks: [] as ResolvedHook[],
 } as const satisfies Omit<AgentProfileView, 'name' | 'source'>;
 
 /** The built-in `default` agent may call every function; a config-file `default` replaces it. */
@@ -24,8 +32,17 @@ export function resolveProfile(spec: AgentProfileSpec, source: AgentProfile['sou
     ...DEFAULTS,
     allowed_tools: [...DEFAULTS.allowed_tools],
     ...defined,
+    hooks: (spec.hooks ?? []).map(resolveHook),
     source,
   } as unknown as AgentProfile;
+}
+
+function resolveHook(hook: AgentHookSpec): ResolvedHook {
+  return {
+    ...hook,
+    timeout_ms: hook.timeout_ms ?? HOOK_TIMEOUT_DEFAULT_MS,
+    policy: hook.policy ?? 'fail_open',
+  };
 }
 
 /** What the API shows: never the key, nor the endpoint that key goes with. */

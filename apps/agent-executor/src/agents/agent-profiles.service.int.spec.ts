@@ -34,6 +34,22 @@ describe('agent profiles from the configuration file', () => {
     expect(() => readConfigProfiles([{ name: 'a' }, { name: 'a' }])).toThrow(/defined twice/);
     expect(() => readConfigProfiles({ ops: {} })).toThrow(/agents: must be a list/);
   });
+
+  it('refuses a webhook hook the network guard forbids, unless the file opens the private network', () => {
+    const hooked = (hook: Record<string, unknown>) => [
+      { name: 'ops', hooks: [{ event: 'after_tool', url: 'http://10.0.0.7/audit', ...hook }] },
+    ];
+    expect(() => readConfigProfiles(hooked({}), ['*'])).toThrow(
+      /agents\[0\] \(ops\).*hooks\.0\.url.*private/,
+    );
+    expect(() => readConfigProfiles(hooked({}), [])).toThrow(/allowed_domains/);
+    const [ops] = readConfigProfiles(hooked({ allow_private_network: true }), ['10.0.0.7']);
+    expect(ops.hooks[0]).toMatchObject({
+      timeout_ms: 2_000,
+      policy: 'fail_open',
+      allow_private_network: true,
+    });
+  });
 });
 
 describe('agent profiles over the bus', () => {

@@ -10,6 +10,7 @@ import {
 } from '@app/contracts';
 import { ConfigError, type PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
+import { checkWebhooks } from '../hooks/webhook-guard';
 import { AgentProfileRepository } from './agent-profile.repository';
 import { type AgentProfile, BUILTIN_DEFAULT, DEFAULT_AGENT, resolveProfile, toView } from './agent-profile';
 
@@ -23,12 +24,15 @@ const API_PROFILE_TTL_MS = 10_000;
 export class AgentProfilesService {
   private readonly fromConfig: Map<string, AgentProfile>;
   private readonly apiCache = new Map<string, { profile: AgentProfile; until: number }>();
+  private readonly webhookDomains: readonly string[];
 
   constructor(
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
     @Inject(AgentProfileRepository) private readonly repository: AgentProfileRepository,
   ) {
-    this.fromConfig = new Map(readConfigProfiles(config.sections.agents).map((p) => [p.name, p]));
+    this.webhookDomains = config.functions.http.allowed_domains;
+    const profiles = readConfigProfiles(config.sections.agents, this.webhookDomains);
+    this.fromConfig = new Map(profiles.map((p) => [p.name, p]));
     if (!this.fromConfig.has(DEFAULT_AGENT))
       this.fromConfig.set(DEFAULT_AGENT, resolveProfile(BUILTIN_DEFAULT, 'builtin'));
   }
@@ -55,6 +59,7 @@ export class AgentProfilesService {
   }
 
   async create(spec: AgentProfileFields, owner = ''): Promise<AgentProfileView> {
+    checkWebhooks(this.webhookDomains, spec.hooks);
     if (this.fromConfig.has(spec.name) || !(await this.repository.create(spec, owner))) {
       throw new ConflictError(`agent '${spec.name}' already exists`);
     }
@@ -72,8 +77,11 @@ export class AgentProfilesService {
   }
 }
 
-/** `agents:` in the YAML file: a list of profiles. Throws a ConfigError naming the bad key. */
-export function readConfigProfiles(section: unknown): AgentProfile[] {
+/**
+ * `agents:` in the YAML file: a list of profiles. Throws a ConfigError naming the bad key.
+ * `webhookDomains`: where a webhook hook may go (http_request's allowed domains).
+ */
+export function readConfigProfiles(section: unknown, webhookDomains: readonly string[] = []): AgentProfile[] {
   if (section === undefined || section === null) return [];
   if (!Array.isArray(section)) throw new ConfigError('agents', 'must be a list of agent profiles');
   const seen = new Set<string>();
@@ -82,6 +90,7 @@ export function readConfigProfiles(section: unknown): AgentProfile[] {
     let spec: AgentProfileSpec;
     try {
       spec = parseDto(AgentProfileSpec, item, 'agent profile');
+      checkWebhooks(webhookDomains, spec.hooks);
     } catch (err) {
       throw new ConfigError(label, err instanceof AppError ? err.message : String(err));
     }

@@ -1,5 +1,5 @@
 import { type EventSink, type PriorProgress, type RunIdentity, RunState } from '@app/agent-core';
-import type { ClientToolSet } from '@app/agent-core';
+import type { ClientToolSet, Hooks } from '@app/agent-core';
 import type { AgentProfile } from '../agents/agent-profile';
 
 export interface ExecutorRunIdentity extends RunIdentity {
@@ -15,6 +15,8 @@ export class ExecutorRun extends RunState<AgentProfile> {
   declare readonly identity: ExecutorRunIdentity;
   /** Tools the caller runs itself; a call to one holds the run for their results. */
   clientTools?: ClientToolSet;
+  /** The profile's hooks, told of the run's events up to its end. */
+  hooks?: Hooks;
   /** The session's last message as of loading its history (0 for a new session): saves a read when appending. */
   sessionLastSeq?: number;
 

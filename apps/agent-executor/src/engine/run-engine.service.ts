@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type ChatMessage,
+  endedByHook,
   JSON_PLAN_PARSER,
   type ModelClient,
   type PriorProgress,
@@ -16,13 +17,14 @@ import { RunEventsPublisher } from '../events/run-events.publisher';
 import { ExecutorRun, type ExecutorRunIdentity } from './executor-run';
 import { RunMetrics } from './run-metrics';
 import { BusFunctionCaller } from '../tools/bus-function.caller';
+import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { LlmRegistry } from './llm-registry.service';
 import { RunJournalStore } from './run-journal.store';
 
 /**
  * The executor's side of the run engine (libs/agent-core): a run's state with the platform's
- * limits, and its ports: the profile's model, the functions over the bus, the run's journal, the
- * events publisher, the executor's counters.
+ * limits, and its ports: the profile's model, the functions over the bus, the profile's hooks, the
+ * run's journal, the events publisher, the executor's counters.
  */
 @Injectable()
 export class RunEngineService {
@@ -33,6 +35,7 @@ export class RunEngineService {
     @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(RunMetrics) private readonly metrics: RunMetrics,
+    @Inject(ProfileHooksFactory) private readonly hooks: ProfileHooksFactory,
   ) {}
 
   /** A run of `profile`; `prior`: a plan held for approval, taken up again. */
@@ -41,11 +44,13 @@ export class RunEngineService {
       ...profile,
       function_definition_budget: this.config.executor.function_definition_budget,
     };
-    return new ExecutorRun(identity, definition, {
+    const run = new ExecutorRun(identity, definition, {
       timeoutMs: this.timeoutFor(profile),
       events: this.events,
       prior,
     });
+    run.hooks = this.hooks.forProfile(profile.hooks);
+    return run;
   }
 
   /** The overall deadline: the profile's, never past the platform's (the gateway waits that long). */
@@ -59,6 +64,7 @@ export class RunEngineService {
       model: this.modelFor(run.profile),
       functions: this.functions,
       prompts: new PromptSet(run.profile),
+      hooks: run.hooks,
       store: this.journal,
       metrics: this.metrics,
       clientTools: run.clientTools,
@@ -78,8 +84,13 @@ export class RunEngineService {
     };
   }
 
-  /** The turn's work: ReAct, a new plan, or carrying on the plan the run holds. */
-  work(ctx: RunContext, conversation: ChatMessage[]): Promise<RunOutcome> {
+  /** The turn's work, once its hooks know it started: ReAct, a new plan, or the plan the run holds. */
+  async work(ctx: RunContext, conversation: ChatMessage[]): Promise<RunOutcome> {
+    try {
+      await ctx.hooks?.onTurnStart?.(ctx.run);
+    } catch (err) {
+      return endedByHook(ctx.run, err);
+    }
     return runStrategy(ctx, conversation, JSON_PLAN_PARSER);
   }
 }

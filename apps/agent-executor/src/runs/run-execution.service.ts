@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply } from '@app/contracts';
 import { Logger } from '@app/observability';
-import { ended, phaseAfter, type RunOutcome } from '@app/agent-core';
+import { ended, endedByHook, phaseAfter, type RunOutcome } from '@app/agent-core';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunControlService } from './run-control.service';
@@ -9,8 +9,8 @@ import { RunFinisherService } from './run-finisher.service';
 
 /**
  * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first,
- * never a crash (an unexpected error ends the run with `error`), always finished and recorded
- * (its journal written first).
+ * never a crash (an unexpected error ends the run with `error`), its hooks told how it ended,
+ * always finished and recorded (its journal written first).
  */
 @Injectable()
 export class RunExecutionService {
@@ -64,8 +64,19 @@ export class RunExecutionService {
     } finally {
       run.close();
     }
+    outcome = await this.turnEnded(run, outcome);
     run.transition(phaseAfter(outcome.finishReason));
     await this.journal.runEnded(run);
     return this.finisher.finish(run, input, outcome);
+  }
+
+  /** The hooks hear how the turn ended; a `fail_closed` one that failed turns it into an error. */
+  private async turnEnded(run: ExecutorRun, outcome: RunOutcome): Promise<RunOutcome> {
+    try {
+      await run.hooks?.onTurnEnd?.(run, outcome);
+      return outcome;
+    } catch (err) {
+      return endedByHook(run, err);
+    }
   }
 }

@@ -8,7 +8,7 @@ import {
   type Usage,
   type UsedTools,
 } from '@app/contracts';
-import { DB, type Db } from '@app/persistence';
+import { DB, type Db, toJson } from '@app/persistence';
 
 export interface NewRun {
   id: string;
@@ -147,9 +147,4 @@ function toRecord(row: Row): RunRecord {
     usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens },
     total_ms: row.total_ms ?? 0,
   };
-}
-
-/** Prisma's Json input type wants plain JSON; our records are. */
-function toJson<T>(value: T): object {
-  return value as unknown as object;
 }

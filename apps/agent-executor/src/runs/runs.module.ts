@@ -3,6 +3,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { EventsModule } from '../events/events.module';
 import { LlmRegistry } from '../engine/llm-registry.service';
 import { RunEngineService } from '../engine/run-engine.service';
+import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { RunJournalStore } from '../engine/run-journal.store';
 import { RunJournalRepository } from '../journal/run-journal.repository';
 import { PlanApprovalService } from './plan-approval.service';
@@ -27,6 +28,7 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     AgentTurnService,
     LlmRegistry,
     RunEngineService,
+    ProfileHooksFactory,
     RunJournalStore,
     RunJournalRepository,
     RunExecutionService,

@@ -1,10 +1,10 @@
 import type { ErrorBody } from '@app/contracts';
-import { ModelError } from '../errors';
+import { HookFailed, ModelError } from '../errors';
 import type { RunContext } from '../run-context';
 import { ended, type RunOutcome } from '../run-outcome';
 
 /**
- * What a failed model call means for the run: stopped (deadline or cancel), ended with `error`,
+ * What a failed model call means for the run (a `HookFailed` is thrown on): stopped (deadline or cancel), ended with `error`,
  * or (a tool call whose arguments were not JSON) an unreadable reply that earns a repair round.
  */
 export function modelFailure(
@@ -14,6 +14,8 @@ export function modelFailure(
 ):
   | { outcome: RunOutcome; repair?: undefined; error?: undefined }
   | { outcome?: undefined; repair: string; error: string } {
+  // a hook around the call stopped the run: not the model's failure
+  if (err instanceof HookFailed) throw err;
   const elapsed_ms = Math.round(performance.now() - started);
   if (run.abortReason) return { outcome: ended(run, run.abortReason) };
   const code = err instanceof ModelError ? err.code : 'llm_error';

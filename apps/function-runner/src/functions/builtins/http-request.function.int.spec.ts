@@ -2,12 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeoutError } from '@app/contracts';
-import { type FunctionContext, parseParams } from '@app/functions';
+import {
+  type Exchange,
+  type ExchangeRequest,
+  type ExchangeResponse,
+  type FunctionContext,
+  type HostResolver,
+  judgeAddress,
+  parseParams,
+} from '@app/functions';
 import { Logger } from '@app/observability';
 import { type HttpRequestOptions, HttpRequestParams, httpRequestFunction } from './http-request.function';
-import { judgeAddress } from './http/address-policy';
-import type { Exchange, ExchangeRequest, ExchangeResponse } from './http/http-exchange';
-import type { HostResolver } from './http/request-guard';
 
 const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });
 const PUBLIC = '93.184.215.14';

@@ -1,7 +1,13 @@
 import { FunctionFailedError, InvalidParamsError } from '@app/contracts';
-import { type AgentFunction, type FunctionContext, Param } from '@app/functions';
-import { type Exchange, httpExchange } from './http/http-exchange';
-import { type GuardOptions, RequestGuard } from './http/request-guard';
+import {
+  type AgentFunction,
+  type Exchange,
+  type FunctionContext,
+  type GuardOptions,
+  httpExchange,
+  Param,
+  RequestGuard,
+} from '@app/functions';
 import { type ResponseSummary, summarizeResponse } from './http/response-body';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -3,8 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig, McpStdioServer } from '@app/config';
 import { UnavailableError } from '@app/contracts';
-import { judgeAddress } from '../builtins/http/address-policy';
-import { RequestGuard } from '../builtins/http/request-guard';
+import { judgeAddress, RequestGuard } from '@app/functions';
 import type { NetworkIsolation } from '../sandbox/network-isolation';
 
 const STDERR_TAIL_CHARS = 2_000;

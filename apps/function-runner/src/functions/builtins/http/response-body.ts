@@ -1,4 +1,4 @@
-import type { ExchangeResponse } from './http-exchange';
+import type { ExchangeResponse } from '@app/functions';
 
 const KEPT_HEADERS = [
   'content-type',

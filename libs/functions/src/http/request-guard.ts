@@ -16,6 +16,8 @@ export interface GuardOptions {
   allowedMethods: string[];
   resolve?: HostResolver;
   judge?: (address: string) => AddressVerdict;
+  /** Who is refused, in the refusal's message (`http_request` unless told). */
+  label?: string;
 }
 
 export const systemResolver: HostResolver = async (hostname) =>
@@ -25,7 +27,8 @@ export const systemResolver: HostResolver = async (hostname) =>
   }));
 
 /**
- * Decides, before any connection, whether http_request may go to a URL: scheme, method and domain
+ * Decides, before any connection, whether a request may go to a URL (http_request, MCP servers,
+ * webhook hooks): scheme, method and domain
  * allow-lists, then every address the host resolves to must be public. The caller connects to
  * the returned address only (no second lookup), so DNS rebinding cannot swap it afterwards.
  * Run again for every redirect.
@@ -35,8 +38,10 @@ export class RequestGuard {
   private readonly methods: Set<string>;
   private readonly resolve: HostResolver;
   private readonly judge: (address: string) => AddressVerdict;
+  private readonly label: string;
 
   constructor(o: GuardOptions) {
+    this.label = o.label ?? 'http_request';
     this.domains = o.allowedDomains.map((d) => d.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean);
     this.methods = new Set(o.allowedMethods.map((m) => m.trim().toUpperCase()));
     this.resolve = o.resolve ?? systemResolver;
@@ -45,26 +50,37 @@ export class RequestGuard {
 
   checkMethod(method: string): void {
     if (!this.methods.has(method)) {
-      blocked(
+      this.blocked(
         `method ${method} is not allowed (functions.http.allowed_methods: ${[...this.methods].join(', ') || 'none'})`,
       );
     }
   }
 
   async check(url: URL): Promise<ResolvedAddress> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      blocked(`only http and https URLs are allowed, not ${url.protocol}`);
-    if (url.username || url.password)
-      blocked('credentials in the URL are not allowed; send an Authorization header');
-    const host = url.hostname
-      .replace(/^\[|\]$/g, '')
-      .replace(/\.$/, '')
-      .toLowerCase();
-    if (!this.domainAllowed(host)) blocked(`the host '${host}' is not in functions.http.allowed_domains`);
+    const host = this.checkStatic(url);
     const family = isIP(host);
     const addresses = family ? [{ address: host, family: family as 4 | 6 }] : await this.lookup(host);
     for (const { address } of addresses) this.judgeOrBlock(host, address);
     return addresses[0];
+  }
+
+  /**
+   * What can be decided without DNS: scheme, credentials, the domain allow-list, and an IP
+   * literal's address. Returns the host; `check` still has to judge what a name resolves to.
+   */
+  checkStatic(url: URL): string {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      this.blocked(`only http and https URLs are allowed, not ${url.protocol}`);
+    if (url.username || url.password)
+      this.blocked('credentials in the URL are not allowed; send an Authorization header');
+    const host = url.hostname
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+      .toLowerCase();
+    if (!this.domainAllowed(host))
+      this.blocked(`the host '${host}' is not in functions.http.allowed_domains`);
+    if (isIP(host)) this.judgeOrBlock(host, host);
+    return host;
   }
 
   private domainAllowed(host: string): boolean {
@@ -93,10 +109,10 @@ export class RequestGuard {
       host === address
         ? `${address} is ${verdict.reason}`
         : `'${host}' resolves to ${address}, ${verdict.reason}`;
-    blocked(`${what}; only public addresses can be reached`);
+    this.blocked(`${what}; only public addresses can be reached`);
   }
-}
 
-function blocked(why: string): never {
-  throw new FunctionFailedError(`http_request blocked: ${why}`, { reason: 'blocked' });
+  private blocked(why: string): never {
+    throw new FunctionFailedError(`${this.label} blocked: ${why}`, { reason: 'blocked' });
+  }
 }

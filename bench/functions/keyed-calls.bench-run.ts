@@ -90,7 +90,7 @@ function format(sides: Side[]): string {
   const extra = (r: (typeof rows)[number]) => `+${ms(r.p50 - base.p50)} / +${ms(r.mean - base.mean)}`;
   return `## ${HEADING}
 
-Run from the repo root: \`npx vitest run --config bench/functions/vitest.config.mts --project integration bench/functions/keyed-calls\`
+Run from the repo root: \`npx vitest run --config bench/functions/vitest.config.mts bench/functions/keyed-calls\`
 (prints this section; with \`BENCH_WRITE=1\` it also replaces it here). Not part of \`npm test\`.
 Measured ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} cores (\`nproc\`), Node ${process.version},
 NATS (JetStream, file storage) 127.0.0.1:4222 on the same machine; 1-minute load average at the end of

@@ -7,6 +7,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    projects: undefined,
     include: ['bench/mcp/**/*.bench-run.ts'],
     testTimeout: 600_000,
     fileParallelism: false,

@@ -104,6 +104,9 @@ ${CALLS.toLocaleString('en')} calls of each kind after ${WARMUP} unmeasured ones
 ${rows.map((r) => `| ${r.label} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.mean)} | ${r === base ? '–' : extra(r)} |`).join('\n')}
 
 - A new key costs two JetStream writes (the claim, then the outcome), each a stored message acknowledged
-  by the server; a replay one failed claim and one read. A call without a key touches the bucket not at all.
+  by the server; a replay one failed claim, the client's own read of the key (it checks for a deleted
+  entry) and one read. A call without a key touches the bucket not at all. Through the official
+  \`@nats-io/kv\` client since 2026-11-26; the hand-written requests it replaced measured +0.38 ms (new
+  key) and +0.41 ms (replay) at p50 under a lighter load (1-minute load 6.7 against this run's).
 `;
 }

@@ -52,7 +52,7 @@ export { failureOf } from './run-failure';
 export { phaseAfter, replyOf, runStrategy } from './run-turn';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
-export { toolStep } from './tools/tool-step';
+export { idempotencyKeyOf, toolStep } from './tools/tool-step';
 export type { ToolBatch, ToolCall, ToolOutcome } from './tools/tool-call';
 export { ClientToolSet, clientCallId, toPromptFunction } from './tools/client-tool-set';
 export { errorObservation, successObservation, type ObservationOptions } from './tools/observation';
@@ -83,3 +83,4 @@ export {
 } from './journal/journal-entry';
 export { replayJournal, type ReplayedRun, type ReplayOptions } from './journal/replay-journal';
 export { InMemoryRunStore } from './journal/in-memory-run-store';
+export { JournalReplay, resumeFromJournal } from './journal/journal-replay';

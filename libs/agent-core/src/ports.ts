@@ -11,6 +11,8 @@ export interface FunctionCallRequest {
   name: string;
   args: Record<string, unknown>;
   callId: string;
+  /** `<run_id>:<step>:<call index>`: a call sent again after a takeover is recognised by its provider. */
+  idempotencyKey?: string;
   /** Aborted when the run stops (deadline or cancel): the call is given up and cancelled at its provider. */
   signal: AbortSignal;
   timeoutMs: number;

@@ -22,6 +22,8 @@ export interface ToolOutcome {
   elapsedMs: number;
   /** The encoded result the model reads, cut to `observation_max_len`. */
   observation: string;
+  /** Answered from the run's journal (a run taken up again): it is journaled already. */
+  replayed?: boolean;
 }
 
 export interface ToolBatch {

@@ -19,6 +19,8 @@ export interface NewRun {
   input: string;
   /** The OpenTelemetry trace the turn belongs to (also in the gateway's `traceparent` header). */
   trace_id?: string;
+  /** The executor that runs it, and until when (renewed by its heartbeat). */
+  lease?: { owner: string; until: Date };
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */
@@ -79,12 +81,13 @@ export class RunRepository {
   }
 
   /**
-   * Ends, as failed, runs still `running` that nothing has written since `staleBefore`: their
-   * executor stopped mid-run (a live run writes at least every run timeout). Returns how many.
+   * Ends, as failed, runs still `running` without a lease (recorded before leases existed) that
+   * nothing has written since `staleBefore`: their executor stopped mid-run (a live run writes at
+   * least every run timeout). Returns how many. A leased run is taken over instead.
    */
   async failStale(staleBefore: Date, error: string): Promise<number> {
     const { count } = await this.db.run.updateMany({
-      where: { status: 'running', updated_at: { lt: staleBefore } },
+      where: { status: 'running', lease_until: null, updated_at: { lt: staleBefore } },
       data: { status: 'failed', finish_reason: 'error', error, finished_at: new Date() },
     });
     return count;

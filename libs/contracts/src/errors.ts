@@ -113,6 +113,22 @@ export class UnavailableError extends AppError {
   }
 }
 
+/**
+ * A run its executor gave up without ending it (it stopped, or lost the run's lease): another
+ * executor carries it on, so its caller follows the stored run instead of taking this as the answer.
+ */
+export class RunHandedOverError extends UnavailableError {
+  constructor(runId: string) {
+    super(`run '${runId}' moved to another agent-executor`, { run_id: runId, handed_over: true });
+  }
+
+  static is(err: unknown): boolean {
+    if (!(err instanceof AppError) || err.code !== 'unavailable') return false;
+    const details = err.details as { handed_over?: unknown } | undefined;
+    return details?.handed_over === true;
+  }
+}
+
 export class FunctionFailedError extends AppError {
   constructor(message: string, details?: unknown) {
     super('function_error', message, details);

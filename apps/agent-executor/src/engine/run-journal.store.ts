@@ -28,6 +28,8 @@ interface OpenJournal {
   draining?: Promise<void>;
   /** A write failed: nothing more of this run is written, so its journal stays a gap-free prefix. */
   broken: boolean;
+  /** The run was handed over to another executor: nothing more of it is written here. */
+  abandoned?: boolean;
 }
 
 /**
@@ -77,6 +79,16 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     this.open.delete(run.runId);
   }
 
+  /**
+   * Writes nothing more of the run: it was handed over, and the executor carrying it on writes its
+   * journal from here (an aborted call's error is not the run's outcome).
+   */
+  abandon(runId: string): void {
+    const journal = this.open.get(runId);
+    if (journal) journal.abandoned = true;
+    else this.open.set(runId, { pending: [], broken: false, abandoned: true });
+  }
+
   /** The run's journal as stored, in order: what `replayJournal` rebuilds the run from. */
   load(runId: string): Promise<JournalEntry[]> {
     return this.entries.load(runId);
@@ -97,6 +109,7 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   }
 
   private async write(runId: string, journal: OpenJournal, batch: Pending[]): Promise<void> {
+    if (journal.abandoned) return;
     if (journal.broken) return this.unwritten(batch.length);
     try {
       journal.cursor ??= await this.cursorFor(runId, batch[0]);

@@ -58,6 +58,15 @@ export class RunLeaseRepository {
     return count === 1;
   }
 
+  /** Leases a run that is running again (its plan approved) to `owner`. */
+  async take(id: string, owner: string, until: Date): Promise<boolean> {
+    const { count } = await this.db.run.updateMany({
+      where: { id, status: 'running' },
+      data: { lease_owner: owner, lease_until: until },
+    });
+    return count === 1;
+  }
+
   /** Gives `ids` up at once (a stopping executor): the next sweep of any other executor claims them. */
   async release(owner: string, ids: string[], now: Date): Promise<number> {
     if (ids.length === 0) return 0;
@@ -66,11 +75,5 @@ export class RunLeaseRepository {
       data: { lease_until: now },
     });
     return count;
-  }
-
-  /** How often the run was taken over. */
-  async takeovers(id: string): Promise<number> {
-    const row = await this.db.run.findUnique({ where: { id }, select: { takeovers: true } });
-    return row?.takeovers ?? 0;
   }
 }

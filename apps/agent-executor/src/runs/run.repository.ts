@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type FinishReason,
   type Plan,
+  type Scope,
   type RunStatus,
   type RunView,
   type TraceStep,
@@ -21,6 +22,13 @@ export interface NewRun {
   trace_id?: string;
   /** The executor that runs it, and until when (renewed by its heartbeat). */
   lease?: { owner: string; until: Date };
+  /** What an executor taking the run over needs to carry it on as the caller asked. */
+  turn_options?: TurnOptions;
+}
+
+export interface TurnOptions {
+  scopes?: Scope[];
+  instructions?: string;
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */
@@ -49,6 +57,8 @@ export interface RunRecord {
   used_tools: UsedTools;
   usage: Usage;
   total_ms: number;
+  takeovers: number;
+  turn_options: TurnOptions;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -131,6 +141,7 @@ export class RunRepository {
       finished_at: row.finished_at?.toISOString() ?? null,
       trace_id: row.trace_id,
       trace_url: null,
+      takeovers: row.takeovers,
     };
     return { owner: row.owner, view };
   }
@@ -149,6 +160,8 @@ function toRecord(row: Row): RunRecord {
     used_tools: (row.used_tools as UsedTools | null) ?? {},
     usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens },
     total_ms: row.total_ms ?? 0,
+    takeovers: row.takeovers,
+    turn_options: (row.turn_options as TurnOptions | null) ?? {},
   };
 }
 

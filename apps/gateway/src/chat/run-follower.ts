@@ -3,11 +3,13 @@ import {
   AppError,
   type AgentRunReply,
   type AgentRunRequest,
+  RunHandedOverError,
   Routes,
   type RunView,
   TimeoutError,
   UnavailableError,
 } from '@app/contracts';
+import type { RunTakeovers } from './run-takeovers';
 import { hasAnswered, replyFromRun } from './stored-run-reply';
 
 const FIRST_POLL_MS = 200;
@@ -15,26 +17,38 @@ const MAX_POLL_MS = 2_000;
 /** After the connection is back, how long a run may stay unknown before it is taken as never started. */
 export const NOT_STARTED_AFTER_MS = 5_000;
 
+/** The run's `agent.run` reply will not come: another executor carries the run on. */
+class TakenOver extends Error {}
+
 /**
- * Follows a run rather than a request: `agent.run` is asked, and if the bus connection drops
- * while it is in flight (its reply would be lost with it), the run is looked up by its id until
- * it has answered, and the caller gets the reply built from the stored run.
+ * Follows a run rather than a request: `agent.run` is asked, and if its reply cannot come — the
+ * bus connection dropped while it was in flight, or the run moved to another executor (its first
+ * one stopped: taken over, or handed over on shutdown) — the run is looked up by its id until it
+ * has answered, and the caller gets the reply built from the stored run.
  */
 export async function followRun(
   bus: Bus,
   request: AgentRunRequest & { run_id: string },
   timeoutMs: number,
+  takeovers?: RunTakeovers,
 ): Promise<AgentRunReply> {
   const deadline = Date.now() + timeoutMs;
+  const watch = takeovers?.watch(request.run_id);
   try {
-    return await bus.request(Routes.agentRun, request, { timeoutMs });
+    const asked = bus.request(Routes.agentRun, request, { timeoutMs });
+    if (!watch) return await asked;
+    const moved = watch.takenOver.then(() => Promise.reject(new TakenOver()));
+    return await Promise.race([asked, moved]);
   } catch (err) {
     if (err instanceof NoRespondersError)
       throw new UnavailableError('no agent-executor answers: chat needs one running', {
         part: 'agent-executor',
       });
-    if (!(err instanceof ConnectionLostError)) throw err;
+    if (!(err instanceof ConnectionLostError || err instanceof TakenOver || RunHandedOverError.is(err)))
+      throw err;
     return replyOfStoredRun(bus, request.run_id, request.principal, deadline);
+  } finally {
+    watch?.stop();
   }
 }
 

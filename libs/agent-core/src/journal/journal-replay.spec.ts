@@ -10,7 +10,7 @@ import { action, arithmetic, finalAnswer } from '../testing/fixtures.fixture';
 import { type ScriptedReply, ScriptedModelClient } from '../testing/scripted-model';
 import { InMemoryRunStore } from './in-memory-run-store';
 import type { JournalEntry } from './journal-entry';
-import { resumeFromJournal } from './journal-replay';
+import { JournalReplay, resumeFromJournal } from './journal-replay';
 
 /** One run of `definition` on the scripted `replies`; from `journal` when given (a run taken up again). */
 async function runOnce(definition: AgentDefinition, replies: ScriptedReply[], journal?: JournalEntry[]) {
@@ -23,7 +23,7 @@ async function runOnce(definition: AgentDefinition, replies: ScriptedReply[], jo
     events: { emit: (event) => events.push(event) },
   });
   const live = { run, model, functions, prompts: new PromptSet(definition), store };
-  const ctx = journal ? resumeFromJournal(live, journal) : live;
+  const ctx = journal ? resumeFromJournal(live, new JournalReplay(journal)) : live;
   run.transition('running');
   const outcome = await runStrategy(ctx, [{ role: 'user', content: 'work it out' }], JSON_PLAN_PARSER);
   run.close();

@@ -61,9 +61,8 @@ export class JournalReplay {
   }
 }
 
-/** Makes `ctx` answer from `entries` until they are used up; its run's events are withheld meanwhile. */
-export function resumeFromJournal<C extends RunContext>(ctx: C, entries: readonly JournalEntry[]): C {
-  const replay = new JournalReplay(entries);
+/** Makes `ctx` answer from `replay` until it is used up; its run's events are withheld meanwhile. */
+export function resumeFromJournal<C extends RunContext>(ctx: C, replay: JournalReplay): C {
   ctx.run.muteWhile(() => replay.replaying(ctx.run.step));
   return { ...ctx, replay };
 }

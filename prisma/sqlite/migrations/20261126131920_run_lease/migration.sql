@@ -25,6 +25,7 @@ CREATE TABLE "new_Run" (
     "lease_owner" TEXT,
     "lease_until" DATETIME,
     "takeovers" INTEGER NOT NULL DEFAULT 0,
+    "turn_options" JSONB,
     CONSTRAINT "Run_session_id_fkey" FOREIGN KEY ("session_id") REFERENCES "Session" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 INSERT INTO "new_Run" ("agent", "completion_tokens", "created_at", "error", "finish_reason", "finished_at", "id", "input", "mode", "owner", "plan", "prompt_tokens", "reply", "session_id", "status", "total_ms", "trace", "trace_id", "updated_at", "used_tools") SELECT "agent", "completion_tokens", "created_at", "error", "finish_reason", "finished_at", "id", "input", "mode", "owner", "plan", "prompt_tokens", "reply", "session_id", "status", "total_ms", "trace", "trace_id", "updated_at", "used_tools" FROM "Run";

@@ -89,7 +89,7 @@ export class RunTakeoverService {
     );
     const resumed: RunResumedEvent = {
       run_id: runId,
-      takeovers: record.takeovers + 1,
+      takeovers: record.takeovers,
       step: replay.resumesAt,
     };
     await this.execution.execute(

@@ -80,7 +80,8 @@ export {
   type JournalEntry,
   type ModelStepEntry,
   type ToolCallEntry,
+  type ToolStartedEntry,
 } from './journal/journal-entry';
 export { replayJournal, type ReplayedRun, type ReplayOptions } from './journal/replay-journal';
 export { InMemoryRunStore } from './journal/in-memory-run-store';
-export { JournalReplay, resumeFromJournal } from './journal/journal-replay';
+export { IN_FLIGHT, JournalReplay, resumeFromJournal } from './journal/journal-replay';

@@ -40,6 +40,14 @@ export interface FunctionCaller {
 export interface RunStore {
   modelStepCompleted(run: RunState, step: { step: number; result: CompletionResult }): Promise<void> | void;
   toolCallCompleted(run: RunState, call: ToolCall, outcome: ToolOutcome): Promise<void> | void;
+  /**
+   * A call is about to be sent: resolves once that is journaled, so a run taken over knows the
+   * call may have run. Optional: a store without it journals completed calls only.
+   */
+  toolCallStarted?(
+    run: RunState,
+    started: { step: number; index: number; name: string; args: Record<string, unknown> },
+  ): Promise<void> | void;
   /** The plan changed (written, a step ran, revised). */
   planChanged(run: RunState): Promise<void> | void;
   runEnded(run: RunState, outcome: RunOutcome): Promise<void> | void;

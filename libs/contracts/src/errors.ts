@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'cancelled',
   'unavailable',
   'function_error',
+  /** A call was in flight when its run's executor stopped: whether it ran is not known. */
+  'outcome_unknown',
   'upstream_error',
   'method_not_allowed',
   'unsupported_media_type',

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   Allow,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsObject,
@@ -32,6 +33,8 @@ export class FunctionDefinition {
   @IsOptional() @IsInt() timeout_ms?: number;
   /** Who serves it: `builtin`, `custom`, `scheduler`, … */
   @IsOptional() @IsString() provider?: string;
+  /** Running it twice with the same idempotency key has the effect of running it once. */
+  @IsOptional() @IsBoolean() idempotent?: boolean;
 }
 
 /** `GET /api/v1/functions`. */
@@ -81,6 +84,9 @@ export class FnExecRequest {
 
   /** Names the call for `fn.cancel` and for its FunctionCall record. */
   @IsOptional() @IsString() @Matches(CALL_ID_PATTERN) call_id?: string;
+
+  /** The same logical call sent again (an agent's: `<run_id>:<step>:<call index>`) carries the same key. */
+  @IsOptional() @IsString() @MaxLength(255) idempotency_key?: string;
 }
 
 /**

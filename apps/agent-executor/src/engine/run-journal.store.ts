@@ -69,6 +69,15 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     this.enqueue(run.runId, (cursor) => cursor.toolCall(step, outcome), false);
   }
 
+  /** Waits until the start is written: the call is sent only once a takeover would know of it. */
+  async toolCallStarted(
+    run: RunState,
+    started: { step: number; index: number; name: string; args: Record<string, unknown> },
+  ): Promise<void> {
+    this.enqueue(run.runId, (cursor) => cursor.toolStarted(started.step, started), false);
+    await this.open.get(run.runId)?.draining;
+  }
+
   async planChanged(run: RunState): Promise<void> {
     if (run.plan) await this.runs.savePlan(run.runId, run.plan);
   }

@@ -37,7 +37,18 @@ export interface ToolCallEntry extends EntryBase {
   executed: boolean;
 }
 
-export type JournalEntry = ModelStepEntry | ToolCallEntry;
+/**
+ * A call about to be sent, journaled (and written) before it is: a run taken over finds a call
+ * that started without an outcome, and knows it may have run.
+ */
+export interface ToolStartedEntry extends EntryBase {
+  kind: 'tool_started';
+  index: number;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export type JournalEntry = ModelStepEntry | ToolCallEntry | ToolStartedEntry;
 
 /** Numbers one run's entries: `seq` across the run, the call index within a step. */
 export class JournalCursor {
@@ -57,6 +68,13 @@ export class JournalCursor {
       usage: { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens },
       elapsedMs: result.elapsedMs,
     };
+  }
+
+  toolStarted(
+    step: number,
+    started: { index: number; name: string; args: Record<string, unknown> },
+  ): ToolStartedEntry {
+    return { seq: ++this.lastSeq, kind: 'tool_started', step, ...started, elapsedMs: 0 };
   }
 
   toolCall(step: number, outcome: ToolOutcome): ToolCallEntry {

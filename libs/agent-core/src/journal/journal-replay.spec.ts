@@ -13,9 +13,13 @@ import type { JournalEntry } from './journal-entry';
 import { JournalReplay, resumeFromJournal } from './journal-replay';
 
 /** One run of `definition` on the scripted `replies`; from `journal` when given (a run taken up again). */
-async function runOnce(definition: AgentDefinition, replies: ScriptedReply[], journal?: JournalEntry[]) {
+async function runOnce(
+  definition: AgentDefinition,
+  replies: ScriptedReply[],
+  journal?: JournalEntry[],
+  functions = arithmetic(),
+) {
   const model = new ScriptedModelClient(replies);
-  const functions = arithmetic();
   const store = new InMemoryRunStore();
   const events: RunEvent[] = [];
   const run = new RunState({ runId: 'run_1', sessionId: '' }, definition, {
@@ -35,6 +39,11 @@ const untimed = (trace: TraceStep[]) => trace.map((step) => ({ ...step, elapsed_
 
 /** The journal as it stood after its first `n` entries were written. */
 const prefix = (entries: JournalEntry[], n: number) => entries.slice(0, n);
+/** Where the run can stop with nothing in flight: after each entry but a call's start. */
+const settledCuts = (entries: JournalEntry[]) =>
+  entries.flatMap((entry, i) => (entry.kind === 'tool_started' ? [] : [i + 1]));
+const count = (entries: JournalEntry[], kind: JournalEntry['kind']) =>
+  entries.filter((entry) => entry.kind === kind).length;
 
 const react = defineAgent({ name: 'test', protocol: 'json-action', allowed_tools: ['*'] });
 const plan = defineAgent({ name: 'test', protocol: 'json-action', allowed_tools: ['*'], mode: 'plan' });
@@ -61,13 +70,13 @@ describe.each(cases)('a %s run taken up again from its journal', (_name, definit
   it('gives the same answer after every step, and calls no model or function twice', async () => {
     const whole = await runOnce(definition, replies);
     expect(whole.outcome.finishReason).toBe('final');
-    const modelSteps = whole.entries.filter((entry) => entry.kind === 'model_step').length;
-    const toolCalls = whole.entries.filter((entry) => entry.kind === 'tool_call').length;
+    const modelSteps = count(whole.entries, 'model_step');
+    const toolCalls = count(whole.entries, 'tool_call');
     expect(toolCalls).toBeGreaterThan(0);
-    for (let n = 1; n <= whole.entries.length; n++) {
+    for (const n of settledCuts(whole.entries)) {
       const journal = prefix(whole.entries, n);
-      const journaledSteps = journal.filter((entry) => entry.kind === 'model_step').length;
-      const journaledCalls = journal.filter((entry) => entry.kind === 'tool_call').length;
+      const journaledSteps = count(journal, 'model_step');
+      const journaledCalls = count(journal, 'tool_call');
       const resumed = await runOnce(definition, replies.slice(journaledSteps), journal);
 
       expect(resumed.outcome.reply).toBe(whole.outcome.reply);
@@ -89,7 +98,8 @@ describe.each(cases)('a %s run taken up again from its journal', (_name, definit
 
   it('withholds the events of replayed steps and tells the live ones', async () => {
     const whole = await runOnce(definition, replies);
-    const resumed = await runOnce(definition, replies.slice(1), prefix(whole.entries, 2));
+    const afterFirstCall = whole.entries.findIndex((entry) => entry.kind === 'tool_call') + 1;
+    const resumed = await runOnce(definition, replies.slice(1), prefix(whole.entries, afterFirstCall));
     const told = resumed.events.map((event) => event.type);
     expect(told.length).toBeGreaterThan(0);
     expect(told.length).toBeLessThan(whole.events.length);
@@ -104,5 +114,41 @@ describe('a journal the run parts ways with', () => {
     expect(resumed.outcome.reply).toBe('5');
     expect(resumed.model.requests).toHaveLength(2);
     expect(resumed.functions.calls).toHaveLength(1);
+  });
+});
+
+describe('a call in flight when the run stopped (started, no outcome journaled)', () => {
+  const replies = [action('add', { a: 2, b: 3 }), finalAnswer('5')];
+  const inFlight = async () => {
+    const whole = await runOnce(react, replies);
+    const started = whole.entries.findIndex((entry) => entry.kind === 'tool_started');
+    return { whole, journal: prefix(whole.entries, started + 1) };
+  };
+
+  it('is not sent again when its function is not idempotent: the model is told its outcome is unknown', async () => {
+    const { journal } = await inFlight();
+    const resumed = await runOnce(react, replies.slice(1), journal);
+    expect(resumed.functions.calls).toHaveLength(0);
+    const action = resumed.run.trace.find((step) => step.kind === 'action');
+    expect(action?.error).toMatch(/unknown/);
+    expect(resumed.model.requests[0].messages.at(-1)?.content).toMatch(/whether it took effect is unknown/);
+    expect(resumed.entries.find((entry) => entry.kind === 'tool_call')).toMatchObject({
+      status: 'error',
+      error: { code: 'outcome_unknown' },
+    });
+  });
+
+  it('is sent again with the same idempotency key when its function is idempotent', async () => {
+    const { whole, journal } = await inFlight();
+    const functions = arithmetic();
+    const definition = (await functions.find('add'))!;
+    const idempotent = arithmetic().add({ ...definition, idempotent: true }, ({ a, b }) => ({
+      data: { sum: (a as number) + (b as number) },
+    }));
+    const resumed = await runOnce(react, replies.slice(1), journal, idempotent);
+    expect(resumed.outcome.reply).toBe(whole.outcome.reply);
+    expect(resumed.functions.calls).toHaveLength(1);
+    expect(resumed.functions.calls[0].idempotencyKey).toBe(whole.functions.calls[0].idempotencyKey);
+    expect(resumed.functions.calls[0].idempotencyKey).toBe('run_1:1:0');
   });
 });

@@ -1,6 +1,9 @@
 import type { CompletionResult } from '../model/model-client';
 import type { RunContext } from '../run-context';
-import type { JournalEntry, ModelStepEntry, ToolCallEntry } from './journal-entry';
+import type { JournalEntry, ModelStepEntry, ToolCallEntry, ToolStartedEntry } from './journal-entry';
+
+/** A call that was sent but has no outcome in the journal: its executor stopped while it ran. */
+export const IN_FLIGHT = 'in_flight';
 
 /**
  * A run taken up again from its journal: the strategy runs from the top, and each model step and
@@ -12,13 +15,16 @@ import type { JournalEntry, ModelStepEntry, ToolCallEntry } from './journal-entr
 export class JournalReplay {
   private readonly models: ModelStepEntry[];
   private readonly tools = new Map<string, ToolCallEntry>();
+  private readonly started = new Map<string, ToolStartedEntry>();
   /** The step the run resumes live from: the first one the journal does not hold. */
   readonly resumesAt: number;
 
   constructor(entries: readonly JournalEntry[]) {
     this.models = entries.filter((entry): entry is ModelStepEntry => entry.kind === 'model_step');
-    for (const entry of entries)
+    for (const entry of entries) {
       if (entry.kind === 'tool_call') this.tools.set(key(entry.step, entry.index), entry);
+      if (entry.kind === 'tool_started') this.started.set(key(entry.step, entry.index), entry);
+    }
     this.resumesAt = (this.models.at(-1)?.step ?? 0) + 1;
   }
 
@@ -52,12 +58,19 @@ export class JournalReplay {
     };
   }
 
-  /** The journaled outcome of call `index` of step `step`, or undefined: make the call. */
-  toolCall(step: number, index: number): ToolCallEntry | undefined {
-    const entry = this.tools.get(key(step, index));
-    this.tools.delete(key(step, index));
-    if (!entry) this.live = true;
-    return entry;
+  /**
+   * The journaled outcome of call `index` of step `step`; `in_flight` when it was sent and its
+   * outcome never came back (it may have run); undefined: make the call.
+   */
+  toolCall(step: number, index: number): ToolCallEntry | typeof IN_FLIGHT | undefined {
+    const at = key(step, index);
+    const entry = this.tools.get(at);
+    const started = this.started.get(at);
+    this.tools.delete(at);
+    this.started.delete(at);
+    if (entry) return entry;
+    this.live = true;
+    return started ? IN_FLIGHT : undefined;
   }
 }
 

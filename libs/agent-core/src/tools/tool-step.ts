@@ -8,6 +8,7 @@ import { errorObservation, successObservation } from './observation';
 import { paramErrors } from './param-check';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
 import type { ToolCallEntry } from '../journal/journal-entry';
+import { IN_FLIGHT } from '../journal/journal-replay';
 
 type Checked = {
   call: ToolCall;
@@ -89,13 +90,16 @@ async function settle(
   const { call, args, definition } = item;
   const journaled = ctx.replay?.toolCall(run.step, index);
   run.emit('tool_call', { step: run.step, index, name: call.name, args });
-  const outcome = journaled
-    ? { ...replayedOutcome(call, args, journaled), replayed: true }
-    : item.refusal
-      ? outcomeOf(ctx, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
-      : item.local
-        ? outcomeOf(ctx, call, args, { result: item.local, executed: false, elapsedMs: 0 })
-        : await execute(ctx, call, args, index, allowed, definition);
+  const outcome =
+    journaled && journaled !== IN_FLIGHT
+      ? { ...replayedOutcome(call, args, journaled), replayed: true }
+      : item.refusal
+        ? outcomeOf(ctx, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
+        : item.local
+          ? outcomeOf(ctx, call, args, { result: item.local, executed: false, elapsedMs: 0 })
+          : journaled === IN_FLIGHT && !definition?.idempotent
+            ? outcomeOf(ctx, call, args, { error: OUTCOME_UNKNOWN, executed: true, elapsedMs: 0 })
+            : await execute(ctx, call, args, index, allowed, definition);
   run.emit('tool_result', {
     step: run.step,
     index,
@@ -129,6 +133,7 @@ async function execute(
   definition?: FunctionDefinition,
 ): Promise<ToolOutcome> {
   const { run } = ctx;
+  await ctx.store?.toolCallStarted?.(run, { step: run.step, index, name: call.name, args });
   const started = performance.now();
   const timeoutMs = Math.max(1, Math.min(run.definition.single_call_timeout, run.remainingMs()));
   let reply: FunctionCallOutcome;
@@ -183,6 +188,16 @@ function outcomeOf(
       });
   return { call, args, status: found.error ? 'error' : 'success', observation, ...found };
 }
+
+/**
+ * A call that was in flight when the run's executor stopped, of a function not declared
+ * idempotent: sending it again might do its work twice, so the model is told instead.
+ */
+const OUTCOME_UNKNOWN: ErrorBody = {
+  code: 'outcome_unknown',
+  message:
+    'this call was in flight when the run was interrupted; whether it took effect is unknown. Check before calling it again.',
+};
 
 /** The same call of the same run has the same key, on whichever executor it is sent (again). */
 export function idempotencyKeyOf(runId: string, step: number, index: number): string {

@@ -29,6 +29,8 @@ export interface CallOptions {
   /** Aborting it cancels the call at its provider. */
   signal?: AbortSignal;
   callId?: string;
+  /** The same logical call sent again carries the same key. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -73,6 +75,7 @@ export class FunctionClient {
       caller: options.caller,
       allowed_tools: options.allowedTools,
       call_id: options.callId ?? randomUUID(),
+      ...(options.idempotencyKey ? { idempotency_key: options.idempotencyKey } : {}),
     };
     const headers: BusHeaders | undefined = options.traceparent
       ? { traceparent: options.traceparent }

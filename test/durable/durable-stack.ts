@@ -7,7 +7,11 @@ import { pluginFolder, testPlugins } from '../functions/plugins';
  * Short leases, so a takeover comes within the test's patience (the defaults are 2 s / 6 s), and a
  * short shutdown, so a stopping executor hands its run over instead of finishing it.
  */
-export const LEASE_ENV = { AGENT_LEASE_HEARTBEAT: '300ms', AGENT_LEASE_LAPSE: '1200ms', SHUTDOWN_TIMEOUT: '1s' };
+export const LEASE_ENV = {
+  AGENT_LEASE_HEARTBEAT: '500ms',
+  AGENT_LEASE_LAPSE: '3s',
+  SHUTDOWN_TIMEOUT: '1s',
+};
 
 export interface DurableStack {
   stack: FaultStack;

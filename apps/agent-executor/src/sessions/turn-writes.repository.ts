@@ -55,7 +55,8 @@ export class TurnWritesRepository {
     try {
       await this.writer.transaction([...(session ? openSession(session, run.id, now) : []), insert]);
     } catch (err) {
-      if (constraintViolation(err) === 'unique') throw new ConflictError(`run '${run.id}' already exists`);
+      if (constraintViolation(err) === 'unique')
+        throw new ConflictError(`run '${run.id}' already exists`, { run_id: run.id });
       throw err;
     }
   }

@@ -102,7 +102,12 @@ export class ChatService {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
     return this.limits.withinLimits(
       caller.keyId,
-      () => followRun(this.bus, request, timeoutMs, this.takeovers),
+      () =>
+        followRun(this.bus, request, {
+          timeoutMs,
+          takeovers: this.takeovers,
+          lostAfterMs: this.config.executor.lease_lapse,
+        }),
       {
         signal,
       },

@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     '| ---: | ---: | ---: | ---: |',
     `| ${times.length} | ${s(percentile(times, 50))} | ${s(percentile(times, 99))} | ${s(Math.max(...times))} |`,
     '',
-    'The wait is the lapse (6 s after the last renewal, which was up to 2 s before the kill) plus up to one heartbeat of the taker (1.5–2 s): 6–10 s by design;',
+    'The wait is what was left of the lapse at the kill (4–6 s: it runs 6 s from the last renewal, at most 2 s before) plus up to one heartbeat of the taker (1.5–2 s): 4–8 s by design;',
     'a shorter `AGENT_LEASE_LAPSE` shortens it at the price of more false takeovers on a stalled executor.',
     '',
     "What leases cost. A turn pays nothing more for its lease: it is written with the run's record (the same INSERT). Each executor renews all its runs with one",

@@ -79,11 +79,14 @@ export class JournalCursor {
 
   toolCall(step: number, outcome: ToolOutcome): ToolCallEntry {
     if (step !== this.step) [this.step, this.index] = [step, 0];
+    // the call's own index when known: a run taken up mid-step goes on from its journaled calls
+    const index = outcome.index ?? this.index;
+    this.index = index + 1;
     return {
       seq: ++this.lastSeq,
       kind: 'tool_call',
       step,
-      index: this.index++,
+      index,
       name: outcome.call.name,
       ...(outcome.call.id ? { callId: outcome.call.id } : {}),
       args: outcome.args,

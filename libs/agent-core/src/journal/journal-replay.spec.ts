@@ -152,3 +152,26 @@ describe('a call in flight when the run stopped (started, no outcome journaled)'
     expect(resumed.functions.calls[0].idempotencyKey).toBe('run_1:1:0');
   });
 });
+
+describe('a step whose calls were journaled in part', () => {
+  it('replays the journaled call, and the resumed run journals the other under its own index', async () => {
+    const native = defineAgent({ name: 'test', protocol: 'native', allowed_tools: ['*'] });
+    const replies: ScriptedReply[] = [
+      {
+        text: '',
+        toolCalls: [
+          { id: 'c1', name: 'add', arguments: { a: 1, b: 2 } },
+          { id: 'c2', name: 'multiply', arguments: { a: 3, b: 4 } },
+        ],
+      },
+      'The sum is 3, the product 12.',
+    ];
+    const whole = await runOnce(native, replies);
+    const firstOutcome = whole.entries.findIndex((entry) => entry.kind === 'tool_call');
+    const resumed = await runOnce(native, replies.slice(1), prefix(whole.entries, firstOutcome + 1));
+    expect(resumed.functions.calls).toHaveLength(0);
+    const journaled = resumed.entries.filter((entry) => entry.kind === 'tool_call');
+    expect(journaled).toHaveLength(1);
+    expect(journaled[0]).toMatchObject({ index: 1, name: 'multiply', error: { code: 'outcome_unknown' } });
+  });
+});

@@ -24,6 +24,8 @@ export interface ToolOutcome {
   observation: string;
   /** Answered from the run's journal (a run taken up again): it is journaled already. */
   replayed?: boolean;
+  /** Its place among its step's calls. */
+  index?: number;
 }
 
 export interface ToolBatch {

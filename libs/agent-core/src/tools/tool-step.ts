@@ -90,8 +90,9 @@ async function settle(
   const { call, args, definition } = item;
   const journaled = ctx.replay?.toolCall(run.step, index);
   run.emit('tool_call', { step: run.step, index, name: call.name, args });
-  const outcome =
-    journaled && journaled !== IN_FLIGHT
+  const outcome: ToolOutcome = {
+    index,
+    ...(journaled && journaled !== IN_FLIGHT
       ? { ...replayedOutcome(call, args, journaled), replayed: true }
       : item.refusal
         ? outcomeOf(ctx, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
@@ -99,7 +100,8 @@ async function settle(
           ? outcomeOf(ctx, call, args, { result: item.local, executed: false, elapsedMs: 0 })
           : journaled === IN_FLIGHT && !definition?.idempotent
             ? outcomeOf(ctx, call, args, { error: OUTCOME_UNKNOWN, executed: true, elapsedMs: 0 })
-            : await execute(ctx, call, args, index, allowed, definition);
+            : await execute(ctx, call, args, index, allowed, definition)),
+  };
   run.emit('tool_result', {
     step: run.step,
     index,

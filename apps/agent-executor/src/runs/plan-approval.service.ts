@@ -45,7 +45,12 @@ export class PlanApprovalService {
     return this.execution.execute(
       run,
       record.input,
-      async () => void (await this.leases.acquire(runId)),
+      async () =>
+        void (await this.leases.acquire(runId, {
+          ...record.turn_options,
+          ...(scopes ? { scopes } : {}),
+          approved: true,
+        })),
       async () => {
         const ctx = this.engine.contextFor(run);
         const session = record.session_id ? await this.sessions.find(record.session_id) : null;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db } from '@app/persistence';
+import type { TurnOptions } from './run.repository';
 
 /** A run whose lease lapsed, as a taker needs it. */
 export interface LapsedRun {
@@ -58,11 +59,11 @@ export class RunLeaseRepository {
     return count === 1;
   }
 
-  /** Leases a run that is running again (its plan approved) to `owner`. */
-  async take(id: string, owner: string, until: Date): Promise<boolean> {
+  /** Leases a run that is running again (its plan approved) to `owner`, with what a taker needs now. */
+  async take(id: string, owner: string, until: Date, options: TurnOptions): Promise<boolean> {
     const { count } = await this.db.run.updateMany({
       where: { id, status: 'running' },
-      data: { lease_owner: owner, lease_until: until },
+      data: { lease_owner: owner, lease_until: until, turn_options: options as object },
     });
     return count === 1;
   }

@@ -5,6 +5,7 @@ import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunLeaseRepository } from './run-lease.repository';
+import type { TurnOptions } from './run.repository';
 
 /**
  * The leases of the runs this executor runs. A run is leased to the executor's instance id on its
@@ -41,9 +42,9 @@ export class RunLeases {
   }
 
   /** Takes the lease of a run that was not running (a plan approved): nobody else may take it over. */
-  acquire(runId: string): Promise<boolean> {
+  acquire(runId: string, options: TurnOptions): Promise<boolean> {
     const { until } = this.lease();
-    return this.leases.take(runId, this.owner, until);
+    return this.leases.take(runId, this.owner, until, options);
   }
 
   hold(run: ExecutorRun): void {
@@ -81,13 +82,11 @@ export class RunLeases {
     const left = [...this.held.keys()];
     if (left.length === 0) return;
     for (const runId of left) this.handOver(runId);
-    await this.leases
-      .release(this.owner, left, new Date())
-      .catch((err: unknown) =>
-        this.logger.warn('could not release the leases of the runs handed over', {
-          error: (err as Error).message,
-        }),
-      );
+    await this.leases.release(this.owner, left, new Date()).catch((err: unknown) =>
+      this.logger.warn('could not release the leases of the runs handed over', {
+        error: (err as Error).message,
+      }),
+    );
     this.logger.info('stopping: runs handed over to another executor', { count: left.length });
   }
 

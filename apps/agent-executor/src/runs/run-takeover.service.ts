@@ -76,7 +76,7 @@ export class RunTakeoverService {
       return;
     }
     const replay = new JournalReplay(await this.journal.load(runId));
-    const { scopes, instructions } = record.turn_options;
+    const { scopes, instructions, approved } = record.turn_options;
     const run = this.engine.newRun(
       {
         runId,
@@ -85,7 +85,8 @@ export class RunTakeoverService {
         scopes,
         stream: true,
       },
-      withInstructions(profile, instructions),
+      // approved: the run already went through its hold; running from the top must not hold it again
+      withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions),
     );
     const resumed: RunResumedEvent = {
       run_id: runId,

@@ -29,6 +29,8 @@ export interface NewRun {
 export interface TurnOptions {
   scopes?: Scope[];
   instructions?: string;
+  /** Its plan was approved: a run taken over carries the plan out without holding it again. */
+  approved?: boolean;
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */

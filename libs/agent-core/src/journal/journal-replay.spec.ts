@@ -175,3 +175,44 @@ describe('a step whose calls were journaled in part', () => {
     expect(journaled[0]).toMatchObject({ index: 1, name: 'multiply', error: { code: 'outcome_unknown' } });
   });
 });
+
+describe('a plan run taken over after its plan was approved', () => {
+  it('runs from the top without holding the plan again and gives the approved run’s answer', async () => {
+    const held = { ...plan, plan_approval: true };
+    const replies: ScriptedReply[] = [
+      planOf({ tool: 'add', params: { a: 1, b: 2 } }, { tool: 'multiply', params: { a: 2, b: 3 } }),
+      'Sum 3, product 6.',
+    ];
+    // the turn that holds the plan, then the approved run carrying it out, on one journal
+    const store = new InMemoryRunStore();
+    const functions = arithmetic();
+    const model = new ScriptedModelClient(replies);
+    const first = new RunState({ runId: 'run_1', sessionId: '' }, held, { timeoutMs: 10_000 });
+    first.transition('running');
+    const conversation = [{ role: 'user' as const, content: 'work it out' }];
+    const ctx = { model, functions, prompts: new PromptSet(held), store };
+    const hold = await runStrategy({ ...ctx, run: first }, conversation, JSON_PLAN_PARSER);
+    first.close();
+    expect(hold.finishReason).toBe('awaiting_approval');
+    const approved = new RunState({ runId: 'run_1', sessionId: '' }, held, {
+      timeoutMs: 10_000,
+      prior: {
+        usage: first.usage,
+        trace: first.trace,
+        usedTools: first.usedTools,
+        totalMs: 0,
+        plan: first.plan,
+      },
+    });
+    approved.transition('running');
+    const answer = await runStrategy({ ...ctx, run: approved }, conversation, JSON_PLAN_PARSER);
+    approved.close();
+    const journal = store.load('run_1');
+    const afterFirstCall = journal.findIndex((entry) => entry.kind === 'tool_call') + 1;
+
+    const resumed = await runOnce(plan, replies.slice(1), prefix(journal, afterFirstCall));
+    expect(resumed.outcome).toMatchObject({ finishReason: 'final', reply: answer.reply });
+    expect(resumed.functions.calls.map((call) => call.name)).toEqual(['multiply']);
+    expect(resumed.model.requests).toHaveLength(1);
+  });
+});

@@ -62,6 +62,12 @@ export const Metrics = {
       'Run journal entries not written (a write failed; the run went on, its journal stops before them).',
       [],
     ),
+  runTakeovers: () =>
+    counter(
+      'ac_run_takeovers_total',
+      'Runs taken over from an executor that stopped: resumed from their journal, or failed (nothing could carry them on).',
+      ['outcome'],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppError, type RunResumedEvent, type TraceStep } from '@app/contracts';
 import { JournalReplay, resumeFromJournal, type RunOutcome } from '@app/agent-core';
-import { Logger } from '@app/observability';
+import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { type AgentProfile, withInstructions } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import type { ExecutorRun } from '../engine/executor-run';
@@ -27,7 +27,7 @@ export const UNRESUMABLE_REPLY = 'The run could not be carried on after its exec
  * agent profile was deleted) ends failed with the reason.
  */
 @Injectable()
-export class RunTakeoverService {
+export class RunTakeoverService implements OnModuleInit {
   constructor(
     @Inject(RunLeaseRepository) private readonly leaseRows: RunLeaseRepository,
     @Inject(RunLeases) private readonly leases: RunLeases,
@@ -42,6 +42,10 @@ export class RunTakeoverService {
     @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
+
+  onModuleInit(): void {
+    initialiseCounter(Metrics.runTakeovers(), [{ outcome: 'resumed' }, { outcome: 'failed' }]);
+  }
 
   /** Claims the runs whose lease lapsed and carries each on; returns how many it took. */
   async sweep(now = new Date()): Promise<number> {
@@ -73,6 +77,7 @@ export class RunTakeoverService {
         reply: UNRESUMABLE_REPLY,
         error: `its agent profile '${record.agent}' no longer exists`,
       });
+      Metrics.runTakeovers().inc({ outcome: 'failed' });
       return;
     }
     const replay = new JournalReplay(await this.journal.load(runId));
@@ -93,6 +98,7 @@ export class RunTakeoverService {
       takeovers: record.takeovers,
       step: replay.resumesAt,
     };
+    Metrics.runTakeovers().inc({ outcome: 'resumed' });
     await this.execution.execute(
       run,
       record.input,

@@ -53,7 +53,7 @@ export { failureOf } from './run-failure';
 export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
-export { toolStep } from './tools/tool-step';
+export { idempotencyKeyOf, toolStep } from './tools/tool-step';
 export type { ToolBatch, ToolCall, ToolOutcome } from './tools/tool-call';
 export { ClientToolSet, clientCallId, toPromptFunction } from './tools/client-tool-set';
 export { errorObservation, successObservation, type ObservationOptions } from './tools/observation';
@@ -81,6 +81,8 @@ export {
   type JournalEntry,
   type ModelStepEntry,
   type ToolCallEntry,
+  type ToolStartedEntry,
 } from './journal/journal-entry';
 export { replayJournal, type ReplayedRun, type ReplayOptions } from './journal/replay-journal';
 export { InMemoryRunStore } from './journal/in-memory-run-store';
+export { IN_FLIGHT, JournalReplay, resumeFromJournal } from './journal/journal-replay';

@@ -11,17 +11,14 @@ export interface FunctionCallRequest {
   name: string;
   args: Record<string, unknown>;
   callId: string;
+  /** `<run_id>:<step>:<call index>`: a call sent again after a takeover is recognised by its provider. */
+  idempotencyKey?: string;
   /** Aborted when the run stops (deadline or cancel): the call is given up and cancelled at its provider. */
   signal: AbortSignal;
   timeoutMs: number;
   caller: CallerDto;
   /** The concrete names the run may call, for the provider's own check; absent when all are allowed. */
   allowedTools?: string[];
-  /**
-   * Names the call across attempts: a call sent again with the same key (a run resumed elsewhere)
-   * gets the first attempt's outcome instead of running twice.
-   */
-  idempotencyKey?: string;
 }
 
 /** A call's outcome; a failure is data (the model reads it), never a throw. */
@@ -43,6 +40,14 @@ export interface FunctionCaller {
 export interface RunStore {
   modelStepCompleted(run: RunState, step: { step: number; result: CompletionResult }): Promise<void> | void;
   toolCallCompleted(run: RunState, call: ToolCall, outcome: ToolOutcome): Promise<void> | void;
+  /**
+   * A call is about to be sent: resolves once that is journaled, so a run taken over knows the
+   * call may have run. Optional: a store without it journals completed calls only.
+   */
+  toolCallStarted?(
+    run: RunState,
+    started: { step: number; index: number; name: string; args: Record<string, unknown> },
+  ): Promise<void> | void;
   /** The plan changed (written, a step ran, revised). */
   planChanged(run: RunState): Promise<void> | void;
   runEnded(run: RunState, outcome: RunOutcome): Promise<void> | void;

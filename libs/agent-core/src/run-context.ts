@@ -4,6 +4,7 @@ import type { FunctionCaller, Hooks, RunMetrics, RunStore } from './ports';
 import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
 import type { ClientToolSet } from './tools/client-tool-set';
+import type { JournalReplay } from './journal/journal-replay';
 
 /** What one run works with: its state, the ports it calls, and its prompts. */
 export interface RunContext<D extends AgentDefinition = AgentDefinition> {
@@ -16,4 +17,6 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   metrics?: RunMetrics;
   /** Tools the caller runs itself; a call to one holds the run in `waiting_caller`. */
   clientTools?: ClientToolSet;
+  /** A run taken up again: its journaled steps, answered instead of being sent again. */
+  replay?: JournalReplay;
 }

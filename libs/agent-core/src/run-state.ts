@@ -82,6 +82,7 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly events?: EventSink;
   private readonly clock: Clock;
+  private muted?: () => boolean;
 
   constructor(
     readonly identity: RunIdentity,
@@ -140,7 +141,13 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
     return this.events !== undefined;
   }
 
+  /** Withholds the run's events while `muted()` holds (steps replayed from its journal were told already). */
+  muteWhile(muted: () => boolean): void {
+    this.muted = muted;
+  }
+
   emit<T extends AgentEventType>(type: T, data: AgentEventData[T]): void {
+    if (this.muted?.()) return;
     this.events?.emit({ type, run_id: this.runId, seq: ++this.seq, data } as RunEvent);
   }
 

@@ -49,6 +49,8 @@ export const CONFIG_KEYS = [
   key('llm.no_proxy', 'LLM_NO_PROXY', 'list', { default: [] }),
   key('executor.run_timeout', 'AGENT_RUN_TIMEOUT', 'duration', { default: 300_000, min: 100 }),
   key('executor.catalog_ttl', 'AGENT_CATALOG_TTL', 'duration', { default: 30_000, min: 0 }),
+  key('executor.lease_heartbeat', 'AGENT_LEASE_HEARTBEAT', 'duration', { default: 2_000, min: 50 }),
+  key('executor.lease_lapse', 'AGENT_LEASE_LAPSE', 'duration', { default: 6_000, min: 150 }),
   key('executor.function_definition_budget', 'AGENT_FUNCTION_DEFINITION_BUDGET', 'int', {
     default: 3_000,
     min: 0,

@@ -18,6 +18,10 @@ export interface PlatformConfig {
     run_timeout: number;
     /** How long the executor trusts its copy of the function catalog before asking again. */
     catalog_ttl: number;
+    /** How often an executor renews the leases of the runs it holds (and looks for lapsed ones). */
+    lease_heartbeat: number;
+    /** A run's lease runs this long past its last renewal; then another executor takes the run over. */
+    lease_lapse: number;
     /**
      * Most prompt tokens the function definitions of a text-protocol run may take; over it they are
      * listed one line each and `function_describe` gives a full signature on demand.

@@ -68,6 +68,8 @@ export const TRACE_STEP_KINDS = [
   'history_summary',
   'client_tool_call',
   'hook',
+  /** Another executor took the run over (its executor stopped) and carried it on from `step`. */
+  'takeover',
 ] as const;
 
 /** A `hook` step: which hook ran, how it ended (`ok`, `error`, `timeout`) and what it decided. */
@@ -143,6 +145,8 @@ export class RunView {
   @IsOptional() @IsString() trace_id!: string | null;
   /** The trace in the operator's tracing UI (`TRACE_URL_TEMPLATE`), when both are known. */
   @IsOptional() @IsString() trace_url!: string | null;
+  /** How many times another executor took the run over (its executor had stopped). */
+  @IsInt() takeovers!: number;
 }
 
 export class SessionMessageView {
@@ -171,6 +175,16 @@ export class RunStartEvent {
   @IsString() agent!: string;
   @IsString() mode!: string;
   @IsString() protocol!: string;
+}
+
+/**
+ * `run_resumed`: the run's executor stopped and another took the run over; it carries on from
+ * `step`, the first model step its journal did not hold (earlier steps are not sent again).
+ */
+export class RunResumedEvent {
+  @IsString() run_id!: string;
+  @IsInt() takeovers!: number;
+  @IsInt() step!: number;
 }
 
 /** `thought` and `delta`: text of a model step (a delta is a piece of it, as it streams). */
@@ -205,6 +219,7 @@ export class ToolResultEvent {
  */
 export interface AgentEventData {
   run_start: RunStartEvent;
+  run_resumed: RunResumedEvent;
   thought: StepTextEvent;
   tool_call: ToolCallEvent;
   tool_result: ToolResultEvent;
@@ -220,6 +235,7 @@ export interface AgentEventData {
  */
 export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass> = {
   run_start: RunStartEvent,
+  run_resumed: RunResumedEvent,
   thought: StepTextEvent,
   tool_call: ToolCallEvent,
   tool_result: ToolResultEvent,

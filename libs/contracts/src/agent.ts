@@ -168,6 +168,7 @@ export class AgentRunReply {
 /** The events of a run, in the order they can come; also the SSE event names of the chat API. */
 export const AGENT_EVENT_TYPES = [
   'run_start',
+  'run_resumed',
   'thought',
   'tool_call',
   'tool_result',

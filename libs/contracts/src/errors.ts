@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'cancelled',
   'unavailable',
   'function_error',
+  /** A call was in flight when its run's executor stopped: whether it ran is not known. */
+  'outcome_unknown',
   'upstream_error',
   'method_not_allowed',
   'unsupported_media_type',
@@ -110,6 +112,22 @@ export class TimeoutError extends AppError {
 export class UnavailableError extends AppError {
   constructor(message: string, details?: unknown) {
     super('unavailable', message, details);
+  }
+}
+
+/**
+ * A run its executor gave up without ending it (it stopped, or lost the run's lease): another
+ * executor carries it on, so its caller follows the stored run instead of taking this as the answer.
+ */
+export class RunHandedOverError extends UnavailableError {
+  constructor(runId: string) {
+    super(`run '${runId}' moved to another agent-executor`, { run_id: runId, handed_over: true });
+  }
+
+  static is(err: unknown): boolean {
+    if (!(err instanceof AppError) || err.code !== 'unavailable') return false;
+    const details = err.details as { handed_over?: unknown } | undefined;
+    return details?.handed_over === true;
   }
 }
 

@@ -7,6 +7,11 @@ import type { ServiceName } from './health';
 export const Subjects = {
   agentRun: 'agent.run',
   agentEvents: (runId: string) => `agent.events.${runId}`,
+  /**
+   * Publish `RunResumedEvent`: an executor took a run over. One subject for every run, so a
+   * gateway waiting on runs listens once; under `agent.events.` (run ids start with `run_`).
+   */
+  agentRunResumed: 'agent.events.resumed',
   /** Requests any executor answers (queue group `agent-executor`): runs, sessions, agent profiles. */
   agentRunGet: 'agent.runs.get',
   agentRunList: 'agent.runs.list',

@@ -66,6 +66,12 @@ export const Metrics = {
     counter('ac_hook_calls_total', 'Agent profile hook calls by event and outcome.', ['event', 'outcome']),
   hookDuration: () =>
     histogram('ac_hook_duration_seconds', 'Agent profile hook call time in seconds.', ['event'], SECONDS),
+  runTakeovers: () =>
+    counter(
+      'ac_run_takeovers_total',
+      'Runs taken over from an executor that stopped: resumed from their journal, or failed (nothing could carry them on).',
+      ['outcome'],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

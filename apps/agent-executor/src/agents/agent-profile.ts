@@ -58,3 +58,12 @@ export function modelChoiceOf(profile: AgentProfile) {
     api_key: profile.api_key,
   };
 }
+
+/** The caller's system messages follow the agent's own prompt, for this turn only. */
+export function withInstructions(profile: AgentProfile, instructions: string | undefined): AgentProfile {
+  if (!instructions?.trim()) return profile;
+  return {
+    ...profile,
+    system_prompt: [profile.system_prompt, instructions.trim()].filter(Boolean).join('\n\n'),
+  };
+}

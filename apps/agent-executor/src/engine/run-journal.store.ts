@@ -28,6 +28,8 @@ interface OpenJournal {
   draining?: Promise<void>;
   /** A write failed: nothing more of this run is written, so its journal stays a gap-free prefix. */
   broken: boolean;
+  /** The run was handed over to another executor: nothing more of it is written here. */
+  abandoned?: boolean;
 }
 
 /**
@@ -67,6 +69,15 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     this.enqueue(run.runId, (cursor) => cursor.toolCall(step, outcome), false);
   }
 
+  /** Waits until the start is written: the call is sent only once a takeover would know of it. */
+  async toolCallStarted(
+    run: RunState,
+    started: { step: number; index: number; name: string; args: Record<string, unknown> },
+  ): Promise<void> {
+    this.enqueue(run.runId, (cursor) => cursor.toolStarted(started.step, started), false);
+    await this.open.get(run.runId)?.draining;
+  }
+
   async planChanged(run: RunState): Promise<void> {
     if (run.plan) await this.runs.savePlan(run.runId, run.plan);
   }
@@ -75,6 +86,16 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   async runEnded(run: RunState): Promise<void> {
     await this.open.get(run.runId)?.draining;
     this.open.delete(run.runId);
+  }
+
+  /**
+   * Writes nothing more of the run: it was handed over, and the executor carrying it on writes its
+   * journal from here (an aborted call's error is not the run's outcome).
+   */
+  abandon(runId: string): void {
+    const journal = this.open.get(runId);
+    if (journal) journal.abandoned = true;
+    else this.open.set(runId, { pending: [], broken: false, abandoned: true });
   }
 
   /** The run's journal as stored, in order: what `replayJournal` rebuilds the run from. */
@@ -97,6 +118,7 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   }
 
   private async write(runId: string, journal: OpenJournal, batch: Pending[]): Promise<void> {
+    if (journal.abandoned) return;
     if (journal.broken) return this.unwritten(batch.length);
     try {
       journal.cursor ??= await this.cursorFor(runId, batch[0]);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventSink, RunEvent } from '@app/agent-core';
 import { Bus } from '@app/bus';
-import { Subjects } from '@app/contracts';
+import { type RunResumedEvent, Subjects } from '@app/contracts';
 
 /** The run engine's event sink for a streaming run: each event on `agent.events.<runId>`, in order. */
 @Injectable()
@@ -10,5 +10,10 @@ export class RunEventsPublisher implements EventSink {
 
   emit(event: RunEvent): void {
     this.bus.publish(Subjects.agentEvents(event.run_id), event);
+  }
+
+  /** Tells every gateway that a run was taken over: those waiting on its lost reply follow it instead. */
+  announceResumed(event: RunResumedEvent): void {
+    this.bus.publish(Subjects.agentRunResumed, event);
   }
 }

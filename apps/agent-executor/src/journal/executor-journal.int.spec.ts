@@ -33,14 +33,16 @@ describe("the executor's run journal", () => {
     const entries = await world.executor.app.get(RunJournalStore).load(reply.run_id);
     expect(entries.map((entry) => `${entry.seq}:${entry.step}:${entry.kind}`)).toEqual([
       '1:1:model_step',
-      '2:1:tool_call',
-      '3:2:model_step',
-      '4:2:tool_call',
-      '5:3:model_step',
+      '2:1:tool_started',
+      '3:1:tool_call',
+      '4:2:model_step',
+      '5:2:tool_started',
+      '6:2:tool_call',
+      '7:3:model_step',
     ]);
-    const replayed = replayJournal(entries.slice(0, 4), { protocol: 'xml-toon', opening: sent(0) });
+    const replayed = replayJournal(entries.slice(0, 6), { protocol: 'xml-toon', opening: sent(0) });
     expect(replayed.messages.map(({ role, content }) => ({ role, content }))).toEqual(sent(2));
-    const last = entries[4];
+    const last = entries[6];
     if (last.kind !== 'model_step') throw new Error('the run ends with a model step');
     expect(replayed.usage).toEqual({
       prompt_tokens: reply.usage.prompt_tokens - last.usage.prompt_tokens,

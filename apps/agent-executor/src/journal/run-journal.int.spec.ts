@@ -39,6 +39,8 @@ function both(a: RunStore, b: RunStore): RunStore {
       void (a.modelStepCompleted(run, step), b.modelStepCompleted(run, step)),
     toolCallCompleted: (run, c, outcome) =>
       void (a.toolCallCompleted(run, c, outcome), b.toolCallCompleted(run, c, outcome)),
+    toolCallStarted: async (run, started) =>
+      void (await Promise.all([a.toolCallStarted?.(run, started), b.toolCallStarted?.(run, started)])),
     planChanged: async () => undefined,
     runEnded: async (run, outcome) =>
       void (await Promise.all([a.runEnded(run, outcome), b.runEnded(run, outcome)])),
@@ -108,14 +110,16 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const loaded = await store.load('run_a');
     expect(loaded.map((entry) => [entry.seq, entry.kind])).toEqual([
       [1, 'model_step'],
-      [2, 'tool_call'],
-      [3, 'model_step'],
+      [2, 'tool_started'],
+      [3, 'tool_call'],
       [4, 'model_step'],
-      [5, 'tool_call'],
-      [6, 'model_step'],
+      [5, 'model_step'],
+      [6, 'tool_started'],
+      [7, 'tool_call'],
+      [8, 'model_step'],
     ]);
     expect(loaded).toEqual(memory.load('run_a'));
-    const replayed = replayJournal(loaded.slice(0, 5), {
+    const replayed = replayJournal(loaded.slice(0, 7), {
       protocol: 'json-action',
       opening: model.requests[0].messages,
     });
@@ -127,7 +131,14 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     await openRun('run_b');
     const store = newStore();
     await run('run_b', store, [call({ a: '2', b: 3 }), final('5')]);
-    const [, tool] = await store.load('run_b');
+    const [, started, tool] = await store.load('run_b');
+    expect(started).toMatchObject({
+      kind: 'tool_started',
+      step: 1,
+      index: 0,
+      name: 'add',
+      args: { a: 2, b: 3 },
+    });
     expect(tool).toMatchObject({ kind: 'tool_call', step: 1, index: 0, name: 'add', args: { a: 2, b: 3 } });
     expect(tool).toMatchObject({ status: 'success', executed: true });
     const observation = tool.kind === 'tool_call' ? tool.observation : '';
@@ -145,8 +156,9 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const loaded = await newStore().load('run_c');
     expect(loaded.map((entry) => [entry.seq, entry.step, entry.kind])).toEqual([
       [1, 1, 'model_step'],
-      [2, 1, 'tool_call'],
-      [3, 2, 'model_step'],
+      [2, 1, 'tool_started'],
+      [3, 1, 'tool_call'],
+      [4, 2, 'model_step'],
     ]);
   });
 
@@ -160,7 +172,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
       expect.objectContaining({ run_id: 'run_unknown' }),
     );
     const after = (await Metrics.runJournalUnwritten().get()).values[0]?.value ?? 0;
-    expect(after - before).toBe(3);
+    expect(after - before).toBe(4);
     expect(await store.load('run_unknown')).toEqual([]);
   });
 });

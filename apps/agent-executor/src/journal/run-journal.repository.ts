@@ -52,6 +52,10 @@ function rowOf(runId: string, entry: JournalEntry, now: Date) {
     const { prompt_tokens: prompt, completion_tokens: completion } = entry.usage;
     return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${data}, ${prompt}, ${completion}, ${elapsedMs}, ${now})`;
   }
+  if (kind === 'tool_started') {
+    const { index, name, args } = entry;
+    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${null}, ${JSON.stringify({ args })}, ${0}, ${0}, ${elapsedMs}, ${now})`;
+  }
   const { index, name, status, callId, args, observation, error, executed } = entry;
   const data = JSON.stringify({ call_id: callId, args, observation, error, executed });
   return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${status}, ${data}, ${0}, ${0}, ${elapsedMs}, ${now})`;
@@ -67,6 +71,16 @@ function toEntry(row: StoredRow): JournalEntry {
       text: data.text as string,
       toolCalls: data.tool_calls as ModelStepEntry['toolCalls'],
       usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens },
+    };
+  }
+  if (row.kind === 'tool_started') {
+    const started = data as { args: Record<string, unknown> };
+    return {
+      ...common,
+      kind: 'tool_started',
+      index: row.call_index ?? 0,
+      name: row.name ?? '',
+      args: started.args,
     };
   }
   const tool = data as Pick<ToolCallEntry, 'args' | 'observation' | 'error'>;

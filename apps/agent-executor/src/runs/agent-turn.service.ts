@@ -8,7 +8,7 @@ import {
 } from '@app/contracts';
 import { activeTraceId } from '@app/observability';
 import { countTokens } from '@app/protocol';
-import { type AgentProfile, DEFAULT_AGENT } from '../agents/agent-profile';
+import { type AgentProfile, DEFAULT_AGENT, withInstructions } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
@@ -19,6 +19,7 @@ import { SessionHistoryService } from '../sessions/session-history.service';
 import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import { RunExecutionService } from './run-execution.service';
+import { RunLeases } from './run-leases.service';
 import type { ExecutorRun } from '../engine/executor-run';
 
 const TITLE_CHARS = 80;
@@ -40,6 +41,7 @@ export class AgentTurnService {
     @Inject(RunEngineService) private readonly engine: RunEngineService,
     @Inject(ClientToolsService) private readonly clientTools: ClientToolsService,
     @Inject(ClientToolResultsService) private readonly results: ClientToolResultsService,
+    @Inject(RunLeases) private readonly leases: RunLeases,
   ) {}
 
   async run(request: AgentRunRequest): Promise<AgentRunReply> {
@@ -120,6 +122,11 @@ export class AgentTurnService {
         mode: run.profile.mode,
         input,
         trace_id: activeTraceId(),
+        lease: this.leases.lease(),
+        turn_options: {
+          ...(request.scopes ? { scopes: request.scopes } : {}),
+          ...(request.instructions?.trim() ? { instructions: request.instructions } : {}),
+        },
       },
       opening && {
         id: opening.session.id,
@@ -130,13 +137,4 @@ export class AgentTurnService {
       },
     );
   }
-}
-
-/** The caller's system messages follow the agent's own prompt, for this turn only. */
-function withInstructions(profile: AgentProfile, instructions: string | undefined): AgentProfile {
-  if (!instructions?.trim()) return profile;
-  return {
-    ...profile,
-    system_prompt: [profile.system_prompt, instructions.trim()].filter(Boolean).join('\n\n'),
-  };
 }

@@ -5,6 +5,7 @@ import { requireOwner } from '../common/ownership';
 import { RunEngineService } from '../engine/run-engine.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
+import { RunLeases } from './run-leases.service';
 import { type RunRecord, RunRepository } from './run.repository';
 import { SessionHistoryService } from '../sessions/session-history.service';
 import { SessionRepository } from '../sessions/session.repository';
@@ -24,6 +25,7 @@ export class PlanApprovalService {
     @Inject(RunEngineService) private readonly engine: RunEngineService,
     @Inject(RunExecutionService) private readonly execution: RunExecutionService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
+    @Inject(RunLeases) private readonly leases: RunLeases,
   ) {}
 
   async approve(runId: string, principal?: string, stream = false, scopes?: Scope[]): Promise<AgentRunReply> {
@@ -43,7 +45,12 @@ export class PlanApprovalService {
     return this.execution.execute(
       run,
       record.input,
-      async () => undefined,
+      async () =>
+        void (await this.leases.acquire(runId, {
+          ...record.turn_options,
+          ...(scopes ? { scopes } : {}),
+          approved: true,
+        })),
       async () => {
         const ctx = this.engine.contextFor(run);
         const session = record.session_id ? await this.sessions.find(record.session_id) : null;

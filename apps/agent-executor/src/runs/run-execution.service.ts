@@ -1,16 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AgentRunReply } from '@app/contracts';
+import { type AgentRunReply, RunHandedOverError, type RunResumedEvent } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { ended, endedByHook, phaseAfter, type RunOutcome } from '@app/agent-core';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunControlService } from './run-control.service';
 import { RunFinisherService } from './run-finisher.service';
+import { RunLeases } from './run-leases.service';
 
 /**
- * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first,
- * never a crash (an unexpected error ends the run with `error`), its hooks told how it ended,
- * always finished and recorded (its journal written first).
+ * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first
+ * (`run_resumed` for a run taken over), never a crash (an unexpected error ends the run with
+ * `error`), its hooks told how it ended, always finished and recorded (its journal written
+ * first) — unless it was handed over to another executor meanwhile, which then ends it: it is
+ * answered `RunHandedOverError`, so its caller follows the stored run.
  */
 @Injectable()
 export class RunExecutionService {
@@ -18,6 +21,7 @@ export class RunExecutionService {
     @Inject(RunControlService) private readonly control: RunControlService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
     @Inject(RunJournalStore) private readonly journal: RunJournalStore,
+    @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -27,11 +31,12 @@ export class RunExecutionService {
     input: string,
     register: () => Promise<void>,
     work: () => Promise<RunOutcome>,
+    resumed?: RunResumedEvent,
   ): Promise<AgentRunReply> {
     let settle!: (reply: Promise<AgentRunReply>) => void;
     const reply = new Promise<AgentRunReply>((resolve) => (settle = resolve));
     this.control.track(run, reply);
-    settle(this.frame(run, input, register, work));
+    settle(this.frame(run, input, register, work, resumed));
     return reply;
   }
 
@@ -40,6 +45,7 @@ export class RunExecutionService {
     input: string,
     register: () => Promise<void>,
     work: () => Promise<RunOutcome>,
+    resumed?: RunResumedEvent,
   ) {
     try {
       await register();
@@ -48,13 +54,16 @@ export class RunExecutionService {
       throw err;
     }
     run.transition('running');
-    run.emit('run_start', {
-      run_id: run.runId,
-      session_id: run.identity.sessionId,
-      agent: run.profile.name,
-      mode: run.profile.mode,
-      protocol: run.profile.protocol,
-    });
+    if (resumed) run.emit('run_resumed', resumed);
+    else
+      run.emit('run_start', {
+        run_id: run.runId,
+        session_id: run.identity.sessionId,
+        agent: run.profile.name,
+        mode: run.profile.mode,
+        protocol: run.profile.protocol,
+      });
+    this.leases.hold(run);
     let outcome: RunOutcome;
     try {
       outcome = await work();
@@ -63,6 +72,11 @@ export class RunExecutionService {
       outcome = ended(run, run.abortReason ?? 'error', 'internal error');
     } finally {
       run.close();
+      this.leases.drop(run.runId);
+    }
+    if (this.leases.wasHandedOver(run.runId)) {
+      await this.journal.runEnded(run);
+      throw new RunHandedOverError(run.runId);
     }
     outcome = await this.turnEnded(run, outcome);
     run.transition(phaseAfter(outcome.finishReason));

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type FinishReason,
   type Plan,
+  type Scope,
   type RunStatus,
   type RunView,
   type TraceStep,
@@ -19,6 +20,17 @@ export interface NewRun {
   input: string;
   /** The OpenTelemetry trace the turn belongs to (also in the gateway's `traceparent` header). */
   trace_id?: string;
+  /** The executor that runs it, and until when (renewed by its heartbeat). */
+  lease?: { owner: string; until: Date };
+  /** What an executor taking the run over needs to carry it on as the caller asked. */
+  turn_options?: TurnOptions;
+}
+
+export interface TurnOptions {
+  scopes?: Scope[];
+  instructions?: string;
+  /** Its plan was approved: a run taken over carries the plan out without holding it again. */
+  approved?: boolean;
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */
@@ -47,6 +59,8 @@ export interface RunRecord {
   used_tools: UsedTools;
   usage: Usage;
   total_ms: number;
+  takeovers: number;
+  turn_options: TurnOptions;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -79,12 +93,13 @@ export class RunRepository {
   }
 
   /**
-   * Ends, as failed, runs still `running` that nothing has written since `staleBefore`: their
-   * executor stopped mid-run (a live run writes at least every run timeout). Returns how many.
+   * Ends, as failed, runs still `running` without a lease (recorded before leases existed) that
+   * nothing has written since `staleBefore`: their executor stopped mid-run (a live run writes at
+   * least every run timeout). Returns how many. A leased run is taken over instead.
    */
   async failStale(staleBefore: Date, error: string): Promise<number> {
     const { count } = await this.db.run.updateMany({
-      where: { status: 'running', updated_at: { lt: staleBefore } },
+      where: { status: 'running', lease_until: null, updated_at: { lt: staleBefore } },
       data: { status: 'failed', finish_reason: 'error', error, finished_at: new Date() },
     });
     return count;
@@ -128,6 +143,7 @@ export class RunRepository {
       finished_at: row.finished_at?.toISOString() ?? null,
       trace_id: row.trace_id,
       trace_url: null,
+      takeovers: row.takeovers,
     };
     return { owner: row.owner, view };
   }
@@ -146,5 +162,7 @@ function toRecord(row: Row): RunRecord {
     used_tools: (row.used_tools as UsedTools | null) ?? {},
     usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens },
     total_ms: row.total_ms ?? 0,
+    takeovers: row.takeovers,
+    turn_options: (row.turn_options as TurnOptions | null) ?? {},
   };
 }

@@ -20,6 +20,10 @@ import { RunMetrics } from '../engine/run-metrics';
 import { RunRepository } from './run.repository';
 import { RunsHandler } from './runs.handler';
 import { StaleRunSweeper } from './stale-run.sweeper';
+import { LeaseSweeper } from './lease.sweeper';
+import { RunLeaseRepository } from './run-lease.repository';
+import { RunLeases } from './run-leases.service';
+import { RunTakeoverService } from './run-takeover.service';
 
 /** Runs on the run engine (libs/agent-core), ReAct and plan mode: everything between `agent.run` and its reply. */
 @Module({
@@ -40,6 +44,10 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     PlanApprovalService,
     RunsHandler,
     StaleRunSweeper,
+    LeaseSweeper,
+    RunLeaseRepository,
+    RunLeases,
+    RunTakeoverService,
     ClientToolsService,
     ClientToolResultsService,
   ],

@@ -10,9 +10,10 @@ const CLOCK_SLACK_MS = 60_000;
 export const STALE_RUN_ERROR = 'its executor stopped before the run ended';
 
 /**
- * A run whose executor died mid-turn would stay `running` forever. No live run goes a whole run
- * timeout without a write (its deadline ends it first), so every executor periodically marks older
- * `running` records failed. Idempotent: several executors sweeping at once is harmless.
+ * A run recorded without a lease (before leases existed) whose executor died mid-turn would stay
+ * `running` forever; leased runs are taken over instead (`LeaseSweeper`). No live run goes a whole
+ * run timeout without a write (its deadline ends it first), so every executor periodically marks
+ * older unleased `running` records failed. Idempotent: several executors sweeping at once is harmless.
  */
 @Injectable()
 export class StaleRunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {

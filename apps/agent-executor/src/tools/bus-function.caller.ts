@@ -32,9 +32,9 @@ export class BusFunctionCaller implements FunctionCaller {
         timeoutMs: request.timeoutMs,
         graceMs: PROVIDER_TIMEOUT_REPLY_GRACE_MS,
         callId: request.callId,
+        ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
         caller: request.caller,
         ...(request.allowedTools ? { allowedTools: request.allowedTools } : {}),
-        ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
         signal: request.signal,
       });
       return reply.status === 'success'

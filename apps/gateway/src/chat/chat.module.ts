@@ -3,10 +3,11 @@ import { ChatController } from './chat.controller';
 import { ChatIdempotencyService } from './chat-idempotency.service';
 import { ChatService } from './chat.service';
 import { IdempotencyKeyRepository } from './idempotency-key.repository';
+import { RunTakeovers } from './run-takeovers';
 
 @Module({
   controllers: [ChatController],
-  providers: [ChatService, ChatIdempotencyService, IdempotencyKeyRepository],
+  providers: [ChatService, ChatIdempotencyService, IdempotencyKeyRepository, RunTakeovers],
   exports: [ChatService],
 })
 export class ChatModule {}

@@ -14,6 +14,7 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
 import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.service';
 import { followRun, followStartedRun, neverStarted } from './run-follower';
+import { RunTakeovers } from './run-takeovers';
 import { platformEvents, relayRun, type RunStreamFormat } from './sse-relay';
 
 export interface Caller {
@@ -37,6 +38,7 @@ export class ChatService {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
     @Inject(ChatIdempotencyService) private readonly idempotency: ChatIdempotencyService,
+    @Inject(RunTakeovers) private readonly takeovers: RunTakeovers,
   ) {}
 
   /**
@@ -98,7 +100,18 @@ export class ChatService {
     signal?: AbortSignal,
   ): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
-    return this.limits.withinLimits(caller.keyId, () => followRun(this.bus, request, timeoutMs), { signal });
+    return this.limits.withinLimits(
+      caller.keyId,
+      () =>
+        followRun(this.bus, request, {
+          timeoutMs,
+          takeovers: this.takeovers,
+          lostAfterMs: this.config.executor.lease_lapse,
+        }),
+      {
+        signal,
+      },
+    );
   }
 
   /** A retry's answer: the run its key started, followed (its stored answer once it has one). */

@@ -1,13 +1,16 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Bus, ConnectionLostError, NoRespondersError } from '@app/bus';
 import {
   AppError,
   type AgentRunReply,
   type AgentRunRequest,
+  RunHandedOverError,
   Routes,
   type RunView,
   TimeoutError,
   UnavailableError,
 } from '@app/contracts';
+import type { RunTakeovers } from './run-takeovers';
 import { hasAnswered, replyFromRun } from './stored-run-reply';
 
 const FIRST_POLL_MS = 200;
@@ -15,27 +18,73 @@ const MAX_POLL_MS = 2_000;
 /** After the connection is back, how long a run may stay unknown before it is taken as never started. */
 export const NOT_STARTED_AFTER_MS = 5_000;
 
+/** The run's `agent.run` reply will not come: another executor carries the run on. */
+class TakenOver extends Error {}
+
+export interface FollowOptions {
+  timeoutMs: number;
+  /** Told when an executor takes a run over. */
+  takeovers?: RunTakeovers;
+  /**
+   * A run still unknown this long after it was asked (an executor's lease lapse) was lost with an
+   * executor that stopped before recording it: it is asked once more.
+   */
+  lostAfterMs?: number;
+}
+
 /**
- * Follows a run rather than a request: `agent.run` is asked, and if the bus connection drops
- * while it is in flight (its reply would be lost with it), the run is looked up by its id until
- * it has answered, and the caller gets the reply built from the stored run.
+ * Follows a run rather than a request: `agent.run` is asked, and if its reply cannot come — the
+ * bus connection dropped while it was in flight, or the run moved to another executor (its first
+ * one stopped: taken over, or handed over on shutdown) — the run is looked up by its id until it
+ * has answered, and the caller gets the reply built from the stored run.
  */
 export async function followRun(
   bus: Bus,
   request: AgentRunRequest & { run_id: string },
-  timeoutMs: number,
+  options: FollowOptions,
 ): Promise<AgentRunReply> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + options.timeoutMs;
+  const watch = options.takeovers?.watch(request.run_id);
+  const settled = new AbortController();
   try {
-    return await bus.request(Routes.agentRun, request, { timeoutMs });
+    const asked = [bus.request(Routes.agentRun, request, { timeoutMs: options.timeoutMs })];
+    if (watch) asked.push(watch.takenOver.then(() => Promise.reject(new TakenOver())));
+    if (options.lostAfterMs)
+      asked.push(askedAgainIfLost(bus, request, options.lostAfterMs, deadline, settled.signal));
+    return await Promise.race(asked);
   } catch (err) {
     if (err instanceof NoRespondersError)
       throw new UnavailableError('no agent-executor answers: chat needs one running', {
         part: 'agent-executor',
       });
-    if (!(err instanceof ConnectionLostError)) throw err;
+    if (!(err instanceof ConnectionLostError || err instanceof TakenOver || movedOn(err, request.run_id)))
+      throw err;
     return replyOfStoredRun(bus, request.run_id, request.principal, deadline);
+  } finally {
+    settled.abort();
+    watch?.stop();
   }
+}
+
+/** The run went on elsewhere: handed over, or already recorded when it was asked again. */
+function movedOn(err: unknown, runId: string): boolean {
+  if (RunHandedOverError.is(err)) return true;
+  if (!(err instanceof AppError) || err.code !== 'conflict') return false;
+  return (err.details as { run_id?: unknown } | undefined)?.run_id === runId;
+}
+
+/** Asks `agent.run` again if, after `lostAfterMs`, no executor knows the run; else never settles. */
+async function askedAgainIfLost(
+  bus: Bus,
+  request: AgentRunRequest & { run_id: string },
+  lostAfterMs: number,
+  deadline: number,
+  settled: AbortSignal,
+): Promise<AgentRunReply> {
+  await sleep(lostAfterMs, undefined, { signal: settled });
+  if ((await lookUp(bus, request.run_id, request.principal, deadline)) !== null || settled.aborted)
+    return new Promise<never>(() => undefined);
+  return bus.request(Routes.agentRun, request, { timeoutMs: Math.max(1, deadline - Date.now()) });
 }
 
 /** Follows a run another request started, by its id, until it has answered. */

@@ -21,6 +21,7 @@ const run = (over: Partial<RunView>): RunView => ({
   finished_at: '2026-11-24T09:00:01.000Z',
   trace_id: null,
   trace_url: null,
+  takeovers: 0,
   ...over,
 });
 

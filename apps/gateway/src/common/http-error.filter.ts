@@ -15,6 +15,7 @@ const STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   cancelled: 409,
   function_error: 502,
+  outcome_unknown: 502,
   upstream_error: 502,
   method_not_allowed: 405,
   unsupported_media_type: 415,

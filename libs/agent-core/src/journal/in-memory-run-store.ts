@@ -18,6 +18,14 @@ export class InMemoryRunStore implements RunStore {
     journal.entries.push(journal.cursor.toolCall(run.step, outcome));
   }
 
+  toolCallStarted(
+    run: RunState,
+    started: { step: number; index: number; name: string; args: Record<string, unknown> },
+  ): void {
+    const journal = this.journalOf(run.runId);
+    journal.entries.push(journal.cursor.toolStarted(started.step, started));
+  }
+
   planChanged(): void {
     // the plan is part of the run's state, not of its journal
   }

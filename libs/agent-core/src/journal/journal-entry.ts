@@ -37,7 +37,18 @@ export interface ToolCallEntry extends EntryBase {
   executed: boolean;
 }
 
-export type JournalEntry = ModelStepEntry | ToolCallEntry;
+/**
+ * A call about to be sent, journaled (and written) before it is: a run taken over finds a call
+ * that started without an outcome, and knows it may have run.
+ */
+export interface ToolStartedEntry extends EntryBase {
+  kind: 'tool_started';
+  index: number;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export type JournalEntry = ModelStepEntry | ToolCallEntry | ToolStartedEntry;
 
 /** Numbers one run's entries: `seq` across the run, the call index within a step. */
 export class JournalCursor {
@@ -59,13 +70,23 @@ export class JournalCursor {
     };
   }
 
+  toolStarted(
+    step: number,
+    started: { index: number; name: string; args: Record<string, unknown> },
+  ): ToolStartedEntry {
+    return { seq: ++this.lastSeq, kind: 'tool_started', step, ...started, elapsedMs: 0 };
+  }
+
   toolCall(step: number, outcome: ToolOutcome): ToolCallEntry {
     if (step !== this.step) [this.step, this.index] = [step, 0];
+    // the call's own index when known: a run taken up mid-step goes on from its journaled calls
+    const index = outcome.index ?? this.index;
+    this.index = index + 1;
     return {
       seq: ++this.lastSeq,
       kind: 'tool_call',
       step,
-      index: this.index++,
+      index,
       name: outcome.call.name,
       ...(outcome.call.id ? { callId: outcome.call.id } : {}),
       args: outcome.args,

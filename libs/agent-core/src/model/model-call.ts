@@ -35,6 +35,13 @@ export async function callModel(
     signal: run.signal,
     onDelta,
   };
+  const replayed = ctx.replay?.modelStep(step);
+  if (replayed) {
+    // Journaled already: neither sent to the model again nor journaled twice.
+    run.addUsage(replayed.usage);
+    await hooks?.afterLlm?.(run, replayed);
+    return replayed;
+  }
   await hooks?.beforeLlm?.(run, request);
   const result = await ctx.model.complete(request);
   run.addUsage(result.usage);

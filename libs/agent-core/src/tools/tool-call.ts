@@ -22,6 +22,10 @@ export interface ToolOutcome {
   elapsedMs: number;
   /** The encoded result the model reads, cut to `observation_max_len`. */
   observation: string;
+  /** Answered from the run's journal (a run taken up again): it is journaled already. */
+  replayed?: boolean;
+  /** Its place among its step's calls. */
+  index?: number;
 }
 
 export interface ToolBatch {

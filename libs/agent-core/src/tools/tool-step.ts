@@ -7,6 +7,8 @@ import { answerFunctionDescribe, isFunctionDescribe } from './function-describe'
 import { errorObservation, successObservation } from './observation';
 import { paramErrors } from './param-check';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
+import type { ToolCallEntry } from '../journal/journal-entry';
+import { IN_FLIGHT } from '../journal/journal-replay';
 
 type Checked = {
   call: ToolCall;
@@ -86,12 +88,20 @@ async function settle(
 ): Promise<ToolOutcome> {
   const { run } = ctx;
   const { call, args, definition } = item;
+  const journaled = ctx.replay?.toolCall(run.step, index);
   run.emit('tool_call', { step: run.step, index, name: call.name, args });
-  const outcome = item.refusal
-    ? outcomeOf(ctx, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
-    : item.local
-      ? outcomeOf(ctx, call, args, { result: item.local, executed: false, elapsedMs: 0 })
-      : await execute(ctx, call, args, allowed, definition);
+  const outcome: ToolOutcome = {
+    index,
+    ...(journaled && journaled !== IN_FLIGHT
+      ? { ...replayedOutcome(call, args, journaled), replayed: true }
+      : item.refusal
+        ? outcomeOf(ctx, call, args, { error: item.refusal, executed: false, elapsedMs: 0 })
+        : item.local
+          ? outcomeOf(ctx, call, args, { result: item.local, executed: false, elapsedMs: 0 })
+          : journaled === IN_FLIGHT && !definition?.idempotent
+            ? outcomeOf(ctx, call, args, { error: OUTCOME_UNKNOWN, executed: true, elapsedMs: 0 })
+            : await execute(ctx, call, args, index, allowed, definition)),
+  };
   run.emit('tool_result', {
     step: run.step,
     index,
@@ -113,17 +123,19 @@ async function record(ctx: RunContext, outcome: ToolOutcome): Promise<void> {
     result: outcome.status === 'success' ? outcome.result : outcome.error,
   });
   await ctx.hooks?.afterTool?.(run, outcome);
-  await ctx.store?.toolCallCompleted(run, outcome.call, outcome);
+  if (!outcome.replayed) await ctx.store?.toolCallCompleted(run, outcome.call, outcome);
 }
 
 async function execute(
   ctx: RunContext,
   call: ToolCall,
   args: Record<string, unknown>,
+  index: number,
   allowed?: string[],
   definition?: FunctionDefinition,
 ): Promise<ToolOutcome> {
   const { run } = ctx;
+  await ctx.store?.toolCallStarted?.(run, { step: run.step, index, name: call.name, args });
   const started = performance.now();
   const timeoutMs = Math.max(1, Math.min(run.definition.single_call_timeout, run.remainingMs()));
   let reply: FunctionCallOutcome;
@@ -133,6 +145,7 @@ async function execute(
       args,
       timeoutMs,
       callId: newId('call'),
+      idempotencyKey: idempotencyKeyOf(run.runId, run.step, index),
       caller: {
         agent: run.definition.name,
         run_id: run.runId,
@@ -176,6 +189,34 @@ function outcomeOf(
         onTokensSaved: (tokens) => ctx.metrics?.tokensSaved?.(tokens),
       });
   return { call, args, status: found.error ? 'error' : 'success', observation, ...found };
+}
+
+/**
+ * A call that was in flight when the run's executor stopped, of a function not declared
+ * idempotent: sending it again might do its work twice, so the model is told instead.
+ */
+const OUTCOME_UNKNOWN: ErrorBody = {
+  code: 'outcome_unknown',
+  message:
+    'this call was in flight when the run was interrupted; whether it took effect is unknown. Check before calling it again.',
+};
+
+/** The same call of the same run has the same key, on whichever executor it is sent (again). */
+export function idempotencyKeyOf(runId: string, step: number, index: number): string {
+  return `${runId}:${step}:${index}`;
+}
+
+/** A call as its journal entry kept it: the observation the model read, not sent again. */
+function replayedOutcome(call: ToolCall, args: Record<string, unknown>, entry: ToolCallEntry): ToolOutcome {
+  return {
+    call,
+    args,
+    status: entry.status,
+    ...(entry.error ? { error: entry.error } : {}),
+    executed: entry.executed,
+    elapsedMs: entry.elapsedMs,
+    observation: entry.observation,
+  };
 }
 
 /** The provider's half of the allow-list: concrete names, or nothing when all are allowed. */

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentRunReply, RunView } from '@app/contracts';
+import { expectEventually, MIGRATED_DATABASES } from '@app/testing';
+import { readEvents } from '../chat/chat-stack';
+import { bearer, post } from '../faults/fault-stack';
+import { uniqueNamespace } from '../functions/plugins';
+import { type DurableStack, startDurableStack } from './durable-stack';
+
+const ANSWER = 'The answer is 42.';
+
+describe.each(MIGRATED_DATABASES)(
+  'a run whose executor dies (two executors, built processes, $name)',
+  ({ create }) => {
+    const ns = uniqueNamespace('d');
+    let durable: DurableStack;
+    let drop: () => Promise<void>;
+    let key: string;
+
+    beforeAll(async () => {
+      const database = await create();
+      drop = database.drop;
+      durable = await startDurableStack(database.url, ns);
+      key = await durable.stack.key(['chat']);
+    }, 60_000);
+    afterAll(async () => {
+      await durable?.close();
+      await drop?.();
+    });
+
+    const chat = (message: string, stream = false) =>
+      post(durable.stack.base, '/api/v1/chat', { message, agent: 'helper', stream }, bearer(key));
+    const view = async (runId: string) =>
+      (await (
+        await fetch(`${durable.stack.base}/api/v1/runs/${runId}`, { headers: bearer(key) })
+      ).json()) as RunView;
+    const killHolderOf = async (runId: string) => {
+      const holder = await durable.holderOf(runId);
+      await holder.kill();
+      durable.executors.splice(durable.executors.indexOf(holder), 1);
+      await durable.addExecutor(); // two again, for the next case
+    };
+
+    it('killed -9 mid model step: the JSON caller gets the answer from the other executor; no step runs twice', async () => {
+      durable.stack.llm.setScript({
+        replies: [`<call name="${ns}_noop"></call>`, { text: ANSWER, latencyMs: 2_500 }],
+      });
+      const asked = chat('What is six times seven?');
+      // the second model step is in flight
+      await expectEventually(() => expect(durable.stack.llm.requests()).toHaveLength(2), {
+        timeoutMs: 15_000,
+      });
+      const runId = (await durable.runningRun()) as string;
+      await killHolderOf(runId);
+
+      const answered = await asked;
+      expect(answered.status).toBe(200);
+      expect((await answered.json()) as AgentRunReply).toMatchObject({ reply: ANSWER, run_id: runId });
+      // the first step was replayed from the journal; only the step cut off was asked again
+      expect(durable.stack.llm.requests()).toHaveLength(3);
+      const run = await view(runId);
+      expect(run).toMatchObject({ status: 'completed', takeovers: 1, reply: ANSWER });
+      expect(run.trace.map((step) => step.kind)).toContain('takeover');
+      expect(run.trace.filter((step) => step.kind === 'action')).toHaveLength(1);
+    }, 60_000);
+
+    it('killed -9 mid tool call: the SSE caller sees run_resumed and ends with the answer', async () => {
+      durable.stack.llm.setScript({
+        replies: [`<call name="${ns}_sleep"><p>ms: 2000</p></call>`, ANSWER],
+      });
+      const before = durable.stack.llm.requests().length;
+      const streamed = await chat('Sleep on it, then answer.', true);
+      expect(streamed.status).toBe(200);
+      const events = readEvents(streamed);
+      let runId: string | undefined;
+      await expectEventually(async () => {
+        runId = await durable.runningRun();
+        expect(runId).toBeDefined();
+        // the call's start is journaled: it is in flight
+        expect(
+          await durable.db.runJournalEntry.count({ where: { run_id: runId, kind: 'tool_started' } }),
+        ).toBe(1);
+      });
+      await killHolderOf(runId as string);
+
+      const told = await events;
+      const resumed = told.find((event) => event.event === 'run_resumed');
+      expect(resumed?.data).toMatchObject({ run_id: runId, takeovers: 1, step: 2 });
+      expect(told.at(-1)).toMatchObject({
+        event: 'run_end',
+        data: { reply: ANSWER, finish_reason: 'final' },
+      });
+      expect(told.filter((event) => event.event === 'run_end')).toHaveLength(1);
+      // the journaled model step was not asked again
+      expect(durable.stack.llm.requests().length - before).toBe(2);
+      const run = await view(runId as string);
+      expect(run).toMatchObject({ status: 'completed', takeovers: 1 });
+      // the sleep function is not declared idempotent: not sent again, the model was told
+      expect(run.trace.find((step) => step.kind === 'action')?.error).toMatch(
+        /whether it took effect is unknown/,
+      );
+    }, 60_000);
+
+    it('SIGTERM mid run: the run is handed over at once and the JSON caller gets its answer', async () => {
+      durable.stack.llm.setScript({ replies: [{ text: ANSWER, latencyMs: 2_500 }] });
+      const asked = chat('Answer slowly.');
+      let runId: string | undefined;
+      await expectEventually(async () => {
+        runId = await durable.runningRun();
+        expect(runId).toBeDefined();
+      });
+      const holder = await durable.holderOf(runId as string);
+      durable.executors.splice(durable.executors.indexOf(holder), 1);
+      await holder.stop();
+
+      const answered = await asked;
+      expect(answered.status).toBe(200);
+      expect((await answered.json()) as AgentRunReply).toMatchObject({ reply: ANSWER, run_id: runId });
+      const run = await view(runId as string);
+      expect(run).toMatchObject({ status: 'completed', takeovers: 1 });
+      expect(run.error).toBeNull();
+    }, 60_000);
+  },
+);

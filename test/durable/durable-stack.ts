@@ -4,12 +4,14 @@ import { type FaultStack, startFaultStack } from '../faults/fault-stack';
 import { pluginFolder, testPlugins } from '../functions/plugins';
 
 /**
- * Short leases, so a takeover comes within the test's patience (the defaults are 2 s / 6 s), and a
- * short shutdown, so a stopping executor hands its run over instead of finishing it.
+ * Shorter leases than the defaults (2 s / 6 s) in beats, so a takeover comes within the test's
+ * patience, with a lapse long enough that a loaded machine (the suite runs files side by side)
+ * does not stall a live executor's heartbeat past it: a false takeover re-asks a model step and
+ * the tests count model calls. A short shutdown, so a stopping executor hands its run over.
  */
 export const LEASE_ENV = {
   AGENT_LEASE_HEARTBEAT: '500ms',
-  AGENT_LEASE_LAPSE: '3s',
+  AGENT_LEASE_LAPSE: '5s',
   SHUTDOWN_TIMEOUT: '1s',
 };
 

@@ -35,7 +35,9 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, erro
     case 'max_tool_calls':
       return `I stopped before finishing: the limit of ${profile.max_tool_calls} function calls was reached.`;
     case 'budget':
-      return `I stopped before finishing: the token budget of ${profile.total_token_budget} was used up.`;
+      return run.overCostBudget()
+        ? `I stopped before finishing: the cost budget of ${profile.max_cost_usd} USD was used up (spent ${run.cost} USD).`
+        : `I stopped before finishing: the token budget of ${profile.total_token_budget} was used up.`;
     case 'timeout':
       return 'I stopped before finishing: the run took longer than its time limit.';
     case 'parse_error':

@@ -1,4 +1,5 @@
 import type { AgentRunReply, FinishReason } from '@app/contracts';
+import { pricedUsage } from './cost';
 import type { ChatMessage } from './model/model-client';
 import type { RunContext } from './run-context';
 import type { RunOutcome } from './run-outcome';
@@ -34,7 +35,7 @@ export function replyOf(run: RunState, outcome: RunOutcome): AgentRunReply {
     reply: outcome.reply,
     function_calls: run.functionCalls,
     finish_reason: outcome.finishReason,
-    usage: { ...run.usage },
+    usage: pricedUsage(run.usage, run.price),
     ...(outcome.failure ? { error: outcome.failure } : {}),
     ...(outcome.clientCalls ? { client_tool_calls: outcome.clientCalls } : {}),
   };

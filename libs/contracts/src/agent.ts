@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -131,6 +132,14 @@ export class FunctionCallSummary {
 export class Usage {
   @IsInt() @Min(0) prompt_tokens!: number;
   @IsInt() @Min(0) completion_tokens!: number;
+  /** What the tokens cost in USD, at the platform's price of the run's model; absent when it has none. */
+  @IsOptional() @IsNumber() @Min(0) cost_usd?: number;
+}
+
+/** A model's price in USD per million tokens (the `pricing` table of the configuration). */
+export interface ModelPrice {
+  input_per_mtok: number;
+  output_per_mtok: number;
 }
 
 /** A call of a client tool the run waits for: answered by a `tool_results` entry with this id. */

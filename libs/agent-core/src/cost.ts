@@ -4,10 +4,14 @@ const PER_MILLION = 1_000_000;
 
 /** What `usage` costs in USD at `price` (USD per million tokens), rounded to a billionth of a dollar. */
 export function costOf(usage: Usage, price: ModelPrice): number {
-  const usd =
+  return roundUsd(
     (usage.prompt_tokens * price.input_per_mtok + usage.completion_tokens * price.output_per_mtok) /
-    PER_MILLION;
-  // Sums of binary fractions drift (0.1 + 0.2); a billionth is far below any price that matters.
+      PER_MILLION,
+  );
+}
+
+/** An amount of USD to a billionth: sums of binary fractions drift (0.1 + 0.2), far below any price that matters. */
+export function roundUsd(usd: number): number {
   return Math.round(usd * 1e9) / 1e9;
 }
 

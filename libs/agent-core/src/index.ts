@@ -44,7 +44,7 @@ export type {
   NativeToolCall,
   TokenUsage,
 } from './model/model-client';
-export { costOf, pricedUsage } from './cost';
+export { costOf, pricedUsage, roundUsd } from './cost';
 export { RunState } from './run-state';
 export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions } from './run-state';
 export type { RunContext } from './run-context';

@@ -160,6 +160,8 @@ export class AgentRunReply {
   function_calls!: FunctionCallSummary[];
   @IsIn(FINISH_REASONS) finish_reason!: FinishReason;
   @ValidateNested() @Type(() => Usage) usage!: Usage;
+  /** USD the run's session has cost so far, this run included; absent when the run's model has no price. */
+  @IsOptional() @IsNumber() @Min(0) session_cost_so_far?: number;
   /**
    * When the platform could not serve the run (`finish_reason: "error"` because its model is not
    * configured, unreachable or refused the call): the code the gateway answers with (503

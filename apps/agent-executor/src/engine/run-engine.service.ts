@@ -13,7 +13,7 @@ import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, modelChoiceOf } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import { ExecutorRun, type ExecutorRunIdentity } from './executor-run';
+import { ExecutorRun, type ExecutorRunIdentity, modelNameOf } from './executor-run';
 import { RunMetrics } from './run-metrics';
 import { BusFunctionCaller } from '../tools/bus-function.caller';
 import { LlmRegistry } from './llm-registry.service';
@@ -45,6 +45,7 @@ export class RunEngineService {
       timeoutMs: this.timeoutFor(profile),
       events: this.events,
       prior,
+      price: this.config.pricing[modelNameOf(profile, this.config)],
     });
   }
 

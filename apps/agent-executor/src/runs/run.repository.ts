@@ -72,6 +72,7 @@ export class RunRepository {
         used_tools: toJson(used_tools),
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
+        cost_usd: usage.cost_usd ?? null,
         total_ms,
         finished_at: done ? new Date() : null,
       },
@@ -144,7 +145,11 @@ function toRecord(row: Row): RunRecord {
     plan: (row.plan as Plan | null) ?? null,
     trace: (row.trace as TraceStep[] | null) ?? [],
     used_tools: (row.used_tools as UsedTools | null) ?? {},
-    usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens },
+    usage: {
+      prompt_tokens: row.prompt_tokens,
+      completion_tokens: row.completion_tokens,
+      ...(row.cost_usd === null ? {} : { cost_usd: row.cost_usd }),
+    },
     total_ms: row.total_ms ?? 0,
   };
 }

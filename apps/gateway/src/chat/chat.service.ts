@@ -21,6 +21,8 @@ export interface Caller {
   keyId: string;
   /** The key's scopes: they bound what the run's function calls may do for it. */
   scopes: Scope[];
+  /** The key's own daily budget in USD, when it has one. */
+  dailyCostBudgetUsd?: number;
 }
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
@@ -98,7 +100,7 @@ export class ChatService {
     signal?: AbortSignal,
   ): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
-    return this.limits.withinLimits(caller.keyId, () => followRun(this.bus, request, timeoutMs), { signal });
+    return this.limits.withinLimits(caller, () => followRun(this.bus, request, timeoutMs), { signal });
   }
 
   /** A retry's answer: the run its key started, followed (its stored answer once it has one). */

@@ -1,8 +1,9 @@
 import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ListRunsQuery, parseDto, RunPage } from '@app/contracts';
 import type { Response } from 'express';
-import { AGENT_SSE_EVENTS, AgentRunReply, RunView, type Scope } from '@app/contracts';
-import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
+import { AGENT_SSE_EVENTS, AgentRunReply, RunView } from '@app/contracts';
+import { CurrentPrincipal, CurrentRunCaller } from '../auth/principal.decorator';
+import type { Caller } from '../chat/chat.service';
 import { wantsEventStream } from '../chat/chat.controller';
 import { resourceId } from './resource-id';
 import { RunsService } from './runs.service';
@@ -46,13 +47,10 @@ export class RunsController {
   async approve(
     @Param('id') id: string,
     @Headers('accept') accept: string | undefined,
-    @CurrentPrincipal() principal: string,
-    @CurrentKeyId() keyId: string,
-    @CurrentScopes() scopes: Scope[],
+    @CurrentRunCaller() caller: Caller,
     @Res() res: Response,
   ): Promise<void> {
     const runId = resourceId('run', id);
-    const caller = { principal, keyId, scopes };
     if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res);
     res.status(200).json(await this.runs.approve(runId, caller));
   }

@@ -24,7 +24,6 @@ import {
   OpenAiModel,
   OpenAiModelList,
   parseDto,
-  type Scope,
 } from '@app/contracts';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { CurrentRunCaller } from '../auth/principal.decorator';

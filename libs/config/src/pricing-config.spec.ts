@@ -28,6 +28,11 @@ describe('pricing and cost budgets in the configuration', () => {
     expect(config.sections).not.toHaveProperty('pricing');
   });
 
+  it('reads the example configuration, prices included', () => {
+    const config = loadConfig({ AC_CONFIG: join(process.cwd(), 'config/agentchassis.example.yaml') });
+    expect(config.pricing['gpt-4o-mini']).toEqual({ input_per_mtok: 0.15, output_per_mtok: 0.6 });
+  });
+
   it('names every bad price at once', () => {
     let error: ConfigError | undefined;
     try {

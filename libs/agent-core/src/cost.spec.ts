@@ -41,6 +41,25 @@ describe('cost', () => {
   });
 });
 
+describe('the cost metric', () => {
+  it("tells the host's metrics what each model call of a priced run cost, and nothing for an unpriced one", async () => {
+    const costs: [string, number][] = [];
+    const metrics = {
+      modelCost: (run: { definition: { name: string } }, usd: number) =>
+        costs.push([run.definition.name, usd]),
+    };
+    const { agent } = harness([action('add', { a: 2, b: 3 }), finalAnswer('5')], {}, { metrics });
+    await agent.run({ message: 'What is 2 + 3?', price });
+    expect(costs).toEqual([
+      ['test', STEP_USD],
+      ['test', STEP_USD],
+    ]);
+    const { agent: unpriced } = harness([finalAnswer('5')], {}, { metrics });
+    await unpriced.run('What is 2 + 3?');
+    expect(costs).toHaveLength(2);
+  });
+});
+
 describe('max_cost_usd', () => {
   it('stops a ReAct run before a model step once its cost has reached the budget', async () => {
     const { agent, functions, model } = harness(

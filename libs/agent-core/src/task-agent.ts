@@ -5,6 +5,9 @@ import type { AgentDefinition } from './agent-definition';
 import type { AgentRuntime } from './runtime';
 import type { PlannedStep } from './strategies/plan-parser';
 
+/** What a caller's plan run answers when the caller gives no goal. */
+export const DEFAULT_PLAN_GOAL = 'Carry out the plan.';
+
 /**
  * An agent that works by plans: `run(goal)` has the model write the plan (held for approval when
  * the definition asks), `executePlan(steps)` carries out the caller's own plan; either way the
@@ -31,7 +34,7 @@ export class TaskAgent {
   }
 
   /** `goal`: what the summary answers; the steps are checked and run like a written plan's. */
-  executePlan(steps: PlannedStep[], goal: RunInput | string = 'Carry out the plan.'): Promise<AgentResult> {
+  executePlan(steps: PlannedStep[], goal: RunInput | string = DEFAULT_PLAN_GOAL): Promise<AgentResult> {
     const input = typeof goal === 'string' ? { message: goal } : goal;
     const planned: PlanStep[] = steps.map((step, index) => ({ ...step, index, status: 'pending' }));
     return this.agent.execute(input, {

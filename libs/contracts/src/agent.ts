@@ -45,6 +45,26 @@ export class ClientTool {
   @IsOptional() @IsObject() parameters?: Record<string, unknown>;
 }
 
+/** Steps a caller's plan may have, whatever its agent's `max_steps` (at most 100). */
+export const MAX_PLAN_STEPS = 100;
+
+/** One step of a caller's plan: a function and its parameters. */
+export class ClientPlanStep {
+  @IsOptional() @IsString() @MaxLength(1_000) description?: string;
+  @IsString() @MinLength(1) @MaxLength(64) tool!: string;
+  @IsOptional() @IsObject() parameters?: Record<string, unknown>;
+}
+
+/** A plan written by the caller, run like a model's plan (step policy, allow-list, parameter checks). */
+export class ClientPlan {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_PLAN_STEPS)
+  @ValidateNested({ each: true })
+  @Type(() => ClientPlanStep)
+  steps!: ClientPlanStep[];
+}
+
 /** The caller's result of one client tool call. */
 export class ClientToolResult {
   @IsString() @Matches(CLIENT_CALL_ID_PATTERN) tool_call_id!: string;
@@ -60,7 +80,10 @@ export class ClientToolResult {
  *   answer those calls and continue in the paused run's session (`message` may then be empty).
  */
 export class AgentRunRequest {
-  @ValidateIf((r: AgentRunRequest) => r.tool_results === undefined || (r.message ?? '') !== '')
+  @ValidateIf(
+    (r: AgentRunRequest) =>
+      (r.tool_results === undefined && r.plan === undefined) || (r.message ?? '') !== '',
+  )
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_MESSAGE_CHARS)
@@ -97,11 +120,25 @@ export class AgentRunRequest {
   @ValidateNested({ each: true })
   @Type(() => ClientToolResult)
   tool_results?: ClientToolResult[];
+
+  /** The caller's plan: the run carries it out instead of having the model write one (`message` is then its goal). */
+  @IsOptional() @ValidateNested() @Type(() => ClientPlan) plan?: ClientPlan;
 }
 
 /** Body of `POST /api/v1/chat`. */
 export class ChatRequest {
   @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
+  @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
+  @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
+  /** Answer with server-sent events instead of one JSON object. */
+  @IsOptional() @IsBoolean() stream?: boolean;
+}
+
+/** Body of `POST /api/v1/runs`: a run of the caller's own plan. */
+export class RunPlanRequest {
+  @ValidateNested() @Type(() => ClientPlan) plan!: ClientPlan;
+  /** What the run's answer addresses; "Carry out the plan." when absent. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message?: string;
   @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
   @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
   /** Answer with server-sent events instead of one JSON object. */

@@ -11,6 +11,7 @@ import { ToolsModule } from '../tools/tools.module';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
 import { AgentTurnService } from './agent-turn.service';
+import { ClientPlansService } from './client-plans.service';
 import { RunControlService } from './run-control.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
@@ -40,6 +41,7 @@ import { StaleRunSweeper } from './stale-run.sweeper';
     StaleRunSweeper,
     ClientToolsService,
     ClientToolResultsService,
+    ClientPlansService,
   ],
 })
 export class RunsModule {}

@@ -108,6 +108,22 @@ describe.each(MIGRATED_DATABASES)(
       expect(events.at(-1)?.data).toMatchObject({ finish_reason: 'final', reply: 'Done.' });
     });
 
+    it('is safe to retry with an Idempotency-Key: the same plan gets the same run, run once', async () => {
+      stack.llm.setScript({ fallback: 'Noted.' });
+      notes.length = 0;
+      const body = { agent: 'scribe', plan: { steps: [step('note_write', { to: 'bo', text: 'once' })] } };
+      const headers = { 'idempotency-key': `plan-${Date.now()}` };
+      const first = (await (await run(body, headers)).json()) as AgentRunReply;
+      const again = (await (await run(body, headers)).json()) as AgentRunReply;
+      expect(again.run_id).toBe(first.run_id);
+      expect(notes).toEqual(['bo: once']);
+      const other = await run(
+        { ...body, plan: { steps: [step('note_write', { to: 'bo', text: 'twice' })] } },
+        headers,
+      );
+      expect(other.status).toBe(409);
+    });
+
     it('refuses a bad plan whole, naming every bad step, and runs nothing', async () => {
       const before = stack.functions.calls.length;
       const res = await run({

@@ -41,7 +41,7 @@ describe.each(MIGRATED_DATABASES)(
           { name: 'unpriced', allowed_tools: ['add'], model: 'model-without-price' },
         ],
         config: { pricing: { 'scripted-model': { input_per_mtok: 1, output_per_mtok: 2 } } },
-        env: { DATABASE_URL: created.url, AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY },
+        env: { DATABASE_URL: created.url, AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, METRICS_PORT: '0' },
       });
       key = await createKey({ name: 'spender', scopes: ['chat'] });
     });
@@ -67,6 +67,15 @@ describe.each(MIGRATED_DATABASES)(
       expect(run.usage.cost_usd).toBe(2 * CALL_USD);
       const session = await read<SessionView>(`/api/v1/sessions/${first.session_id}`);
       expect(session.cost_so_far).toBe(3 * CALL_USD);
+
+      const port = /probes http:\/\/[^:]+:(\d+)/.exec(stack.executor.output())![1];
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toMatch(
+        new RegExp(
+          `^ac_llm_cost_usd_total\\{agent="calc",model="scripted-model",service="agent-executor"\\} ${3 * CALL_USD}$`,
+          'm',
+        ),
+      );
     });
 
     it('max_cost_usd stops a run before the model step that would start over its budget', async () => {

@@ -85,6 +85,7 @@ describe('max_cost_usd', () => {
     expect(result.finish_reason).toBe('budget');
     expect(model.requests).toHaveLength(1);
     expect(functions.calls.map((call) => call.name)).toEqual(['add', 'multiply']);
+    expect(result.reply).toContain('Done so far: add (success), multiply (success).');
     expect(result.plan?.steps.map((step) => step.status)).toEqual(['completed', 'completed']);
   });
 

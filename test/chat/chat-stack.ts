@@ -37,6 +37,8 @@ export async function startChatStack(options: {
   functions: TestFunction[];
   agents: (llmUrl: string) => Record<string, unknown>[];
   env?: Record<string, string>;
+  /** More sections of the configuration file (e.g. `pricing`). */
+  config?: Record<string, unknown>;
 }): Promise<ChatStack> {
   const nats: NatsServer = await startNatsServer();
   const llm = await startScriptedLlm();
@@ -44,7 +46,7 @@ export async function startChatStack(options: {
   const functions = serveFunctions(bus, options.functions);
   await bus.flush();
   const configFile = join(mkdtempSync(join(tmpdir(), 'ac-chat-')), 'agentchassis.yaml');
-  writeFileSync(configFile, stringify({ agents: options.agents(llm.url) }));
+  writeFileSync(configFile, stringify({ ...options.config, agents: options.agents(llm.url) }));
   const env = {
     AC_CONFIG: configFile,
     NATS_URL: nats.url,

@@ -44,6 +44,24 @@ describe('the agentchassis CLI as a process against the four services', () => {
     expect(tree.stdout).not.toContain('\x1b[');
   });
 
+  it('run --plan: carries out the given plan; a bad one exits 1 naming the step', async () => {
+    stack.llm.setScript({ fallback: 'Seven.' });
+    const plan = JSON.stringify({ steps: [{ tool: 'add', parameters: { a: 3, b: 4 } }] });
+    const done = await cli('run', '--plan', plan, '--json');
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({
+      reply: 'Seven.',
+      function_calls: [{ name: 'add', status: 'success', result: { data: { sum: 7 } } }],
+    });
+    const bad = await cli(
+      'run',
+      '--plan',
+      JSON.stringify({ steps: [{ tool: 'add', parameters: { a: 3 } }] }),
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('plan.steps[0].parameters.b: is required');
+  });
+
   it('run: exits 2 when the run stops at a limit', async () => {
     stack.llm.setScript({ replies: [addCall(1, 1), addCall(2, 2), 'never'] });
     const limited = await cli('run', '-m', 'keep adding', '--agent', 'limited', '--json');

@@ -19,6 +19,7 @@ const ROUTES: [method: string, path: string][] = [
   ['POST', '/api/v1/chat'],
   ['GET', '/api/v1/sessions/:id'],
   ['DELETE', '/api/v1/sessions/:id'],
+  ['POST', '/api/v1/runs'],
   ['GET', '/api/v1/runs/:id'],
   ['POST', '/api/v1/runs/:id/cancel'],
   ['POST', '/api/v1/runs/:id/approve'],

@@ -117,6 +117,7 @@ export function ChatView({ client }: ViewProps) {
               {turn.usage && (
                 <span>
                   tokens: {turn.usage.prompt_tokens} in, {turn.usage.completion_tokens} out
+                  {turn.usage.cost_usd !== undefined && ` · ${turn.usage.cost_usd} USD`}
                 </span>
               )}
               {turn.run_id && <a href={`#/runs/${encodeURIComponent(turn.run_id)}`}>trace</a>}

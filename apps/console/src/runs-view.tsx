@@ -100,6 +100,7 @@ function RunTrace({ client, id }: Pick<ViewProps, 'client'> & { id: string }) {
             <dt>Usage</dt>
             <dd>
               {r.usage.prompt_tokens} prompt + {r.usage.completion_tokens} completion tokens
+              {r.usage.cost_usd !== undefined && ` · ${r.usage.cost_usd} USD`}
             </dd>
             <dt>Used tools</dt>
             <dd>

@@ -21,6 +21,11 @@ export interface AgentDefinition {
   single_call_timeout: number;
   /** Tokens (prompt + completion) a run may spend; 0: no budget. */
   total_token_budget: number;
+  /**
+   * USD a run may spend at its model's price (given by the host); no model step starts once the
+   * run's cost has reached it. No limit when absent, or when the model has no price.
+   */
+  max_cost_usd?: number;
   /** Characters of one result the model reads. */
   observation_max_len: number;
   /** Tokens of the model's context; a session's history may take half. */

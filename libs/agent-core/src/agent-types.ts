@@ -1,4 +1,12 @@
-import type { AgentRunReply, ClientTool, Plan, Scope, TraceStep, UsedTools } from '@app/contracts';
+import type {
+  AgentRunReply,
+  ClientTool,
+  ModelPrice,
+  Plan,
+  Scope,
+  TraceStep,
+  UsedTools,
+} from '@app/contracts';
 import type { AgentError } from './errors';
 import type { RunEvent } from './events';
 import type { ChatMessage } from './model/model-client';
@@ -19,6 +27,8 @@ export interface RunInput {
   clientTools?: ClientTool[];
   /** Aborting it cancels the run. */
   signal?: AbortSignal;
+  /** The price of the agent's model (USD per million tokens): the run's `usage.cost_usd` and `max_cost_usd` need it. */
+  price?: ModelPrice;
 }
 
 export type HistoryLoader = (ctx: RunContext) => Promise<ChatMessage[]>;

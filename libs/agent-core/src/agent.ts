@@ -118,6 +118,7 @@ export class Agent {
       events: fanOut(ports.events, options.stream),
       clock: ports.clock,
       prior: options.prior,
+      price: input.price,
     });
   }
 

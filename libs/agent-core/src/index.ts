@@ -2,7 +2,8 @@ export { Agent } from './agent';
 export type { AgentResult, AgentRunStream, ExecuteOptions, HistoryLoader, RunInput } from './agent-types';
 export { AgentSession } from './session';
 export type { SessionOptions, SessionSettings, TurnInput } from './session';
-export { TaskAgent } from './task-agent';
+export { DEFAULT_PLAN_GOAL, TaskAgent } from './task-agent';
+export { planErrors } from './strategies/plan-check';
 export { AgentRuntime, AgentRuntimeBuilder, createRuntime } from './runtime';
 export type { RuntimeOptions } from './runtime';
 export { DEFAULT_SYSTEM_PROMPT, DEFINITION_DEFAULTS, defineAgent } from './agent-definition';
@@ -45,6 +46,7 @@ export type {
   NativeToolCall,
   TokenUsage,
 } from './model/model-client';
+export { costOf, pricedUsage, roundUsd } from './cost';
 export { RunState } from './run-state';
 export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions } from './run-state';
 export type { RunContext } from './run-context';

@@ -79,6 +79,8 @@ export interface MemoryRetriever {
 export interface RunMetrics {
   parseFailure?(protocol: string): void;
   tokensSaved?(tokens: number): void;
+  /** What one model call of `run` cost in USD; called only when the run's model has a price. */
+  modelCost?(run: RunState, usd: number): void;
 }
 
 export interface StoredTurnMessage {

@@ -35,7 +35,7 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, erro
     case 'max_tool_calls':
       return `I stopped before finishing: the limit of ${profile.max_tool_calls} function calls was reached.`;
     case 'budget':
-      return `I stopped before finishing: the token budget of ${profile.total_token_budget} was used up.`;
+      return `${budgetSpent(run)}${doneSoFar(run)}`;
     case 'timeout':
       return 'I stopped before finishing: the run took longer than its time limit.';
     case 'parse_error':
@@ -54,6 +54,19 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, erro
         ? `The run failed before it could answer (${error}).`
         : 'The run failed before it could answer.';
   }
+}
+
+function budgetSpent(run: RunState): string {
+  const profile = run.definition;
+  return run.overCostBudget()
+    ? `I stopped before finishing: the cost budget of ${profile.max_cost_usd} USD was used up (spent ${run.cost} USD).`
+    : `I stopped before finishing: the token budget of ${profile.total_token_budget} was used up.`;
+}
+
+/** What a run stopped by its budget had done: the calls it made (their results are on the run). */
+function doneSoFar(run: RunState): string {
+  if (run.functionCalls.length === 0) return '';
+  return ` Done so far: ${run.functionCalls.map((call) => `${call.name} (${call.status})`).join(', ')}.`;
 }
 
 export function statusOf(reason: FinishReason): RunStatus {

@@ -2,6 +2,7 @@ import type {
   AgentEventData,
   AgentEventType,
   FunctionCallSummary,
+  ModelPrice,
   Plan,
   Scope,
   TraceStep,
@@ -9,6 +10,7 @@ import type {
   UsedTools,
 } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
+import { costOf } from './cost';
 import { IllegalTransition } from './errors';
 import type { Clock, EventSink, RunEvent } from './events';
 
@@ -55,6 +57,8 @@ export interface RunStateOptions {
   clock?: Clock;
   /** A run held for approval, taken up again: it starts in `waiting_approval` with what it had. */
   prior?: PriorProgress;
+  /** The price of the run's model, given by the host: the run's cost and its `max_cost_usd` need it. */
+  price?: ModelPrice;
 }
 
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
@@ -83,6 +87,7 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   private readonly events?: EventSink;
   private readonly clock: Clock;
   private muted?: () => boolean;
+  readonly price?: ModelPrice;
 
   constructor(
     readonly identity: RunIdentity,
@@ -91,6 +96,7 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   ) {
     this.events = options.events;
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.price = options.price;
     this.deadline = this.clock.now() + options.timeoutMs;
     this.timer = setTimeout(() => this.abort('timeout'), options.timeoutMs);
     if (options.prior) this.restore(options.prior);
@@ -156,9 +162,24 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
     this.usage.completion_tokens += usage.completion_tokens;
   }
 
+  /** What the run has cost so far in USD; undefined when its model has no price. */
+  get cost(): number | undefined {
+    return this.price ? costOf(this.usage, this.price) : undefined;
+  }
+
   overBudget(): boolean {
     const budget = this.definition.total_token_budget;
-    return budget > 0 && this.usage.prompt_tokens + this.usage.completion_tokens >= budget;
+    return (
+      (budget > 0 && this.usage.prompt_tokens + this.usage.completion_tokens >= budget) ||
+      this.overCostBudget()
+    );
+  }
+
+  /** Whether the run has spent its `max_cost_usd` (never, for a model without a price). */
+  overCostBudget(): boolean {
+    const budget = this.definition.max_cost_usd;
+    const cost = this.cost;
+    return budget !== undefined && cost !== undefined && cost >= budget;
   }
 
   recordToolUse(name: string, elapsedMs: number): void {

@@ -1,5 +1,6 @@
 import type { AgentRunReply, FinishReason } from '@app/contracts';
 import { HookFailed } from './errors';
+import { pricedUsage } from './cost';
 import type { ChatMessage } from './model/model-client';
 import type { RunContext } from './run-context';
 import { ended, type RunOutcome } from './run-outcome';
@@ -47,7 +48,7 @@ export function replyOf(run: RunState, outcome: RunOutcome): AgentRunReply {
     reply: outcome.reply,
     function_calls: run.functionCalls,
     finish_reason: outcome.finishReason,
-    usage: { ...run.usage },
+    usage: pricedUsage(run.usage, run.price),
     ...(outcome.failure ? { error: outcome.failure } : {}),
     ...(outcome.clientCalls ? { client_tool_calls: outcome.clientCalls } : {}),
   };

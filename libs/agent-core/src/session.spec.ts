@@ -7,7 +7,9 @@ import { finalAnswer, harness } from './testing/fixtures.fixture';
 describe('AgentSession', () => {
   it('keeps the history, the turn index and the usage and cost across turns', async () => {
     const { agent, model } = harness([finalAnswer('Hello Ann.'), finalAnswer('You are Ann.')]);
-    const session = new AgentSession(agent, { settings: { pricing: { prompt: 0.5, completion: 1 } } });
+    const session = new AgentSession(agent, {
+      settings: { pricing: { input_per_mtok: 500_000, output_per_mtok: 1_000_000 } },
+    });
     await session.submitTurn('I am Ann.');
     const second = await session.submitTurn('Who am I?');
     expect(second.reply).toBe('You are Ann.');

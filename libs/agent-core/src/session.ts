@@ -1,7 +1,8 @@
-import type { Usage } from '@app/contracts';
+import type { ModelPrice, Usage } from '@app/contracts';
 import { countTokens } from '@app/protocol';
 import type { Agent } from './agent';
 import type { AgentResult, RunInput } from './agent-types';
+import { costOf } from './cost';
 import { LimitExceeded } from './errors';
 import { newId } from './ids';
 import type { ChatMessage } from './model/model-client';
@@ -17,8 +18,8 @@ export interface SessionSettings {
   maxToolTurns?: number;
   /** Milliseconds of inactivity after which the session is over. */
   ttlMs?: number;
-  /** Price per token, for `cost`. */
-  pricing?: { prompt: number; completion: number };
+  /** The model's price (USD per million tokens), for `cost`. */
+  pricing?: ModelPrice;
   /** Counts a message's tokens for the history window (default: the agent's model's tokenizer). */
   countTokens?: (text: string) => number;
 }
@@ -62,9 +63,7 @@ export class AgentSession {
 
   /** What the turns so far cost, at the session's pricing (0 without one). */
   get cost(): number {
-    const pricing = this.settings.pricing;
-    if (!pricing) return 0;
-    return this.usage.prompt_tokens * pricing.prompt + this.usage.completion_tokens * pricing.completion;
+    return this.settings.pricing ? costOf(this.usage, this.settings.pricing) : 0;
   }
 
   async submitTurn(message: string | TurnInput): Promise<AgentResult> {
@@ -73,7 +72,12 @@ export class AgentSession {
     const noTools = this.settings.maxToolTurns !== undefined && this.toolTurns >= this.settings.maxToolTurns;
     const agent = noTools ? this.agent.withDefinition({ allowed_tools: [] }) : this.agent;
     this.turns += 1;
-    const result = await agent.run({ ...input, sessionId: this.id, history: (ctx) => this.history(ctx) });
+    const result = await agent.run({
+      ...input,
+      sessionId: this.id,
+      history: (ctx) => this.history(ctx),
+      price: input.price ?? this.settings.pricing,
+    });
     this.lastActive = this.now();
     this.usage.prompt_tokens += result.usage.prompt_tokens;
     this.usage.completion_tokens += result.usage.completion_tokens;

@@ -2,8 +2,13 @@ import type { PlanStep } from '@app/contracts';
 import { Agent } from './agent';
 import type { AgentResult, RunInput } from './agent-types';
 import type { AgentDefinition } from './agent-definition';
+import { PlanError } from './errors';
+import { planErrors } from './strategies/plan-check';
 import type { AgentRuntime } from './runtime';
 import type { PlannedStep } from './strategies/plan-parser';
+
+/** What a caller's plan run answers when the caller gives no goal. */
+export const DEFAULT_PLAN_GOAL = 'Carry out the plan.';
 
 /**
  * An agent that works by plans: `run(goal)` has the model write the plan (held for approval when
@@ -30,8 +35,18 @@ export class TaskAgent {
     return this.agent.approve(held, input);
   }
 
-  /** `goal`: what the summary answers; the steps are checked and run like a written plan's. */
-  executePlan(steps: PlannedStep[], goal: RunInput | string = 'Carry out the plan.'): Promise<AgentResult> {
+  /**
+   * `goal`: what the summary answers; the steps run like a written plan's. The plan is checked
+   * whole first (`planErrors`): a bad one runs nothing and throws a `PlanError` (`plan_invalid`)
+   * naming every bad step.
+   */
+  async executePlan(steps: PlannedStep[], goal: RunInput | string = DEFAULT_PLAN_GOAL): Promise<AgentResult> {
+    const errors = planErrors(await this.agent.runtime.ports.functions.catalogue(), this.definition, steps);
+    if (errors.length > 0)
+      throw new PlanError(
+        'plan_invalid',
+        `invalid plan: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+      );
     const input = typeof goal === 'string' ? { message: goal } : goal;
     const planned: PlanStep[] = steps.map((step, index) => ({ ...step, index, status: 'pending' }));
     return this.agent.execute(input, {

@@ -141,4 +141,19 @@ describe('createAgent', () => {
     expect(calls).toEqual(['Oslo']);
     expect(result.plan?.steps).toHaveLength(1);
   });
+
+  it('stops a run at its maxCostUsd, at the price its session gives, and counts the session cost', async () => {
+    const model = new ScriptedModelClient([XML_CALL, XML_CALL, 'never']);
+    const agent = createAgent({
+      name: 'w',
+      model,
+      functions: [weather([])],
+      limits: { maxCostUsd: 0.00001 },
+    });
+    const chat = agent.session(undefined, { pricing: { input_per_mtok: 1, output_per_mtok: 1 } });
+    const turn = await chat.submitTurn('Weather in Oslo?');
+    expect(turn.finish_reason).toBe('budget');
+    expect(turn.usage.cost_usd).toBeGreaterThanOrEqual(0.00001);
+    expect(chat.cost).toBe(turn.usage.cost_usd);
+  });
 });

@@ -27,6 +27,8 @@ export interface AgentLimits {
   runTimeoutMs?: number;
   /** Tokens a run may spend (prompt + completion); 0: no budget. */
   tokenBudget?: number;
+  /** USD a run may spend at the price its turn is given (`price`, or a session's `pricing`). */
+  maxCostUsd?: number;
   /** Tokens of the model's context; a session's history may take half. */
   contextWindow?: number;
   /** Characters of one function result the model reads. */
@@ -95,6 +97,7 @@ function definitionFor(options: AgentOptions): AgentDefinition {
     single_call_timeout: limits.callTimeoutMs,
     run_timeout: limits.runTimeoutMs,
     total_token_budget: limits.tokenBudget,
+    max_cost_usd: limits.maxCostUsd,
     context_window: limits.contextWindow,
     observation_max_len: limits.observationMaxLen,
   };

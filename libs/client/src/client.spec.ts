@@ -56,4 +56,19 @@ describe('AgentChassisClient lists and who-am-I', () => {
     expect(error).toBeInstanceOf(AgentChassisError);
     expect(error).toMatchObject({ code: 'unauthorized', message: 'invalid or revoked API key', status: 401 });
   });
+
+  it("posts the caller's plan to /api/v1/runs as one JSON turn", async () => {
+    const { fetch } = recordingFetch(200, { run_id: 'run_1', finish_reason: 'final' });
+    const bodies: unknown[] = [];
+    const recording = (async (input: string | URL | Request, init?: RequestInit) => {
+      bodies.push({ url: String(input), method: init?.method, body: JSON.parse(String(init?.body)) });
+      return fetch(input, init);
+    }) as typeof globalThis.fetch;
+    const client = new AgentChassisClient({ baseUrl: 'http://gw.test', fetch: recording });
+    const plan = { steps: [{ tool: 'add', parameters: { a: 1, b: 2 } }] };
+    expect(await client.runs.plan({ plan, agent: 'calc' })).toMatchObject({ run_id: 'run_1' });
+    expect(bodies).toEqual([
+      { url: 'http://gw.test/api/v1/runs', method: 'POST', body: { plan, agent: 'calc', stream: false } },
+    ]);
+  });
 });

@@ -24,7 +24,14 @@ import type {
 import { AgentChassisError } from './errors';
 import { Http, segment } from './http';
 import { readSse } from './sse';
-import type { ChatEvent, ChatRequest, HealthReport, InvokeFunctionRequest, StreamOptions } from './types';
+import type {
+  ChatEvent,
+  ChatRequest,
+  HealthReport,
+  InvokeFunctionRequest,
+  RunPlanRequest,
+  StreamOptions,
+} from './types';
 
 export interface ClientOptions {
   /** The gateway, e.g. `http://127.0.0.1:3000`. */
@@ -110,6 +117,15 @@ export class AgentChassisClient {
       this.stream(`/api/v1/runs/${segment(id)}/approve`, undefined, options.signal),
     reject: (id: string): Promise<AgentRunReply> =>
       this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`),
+    /** Carries out the caller's own plan (refused whole, every bad step named, when invalid). */
+    plan: (request: RunPlanRequest, options: StreamOptions = {}): Promise<AgentRunReply> =>
+      this.http.json('POST', '/api/v1/runs', { body: { ...request, stream: false }, signal: options.signal }),
+    /** The caller's plan as it runs, streamed as `chatStream` does. */
+    planStream: (
+      request: RunPlanRequest,
+      options: StreamOptions = {},
+    ): AsyncGenerator<ChatEvent, void, undefined> =>
+      this.stream('/api/v1/runs', { ...request, stream: true }, options.signal),
   };
 
   readonly agents = {

@@ -51,6 +51,14 @@ export interface ChatRequest {
   agent?: string;
 }
 
+/** Body of `POST /api/v1/runs`: the caller's own plan, carried out by the agent (`message`: its goal). */
+export interface RunPlanRequest {
+  plan: { steps: { description?: string; tool: string; parameters?: Record<string, unknown> }[] };
+  message?: string;
+  session_id?: string;
+  agent?: string;
+}
+
 /** Body of `POST /api/v1/functions/:name/invoke`. */
 export interface InvokeFunctionRequest {
   params?: Record<string, unknown>;

@@ -2,7 +2,7 @@
  * Every configuration key the platform knows: its path in the YAML file, the environment variable
  * that overrides it, how to read it, and its default. Apps pick the keys they need.
  */
-export type KeyType = 'string' | 'int' | 'bool' | 'duration' | 'url' | 'list';
+export type KeyType = 'string' | 'int' | 'number' | 'bool' | 'duration' | 'url' | 'list';
 
 export interface KeySpec {
   path: string;
@@ -14,7 +14,7 @@ export interface KeySpec {
   min?: number;
   max?: number;
   secret?: boolean;
-  /** For `int`: what one unit is (`MB`, `bytes`); shown in errors. */
+  /** For `int` and `number`: what one unit is (`MB`, `bytes`); shown in errors. */
   unit?: string;
   /** A valid value shown with an error, when the default is not a good one. */
   example?: string;
@@ -102,6 +102,12 @@ export const CONFIG_KEYS = [
   key('security.rate_limit_per_minute', 'RATE_LIMIT_PER_MINUTE', 'int', { default: 600, min: 1 }),
   key('security.max_concurrent_runs', 'MAX_CONCURRENT_RUNS_PER_KEY', 'int', { default: 20, min: 1 }),
   key('security.daily_token_quota', 'DAILY_TOKEN_QUOTA_PER_KEY', 'int', { default: 2_000_000, min: 1 }),
+  // Unset: no daily spending limit; a key's own `daily_cost_budget_usd` takes precedence.
+  key('security.daily_cost_budget_usd', 'DAILY_COST_BUDGET_USD_PER_KEY', 'number', {
+    min: 0,
+    unit: 'USD',
+    example: '25',
+  }),
   key('shutdown.timeout', 'SHUTDOWN_TIMEOUT', 'duration', { default: 30_000, min: 0 }),
   key('log.level', 'LOG_LEVEL', 'string', { default: 'info', oneOf: ['debug', 'info', 'warn', 'error'] }),
   key('log.format', 'LOG_FORMAT', 'string', { default: 'text', oneOf: ['json', 'text'] }),

@@ -4,3 +4,4 @@ export * from './load-config';
 export * from './mcp-config';
 export { maskUrl } from './parse-value';
 export * from './platform-config';
+export * from './pricing-config';

@@ -4,6 +4,7 @@ import { CONFIG_KEYS } from './config-keys';
 import { ConfigError, type ConfigProblem } from './config.error';
 import { parseMcpServers } from './mcp-config';
 import { exampleFor, parseValue } from './parse-value';
+import { parsePricing } from './pricing-config';
 import type { PlatformConfig } from './platform-config';
 
 export type Env = Record<string, string | undefined>;
@@ -48,8 +49,11 @@ export function loadConfig(env: Env = process.env): PlatformConfig {
     if (!(err instanceof ConfigError)) throw err;
     problems.push(...err.problems);
   }
+  const { pricing, problems: pricingProblems } = parsePricing(file.pricing);
+  problems.push(...pricingProblems);
   if (problems.length > 0) throw new ConfigError(problems);
   setPath(config, 'mcp.servers', mcp.servers);
+  config.pricing = pricing;
   secrets.push(...mcp.secrets);
   config.sections = Object.fromEntries(Object.entries(file).filter(([k]) => !isKnownSection(k)));
   config.secrets = secrets;
@@ -91,7 +95,7 @@ function substituteEnv(node: unknown, env: Env): unknown {
 }
 
 function isKnownSection(name: string): boolean {
-  return CONFIG_KEYS.some((spec) => spec.path.startsWith(`${name}.`));
+  return name === 'pricing' || CONFIG_KEYS.some((spec) => spec.path.startsWith(`${name}.`));
 }
 
 function getPath(tree: Record<string, unknown>, path: string): unknown {

@@ -10,6 +10,8 @@ export function parseValue(spec: KeySpec, raw: unknown): { value?: unknown; erro
       return checkOneOf(spec, String(raw));
     case 'int':
       return parseInteger(spec, raw);
+    case 'number':
+      return parseNumber(spec, raw);
     case 'bool':
       return parseBool(raw);
     case 'duration':
@@ -41,6 +43,13 @@ function parseInteger(spec: KeySpec, raw: unknown) {
   const text = String(raw).trim();
   const what = spec.unit ? `a whole number of ${spec.unit}` : 'an integer';
   if (!/^-?\d+$/.test(text)) return { error: `must be ${what}, got '${text}'` };
+  return inRange(spec, Number(text), text, what, String);
+}
+
+function parseNumber(spec: KeySpec, raw: unknown) {
+  const text = String(raw).trim();
+  const what = spec.unit ? `a number of ${spec.unit}` : 'a number';
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return { error: `must be ${what}, got '${text}'` };
   return inRange(spec, Number(text), text, what, String);
 }
 
@@ -84,6 +93,7 @@ export function exampleFor(spec: KeySpec): string | undefined {
         .slice(0, 2)
         .join(', ');
     case 'int':
+    case 'number':
       return spec.default !== undefined ? String(spec.default) : undefined;
     case 'bool':
       return 'true, false';

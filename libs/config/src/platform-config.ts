@@ -1,3 +1,4 @@
+import type { ModelPrice } from '@app/contracts';
 import type { McpServerConfig } from './mcp-config';
 
 /** The whole platform's configuration, typed. Each app reads only its own part of it. */
@@ -80,7 +81,11 @@ export interface PlatformConfig {
     rate_limit_per_minute: number;
     max_concurrent_runs: number;
     daily_token_quota: number;
+    /** USD an API key may spend a day (its own setting wins); no limit when unset. */
+    daily_cost_budget_usd?: number;
   };
+  /** Each model's price in USD per million tokens; a model left out has no price (runs show no cost). */
+  pricing: Record<string, ModelPrice>;
   mcp: {
     /** Whether the gateway serves `/mcp`. */
     serve: boolean;

@@ -7,6 +7,7 @@ import {
   IsInt,
   IsNumber,
   IsOptional,
+  IsPositive,
   IsString,
   Matches,
   Max,
@@ -70,6 +71,11 @@ export class AgentProfileFields {
   @IsOptional() @Duration() @IsInt() @Min(1) @Max(3_600_000) single_call_timeout?: number;
   /** Prompt + completion tokens a run may spend; 0 = no limit. */
   @IsOptional() @IsInt() @Min(0) total_token_budget?: number;
+  /**
+   * USD a run may spend at its model's price (the `pricing` table): no model step starts once the
+   * run's cost has reached it, and the run ends with `budget`. No limit for a model without a price.
+   */
+  @IsOptional() @IsNumber() @IsPositive() max_cost_usd?: number;
   /** Characters of one function result fed back to the model. */
   @IsOptional() @IsInt() @Min(64) @Max(1_000_000) observation_max_len?: number;
   /** The model's context in tokens; history beyond half of it is summarised. */
@@ -122,6 +128,7 @@ export class AgentProfileView {
   @IsInt() max_tool_calls!: number;
   @IsInt() single_call_timeout!: number;
   @IsInt() total_token_budget!: number;
+  @IsOptional() @IsNumber() max_cost_usd?: number;
   @IsInt() observation_max_len!: number;
   @IsInt() context_window!: number;
   @IsOptional() @IsInt() run_timeout?: number;

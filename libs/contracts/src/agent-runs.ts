@@ -6,6 +6,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -165,6 +166,8 @@ export class SessionView {
   @IsOptional() @IsString() summary!: string | null;
   @IsString() created_at!: string;
   @IsString() updated_at!: string;
+  /** USD the session's runs have cost so far, at their models' prices; null when none had a price. */
+  @IsOptional() @IsNumber() cost_so_far!: number | null;
   @IsArray() @ValidateNested({ each: true }) @Type(() => SessionMessageView) messages!: SessionMessageView[];
 }
 

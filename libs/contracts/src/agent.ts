@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -44,6 +45,26 @@ export class ClientTool {
   @IsOptional() @IsObject() parameters?: Record<string, unknown>;
 }
 
+/** Steps a caller's plan may have, whatever its agent's `max_steps` (at most 100). */
+export const MAX_PLAN_STEPS = 100;
+
+/** One step of a caller's plan: a function and its parameters. */
+export class ClientPlanStep {
+  @IsOptional() @IsString() @MaxLength(1_000) description?: string;
+  @IsString() @MinLength(1) @MaxLength(64) tool!: string;
+  @IsOptional() @IsObject() parameters?: Record<string, unknown>;
+}
+
+/** A plan written by the caller, run like a model's plan (step policy, allow-list, parameter checks). */
+export class ClientPlan {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_PLAN_STEPS)
+  @ValidateNested({ each: true })
+  @Type(() => ClientPlanStep)
+  steps!: ClientPlanStep[];
+}
+
 /** The caller's result of one client tool call. */
 export class ClientToolResult {
   @IsString() @Matches(CLIENT_CALL_ID_PATTERN) tool_call_id!: string;
@@ -59,7 +80,10 @@ export class ClientToolResult {
  *   answer those calls and continue in the paused run's session (`message` may then be empty).
  */
 export class AgentRunRequest {
-  @ValidateIf((r: AgentRunRequest) => r.tool_results === undefined || (r.message ?? '') !== '')
+  @ValidateIf(
+    (r: AgentRunRequest) =>
+      (r.tool_results === undefined && r.plan === undefined) || (r.message ?? '') !== '',
+  )
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_MESSAGE_CHARS)
@@ -96,11 +120,25 @@ export class AgentRunRequest {
   @ValidateNested({ each: true })
   @Type(() => ClientToolResult)
   tool_results?: ClientToolResult[];
+
+  /** The caller's plan: the run carries it out instead of having the model write one (`message` is then its goal). */
+  @IsOptional() @ValidateNested() @Type(() => ClientPlan) plan?: ClientPlan;
 }
 
 /** Body of `POST /api/v1/chat`. */
 export class ChatRequest {
   @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
+  @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
+  @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
+  /** Answer with server-sent events instead of one JSON object. */
+  @IsOptional() @IsBoolean() stream?: boolean;
+}
+
+/** Body of `POST /api/v1/runs`: a run of the caller's own plan. */
+export class RunPlanRequest {
+  @ValidateNested() @Type(() => ClientPlan) plan!: ClientPlan;
+  /** What the run's answer addresses; "Carry out the plan." when absent. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message?: string;
   @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
   @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
   /** Answer with server-sent events instead of one JSON object. */
@@ -131,6 +169,14 @@ export class FunctionCallSummary {
 export class Usage {
   @IsInt() @Min(0) prompt_tokens!: number;
   @IsInt() @Min(0) completion_tokens!: number;
+  /** What the tokens cost in USD, at the platform's price of the run's model; absent when it has none. */
+  @IsOptional() @IsNumber() @Min(0) cost_usd?: number;
+}
+
+/** A model's price in USD per million tokens (the `pricing` table of the configuration). */
+export interface ModelPrice {
+  input_per_mtok: number;
+  output_per_mtok: number;
 }
 
 /** A call of a client tool the run waits for: answered by a `tool_results` entry with this id. */
@@ -151,6 +197,8 @@ export class AgentRunReply {
   function_calls!: FunctionCallSummary[];
   @IsIn(FINISH_REASONS) finish_reason!: FinishReason;
   @ValidateNested() @Type(() => Usage) usage!: Usage;
+  /** USD the run's session has cost so far, this run included; absent when the run's model has no price. */
+  @IsOptional() @IsNumber() @Min(0) session_cost_so_far?: number;
   /**
    * When the platform could not serve the run (`finish_reason: "error"` because its model is not
    * configured, unreachable or refused the call): the code the gateway answers with (503

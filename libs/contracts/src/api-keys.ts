@@ -4,10 +4,12 @@ import {
   ArrayNotEmpty,
   IsArray,
   IsIn,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
   MaxLength,
+  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
@@ -47,6 +49,8 @@ export class CreateApiKeyRequest {
   @IsArray() @ArrayNotEmpty() @IsIn(SCOPES, { each: true }) scopes!: Scope[];
   /** Whose resources the key acts for; defaults to a principal of its own. */
   @IsOptional() @IsString() @Matches(PRINCIPAL_PATTERN) principal?: string;
+  /** USD the key's runs may spend a day (UTC); the platform's `security.daily_cost_budget_usd` when absent. */
+  @IsOptional() @IsNumber() @Min(0) daily_cost_budget_usd?: number;
 }
 
 /** An API key as lists show it; optional fields here are present, possibly null. */
@@ -60,6 +64,8 @@ export class ApiKeyView {
   @IsString() created_at!: string;
   @IsOptional() @IsString() revoked_at!: string | null;
   @IsOptional() @IsString() last_used_at!: string | null;
+  /** The key's own daily budget in USD; null: the platform's default. */
+  @IsOptional() @IsNumber() daily_cost_budget_usd!: number | null;
 }
 
 /** Returned once, at creation: the only time the key itself is shown. */

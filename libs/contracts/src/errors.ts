@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'payload_too_large',
   'rate_limited',
+  'budget_exceeded',
   'timeout',
   'cancelled',
   'unavailable',

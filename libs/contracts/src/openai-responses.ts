@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { Allow, IsArray, IsIn, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { Allow, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { FINISH_REASONS, type FinishReason, FunctionCallSummary } from './agent';
 
 /**
@@ -46,7 +46,10 @@ export class ChatCompletionChoice {
   @IsOptional() @Allow() logprobs!: null;
 }
 
-/** What the platform adds to a completion: the run, its session, its own finish reason, the functions it ran. */
+/**
+ * What the platform adds to a completion: the run, its session, its own finish reason, the
+ * functions it ran, and what it cost (OpenAI's `usage` has no place for it).
+ */
 export class AgentChassisRunInfo {
   @IsString() run_id!: string;
   @IsString() session_id!: string;
@@ -55,6 +58,8 @@ export class AgentChassisRunInfo {
   @ValidateNested({ each: true })
   @Type(() => FunctionCallSummary)
   function_calls!: FunctionCallSummary[];
+  /** USD, at the price of the agent's model; absent when it has none. */
+  @IsOptional() @IsNumber() cost_usd?: number;
 }
 
 export class ChatCompletionResponse {

@@ -42,6 +42,11 @@ export const Metrics = {
     ),
   llmTokens: () =>
     counter('ac_llm_tokens_total', 'LLM tokens by type (prompt, completion).', ['provider', 'model', 'type']),
+  llmCost: () =>
+    counter('ac_llm_cost_usd_total', 'USD spent on model calls, at the configured prices.', [
+      'agent',
+      'model',
+    ]),
   functionCalls: () =>
     counter('ac_function_calls_total', 'Function executions by outcome.', ['function', 'status']),
   functionDuration: () =>

@@ -14,7 +14,7 @@ import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, modelChoiceOf } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import { ExecutorRun, type ExecutorRunIdentity } from './executor-run';
+import { ExecutorRun, type ExecutorRunIdentity, modelNameOf } from './executor-run';
 import { RunMetrics } from './run-metrics';
 import { BusFunctionCaller } from '../tools/bus-function.caller';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
@@ -48,6 +48,7 @@ export class RunEngineService {
       timeoutMs: this.timeoutFor(profile),
       events: this.events,
       prior,
+      price: this.config.pricing[modelNameOf(profile, this.config)],
     });
     run.hooks = this.hooks.forProfile(profile.hooks);
     return run;

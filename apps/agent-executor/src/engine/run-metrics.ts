@@ -1,8 +1,11 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { RunMetrics as EngineMetrics } from '@app/agent-core';
+import type { RunMetrics as EngineMetrics, RunState } from '@app/agent-core';
+import type { PlatformConfig } from '@app/config';
 import { AGENT_PROTOCOLS, FINISH_REASONS } from '@app/contracts';
 import { initialiseCounter, Metrics } from '@app/observability';
+import { PLATFORM_CONFIG } from '@app/runtime';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
+import { modelNameOf } from './executor-run';
 
 const TEXT_PROTOCOLS = AGENT_PROTOCOLS.filter((protocol) => protocol !== 'native');
 
@@ -13,7 +16,10 @@ const TEXT_PROTOCOLS = AGENT_PROTOCOLS.filter((protocol) => protocol !== 'native
  */
 @Injectable()
 export class RunMetrics implements OnModuleInit, EngineMetrics {
-  constructor(@Inject(AgentProfilesService) private readonly profiles: AgentProfilesService) {}
+  constructor(
+    @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
 
   onModuleInit(): void {
     const agents = this.profiles.configuredNames();
@@ -34,5 +40,12 @@ export class RunMetrics implements OnModuleInit, EngineMetrics {
 
   tokensSaved(tokens: number): void {
     Metrics.tokensSaved().inc(tokens);
+  }
+
+  modelCost(run: RunState, usd: number): void {
+    Metrics.llmCost().inc(
+      { agent: run.definition.name, model: modelNameOf(run.definition, this.config) },
+      usd,
+    );
   }
 }

@@ -12,12 +12,13 @@ import { type AgentProfile, DEFAULT_AGENT, withInstructions } from '../agents/ag
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
-import { newId } from '@app/agent-core';
+import { DEFAULT_PLAN_GOAL, newId } from '@app/agent-core';
 import { requireOwner } from '../common/ownership';
 import { RunEngineService } from '../engine/run-engine.service';
 import { SessionHistoryService } from '../sessions/session-history.service';
 import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
+import { ClientPlansService } from './client-plans.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunLeases } from './run-leases.service';
 import type { ExecutorRun } from '../engine/executor-run';
@@ -42,6 +43,7 @@ export class AgentTurnService {
     @Inject(ClientToolsService) private readonly clientTools: ClientToolsService,
     @Inject(ClientToolResultsService) private readonly results: ClientToolResultsService,
     @Inject(RunLeases) private readonly leases: RunLeases,
+    @Inject(ClientPlansService) private readonly plans: ClientPlansService,
   ) {}
 
   async run(request: AgentRunRequest): Promise<AgentRunReply> {
@@ -51,13 +53,16 @@ export class AgentTurnService {
       ? await this.results.resume(request, request.tool_results)
       : undefined;
     const sessionId = resumed?.sessionId ?? request.session_id;
-    const message = [resumed?.message, request.message].filter(Boolean).join('\n\n');
+    const message =
+      [resumed?.message, request.message].filter(Boolean).join('\n\n') ||
+      (request.plan ? DEFAULT_PLAN_GOAL : '');
     const existing = sessionId ? await this.sessions.find(sessionId) : null;
     if (sessionId && !existing) throw new NotFoundError('session', sessionId);
     if (existing) requireOwner('session', existing.id, existing.owner, request.principal);
     const agent = await this.profiles.get(request.agent ?? existing?.agent ?? DEFAULT_AGENT);
+    const planned = request.plan ? await this.plans.prepare(request, agent) : undefined;
     const clientTools = await this.clientTools.offer(request.client_tools, agent);
-    const profile = withInstructions(agent, request.instructions);
+    const profile = planned?.profile ?? withInstructions(agent, request.instructions);
     const session = existing ?? this.newSession(request, profile);
     const identity = {
       runId: request.run_id ?? newId('run'),
@@ -68,6 +73,7 @@ export class AgentTurnService {
     };
     const run = this.engine.newRun(identity, profile);
     run.clientTools = clientTools;
+    run.plan = planned?.plan;
     const earlier = existing ? [] : this.earlierMessages(request.history, profile);
     await resumed?.claim();
     return this.execution.execute(
@@ -80,6 +86,8 @@ export class AgentTurnService {
 
   private async work(run: ExecutorRun, session: SessionRecord, message: string, isNew: boolean) {
     if (isNew) run.sessionLastSeq = 0;
+    // Only a caller's plan is there before the work: announced as a model's plan is once written.
+    if (run.plan) run.emit('plan', run.plan);
     const ctx = this.engine.contextFor(run);
     const history = isNew ? [] : await this.history.load(ctx, run, session);
     return this.engine.work(ctx, [...history, { role: 'user', content: message }]);

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply } from '@app/contracts';
 import { Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
-import { newId, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
-import type { NewMessage } from '../sessions/session.repository';
+import { newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
+import { type NewMessage, SessionRepository } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import type { ExecutorRun } from '../engine/executor-run';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
@@ -17,6 +17,7 @@ export class RunFinisherService {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
+    @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -31,7 +32,7 @@ export class RunFinisherService {
       plan: run.plan,
       trace: run.trace,
       used_tools: run.usedTools,
-      usage: run.usage,
+      usage: pricedUsage(run.usage, run.price),
       total_ms: totalMs,
     };
     if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
@@ -39,7 +40,7 @@ export class RunFinisherService {
       const said = outcome.transcript ?? outcome.reply;
       await this.finishTurn(run.identity.sessionId, run.runId, progress, input, said, run);
     }
-    const body = replyOf(run, outcome);
+    const body = await this.withSessionCost(run, replyOf(run, outcome));
     run.emit('run_end', body);
     Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });
     Metrics.runSteps().observe(run.step);
@@ -56,6 +57,13 @@ export class RunFinisherService {
       ...(outcome.error ? { error: outcome.error } : {}),
     });
     return body;
+  }
+
+  /** A priced run's reply says what its session has cost so far (one sum over the session's runs). */
+  private async withSessionCost(run: ExecutorRun, body: AgentRunReply): Promise<AgentRunReply> {
+    if (!run.price || !run.identity.sessionId) return body;
+    const spent = await this.sessions.cost(run.identity.sessionId);
+    return spent === undefined ? body : { ...body, session_cost_so_far: spent };
   }
 
   /** Ends a run that is not in flight anywhere (paused for approval, or orphaned by a dead executor). */

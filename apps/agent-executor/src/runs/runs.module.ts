@@ -12,6 +12,7 @@ import { ToolsModule } from '../tools/tools.module';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
 import { AgentTurnService } from './agent-turn.service';
+import { ClientPlansService } from './client-plans.service';
 import { RunControlService } from './run-control.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
@@ -50,6 +51,7 @@ import { RunTakeoverService } from './run-takeover.service';
     RunTakeoverService,
     ClientToolsService,
     ClientToolResultsService,
+    ClientPlansService,
   ],
 })
 export class RunsModule {}

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { roundUsd } from '@app/agent-core';
 import type { SessionView } from '@app/contracts';
 import { DB, type Db } from '@app/persistence';
 
@@ -66,6 +67,7 @@ export class SessionRepository {
       summary: session.summary,
       created_at: session.created_at.toISOString(),
       updated_at: session.updated_at.toISOString(),
+      cost_so_far: (await this.cost(id)) ?? null,
       messages: session.messages.map((m) => ({
         seq: m.seq,
         role: m.role as 'user' | 'assistant',
@@ -75,6 +77,12 @@ export class SessionRepository {
       })),
     };
     return { owner: session.owner, view };
+  }
+
+  /** What the session's runs have cost so far in USD; undefined when none of them had a price. */
+  async cost(id: string): Promise<number | undefined> {
+    const { _sum } = await this.db.run.aggregate({ where: { session_id: id }, _sum: { cost_usd: true } });
+    return _sum.cost_usd === null ? undefined : roundUsd(_sum.cost_usd);
   }
 
   async delete(id: string): Promise<boolean> {

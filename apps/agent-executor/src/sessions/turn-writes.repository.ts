@@ -127,6 +127,7 @@ function saveRun(id: string, progress: RunProgress, now: Date): Sql {
     "plan" = COALESCE(${plan ? JSON.stringify(plan) : null}, "plan"),
     "trace" = ${JSON.stringify(trace)}, "used_tools" = ${JSON.stringify(used_tools)},
     "prompt_tokens" = ${usage.prompt_tokens}, "completion_tokens" = ${usage.completion_tokens},
+    "cost_usd" = ${usage.cost_usd ?? null},
     "total_ms" = ${total_ms}, "finished_at" = ${done ? now : null}, "updated_at" = ${now}
     WHERE "id" = ${id}`;
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ChatPrinter } from '../chat-printer';
 import { InterruptibleTurn } from '../interruptible-turn';
-import type { CliContext } from '../context';
+import type { RunPlanRequest } from '@app/client';
+import { type CliContext, jsonObject, UsageError } from '../context';
 import { EXIT_ERROR, EXIT_INTERRUPTED, exitCodeOf } from '../exit-codes';
 import { startRepl } from '../repl/repl';
 
@@ -59,15 +60,26 @@ export function chatCommands(program: Command, ctx: CliContext): void {
     .description(
       'one task for scripts: prints the reply; exit 0 final, 2 a limit or parse_error, 3 awaiting approval, 1 an error',
     )
-    .requiredOption('-m, --message <text>', 'the task')
+    .option('-m, --message <text>', 'the task (with --plan: what the answer addresses)')
+    .option(
+      '-p, --plan <json>',
+      'carry out this plan instead of having the model write one: {"steps":[{"tool","parameters"}]}',
+    )
     .option('-a, --agent <name>', 'agent profile')
     .option('-s, --session <id>', 'continue this session')
     .option('--json', 'print the whole response as JSON')
     .action(
-      async (opts: { message: string; agent?: string; session?: string; json?: boolean }, cmd: Command) => {
-        const reply = await ctx
-          .client(cmd)
-          .chat({ message: opts.message, agent: opts.agent, session_id: opts.session });
+      async (
+        opts: { message?: string; plan?: string; agent?: string; session?: string; json?: boolean },
+        cmd: Command,
+      ) => {
+        const plan = jsonObject('--plan', opts.plan) as RunPlanRequest['plan'] | undefined;
+        if (!plan && !opts.message)
+          throw new UsageError('give the task with --message, or a plan with --plan');
+        const common = { agent: opts.agent, session_id: opts.session };
+        const reply = plan
+          ? await ctx.client(cmd).runs.plan({ ...common, plan, message: opts.message })
+          : await ctx.client(cmd).chat({ ...common, message: opts.message as string });
         if (opts.json) ctx.json(reply);
         else {
           ctx.line(reply.reply);

@@ -8,6 +8,7 @@ export interface ApiKeyRecord {
   prefix: string;
   hash: string;
   scopes: string;
+  daily_cost_budget_usd: number | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
   created_at: Date;
@@ -17,7 +18,10 @@ export interface ApiKeyRecord {
 export class ApiKeyRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  create(record: Omit<ApiKeyRecord, 'created_at' | 'revoked_at' | 'last_used_at'>): Promise<ApiKeyRecord> {
+  create(
+    record: Omit<ApiKeyRecord, 'created_at' | 'revoked_at' | 'last_used_at' | 'daily_cost_budget_usd'> &
+      Partial<Pick<ApiKeyRecord, 'daily_cost_budget_usd'>>,
+  ): Promise<ApiKeyRecord> {
     return this.db.apiKey.create({ data: record });
   }
 

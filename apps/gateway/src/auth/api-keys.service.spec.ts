@@ -13,6 +13,7 @@ function service() {
     principal: 'team-a',
     prefix: KEY.slice(0, 10),
     hash: hashKey(KEY),
+    daily_cost_budget_usd: null,
     scopes: 'chat runs',
     revoked_at: null,
     last_used_at: null,

@@ -18,6 +18,8 @@ export interface Principal {
   keyId: string;
   principal: string;
   scopes: Scope[];
+  /** The key's own daily budget in USD, when it has one. */
+  dailyCostBudgetUsd?: number;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -63,6 +65,7 @@ export class ApiKeysService implements OnApplicationBootstrap {
       prefix: key.slice(0, 10),
       hash: hashKey(key),
       scopes: [...new Set(request.scopes)].join(' '),
+      daily_cost_budget_usd: request.daily_cost_budget_usd ?? null,
     });
     return { ...toView(record), key };
   }
@@ -111,6 +114,7 @@ export class ApiKeysService implements OnApplicationBootstrap {
       keyId: record.id,
       principal: record.principal,
       scopes: record.scopes.split(' ') as Scope[],
+      ...(record.daily_cost_budget_usd === null ? {} : { dailyCostBudgetUsd: record.daily_cost_budget_usd }),
     };
     if (this.checked.size >= KEY_CHECK_CACHE_MAX) this.checked.clear();
     this.checked.set(hash, { principal, until: now + KEY_CHECK_TTL_MS });
@@ -166,5 +170,6 @@ function toView(record: ApiKeyRecord): ApiKeyView {
     created_at: record.created_at.toISOString(),
     revoked_at: record.revoked_at?.toISOString() ?? null,
     last_used_at: record.last_used_at?.toISOString() ?? null,
+    daily_cost_budget_usd: record.daily_cost_budget_usd,
   };
 }

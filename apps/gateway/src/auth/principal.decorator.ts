@@ -1,5 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Scope } from '@app/contracts';
+import type { Principal } from './api-keys.service';
 import type { AuthenticatedRequest } from './auth.guard';
 
 /** The calling key's principal ('' when authentication is off): the owner of what it creates. */
@@ -15,6 +16,12 @@ export const CurrentKeyId = createParamDecorator((_: unknown, context: Execution
 /** The calling key's scopes (every scope when authentication is off): they bound what an agent does for it. */
 export const CurrentScopes = createParamDecorator((_: unknown, context: ExecutionContext): Scope[] => {
   return context.switchToHttp().getRequest<AuthenticatedRequest>().principal?.scopes ?? [];
+});
+
+/** The calling key as a run's caller: its principal, id (for its limits), scopes and daily budget. */
+export const CurrentRunCaller = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  return principal ?? { principal: '', keyId: 'anonymous', scopes: [] };
 });
 
 /** The calling key's principal and scopes together. */

@@ -8,14 +8,25 @@ export const SLOT_RENEW_MS = 5_000;
 
 export const QUOTA_USED_UP = -1;
 export const TOO_MANY_RUNS = -2;
+export const BUDGET_SPENT = -3;
+
+/** The day's counters of one key: its tokens and, when it has a budget, its spend in USD. */
+export interface DayLimits {
+  quotaKey: string;
+  quota: number;
+  costKey: string;
+  /** USD; no limit when absent. */
+  budget?: number;
+}
 
 // A key's slots are a sorted set of holders scored by when their lease ends (Redis's own clock, so
 // gateways with skewed clocks agree). Expired holders are dropped before counting; a refused
 // attempt writes nothing, so it can never extend anyone's slot.
 
-/** KEYS: quota, slots. ARGV: quota, max runs, lease (ms), holder. */
+/** KEYS: quota, slots, spend. ARGV: quota, max runs, lease (ms), holder, budget (USD; negative: none). */
 const ADMIT = `
 if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return ${QUOTA_USED_UP} end
+if tonumber(ARGV[5]) >= 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[5]) then return ${BUDGET_SPENT} end
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
@@ -31,12 +42,16 @@ redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARG
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1`;
 
-/** KEYS: slots, quota. ARGV: holder, tokens used, quota TTL (ms). One round trip to end a turn. */
+/** KEYS: slots, quota, spend. ARGV: holder, tokens used, TTL (ms), USD spent. One round trip to end a turn. */
 const RELEASE = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 if tonumber(ARGV[2]) > 0 then
   redis.call('INCRBY', KEYS[2], ARGV[2])
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
+end
+if tonumber(ARGV[4]) > 0 then
+  redis.call('INCRBYFLOAT', KEYS[3], ARGV[4])
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
 end
 return 0`;
 
@@ -44,13 +59,23 @@ type Scripted = Redis & {
   acAdmitRun(
     quota: string,
     slots: string,
+    spend: string,
     limit: number,
     maxRuns: number,
     leaseMs: number,
     holder: string,
+    budget: number,
   ): Promise<number>;
   acRenewRun(slots: string, leaseMs: number, holder: string): Promise<number>;
-  acReleaseRun(slots: string, quota: string, holder: string, tokens: number, ttlMs: number): Promise<number>;
+  acReleaseRun(
+    slots: string,
+    quota: string,
+    spend: string,
+    holder: string,
+    tokens: number,
+    ttlMs: number,
+    usd: number,
+  ): Promise<number>;
 };
 
 export interface Slot {
@@ -74,16 +99,25 @@ export class RunSlots {
     private readonly leaseMs = SLOT_LEASE_MS,
     private readonly renewMs = SLOT_RENEW_MS,
   ) {
-    redis.defineCommand('acAdmitRun', { numberOfKeys: 2, lua: ADMIT });
+    redis.defineCommand('acAdmitRun', { numberOfKeys: 3, lua: ADMIT });
     redis.defineCommand('acRenewRun', { numberOfKeys: 1, lua: RENEW });
-    redis.defineCommand('acReleaseRun', { numberOfKeys: 2, lua: RELEASE });
+    redis.defineCommand('acReleaseRun', { numberOfKeys: 3, lua: RELEASE });
     this.redis = redis as Scripted;
   }
 
-  /** A new slot of `slots`, or QUOTA_USED_UP / TOO_MANY_RUNS. */
-  async admit(quotaKey: string, slots: string, quota: number, maxRuns: number): Promise<Slot | number> {
+  /** A new slot of `slots`, or QUOTA_USED_UP / BUDGET_SPENT / TOO_MANY_RUNS. */
+  async admit(day: DayLimits, slots: string, maxRuns: number): Promise<Slot | number> {
     const holder = randomUUID();
-    const admitted = await this.redis.acAdmitRun(quotaKey, slots, quota, maxRuns, this.leaseMs, holder);
+    const admitted = await this.redis.acAdmitRun(
+      day.quotaKey,
+      slots,
+      day.costKey,
+      day.quota,
+      maxRuns,
+      this.leaseMs,
+      holder,
+      day.budget ?? -1,
+    );
     if (admitted < 0) return admitted;
     const slot = { slots, holder };
     this.held.add(slot);
@@ -91,10 +125,24 @@ export class RunSlots {
     return slot;
   }
 
-  release(slot: Slot, quotaKey: string, tokens: number, quotaTtlMs: number): Promise<number> {
+  /** Frees the slot and adds the turn's tokens and USD to the day's counters (kept `ttlMs`). */
+  release(
+    slot: Slot,
+    day: DayLimits,
+    spent: { tokens: number; usd: number },
+    ttlMs: number,
+  ): Promise<number> {
     this.held.delete(slot);
     if (this.held.size === 0) this.stopRenewing();
-    return this.redis.acReleaseRun(slot.slots, quotaKey, slot.holder, tokens, quotaTtlMs);
+    return this.redis.acReleaseRun(
+      slot.slots,
+      day.quotaKey,
+      day.costKey,
+      slot.holder,
+      spent.tokens,
+      ttlMs,
+      spent.usd,
+    );
   }
 
   /** Stops renewing without releasing: what a gateway that dies leaves behind. */

@@ -14,37 +14,84 @@ const usage = (prompt_tokens: number, completion_tokens = 0) => ({
   usage: { prompt_tokens, completion_tokens },
 });
 
+const NO_DAY = { quotaKey: 'ac:tokens:none', quota: 100, costKey: 'ac:cost:none' };
+
 afterAll(() => redis.quit());
 
 describe('UsageLimits (real Redis)', () => {
   it('charges each turn to the daily quota and refuses the next once it is used up', async () => {
     const key = `quota-${Date.now()}`;
     const now = Date.UTC(2026, 10, 22, 23, 0, 0);
-    await limits.withinLimits(key, async () => usage(60, 30), { now });
-    await limits.withinLimits(key, async () => usage(20), { now });
-    const refused = await limits.withinLimits(key, async () => usage(1), { now }).catch((e: unknown) => e);
+    await limits.withinLimits({ keyId: key }, async () => usage(60, 30), { now });
+    await limits.withinLimits({ keyId: key }, async () => usage(20), { now });
+    const refused = await limits
+      .withinLimits({ keyId: key }, async () => usage(1), { now })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('rate_limited');
     expect((refused as AppError).details).toEqual({ retry_after_s: 3_600 });
-    await expect(limits.withinLimits(key, async () => usage(1), { now: now + 3_600_000 })).resolves.toEqual(
-      usage(1),
+    await expect(
+      limits.withinLimits({ keyId: key }, async () => usage(1), { now: now + 3_600_000 }),
+    ).resolves.toEqual(usage(1));
+  });
+
+  it("charges each turn's cost to the key's day and refuses the next once its budget is spent", async () => {
+    const keyId = `budget-${Date.now()}`;
+    const now = Date.UTC(2026, 10, 22, 22, 0, 0);
+    const priced = (cost_usd: number) => ({ usage: { prompt_tokens: 1, completion_tokens: 1, cost_usd } });
+    const own = { keyId, dailyCostBudgetUsd: 0.5 };
+    await limits.withinLimits(own, async () => priced(0.3), { now });
+    await expectEventually(async () => expect(await redis.get(`ac:cost:${keyId}:2026-11-22`)).toBe('0.3'));
+    await limits.withinLimits(own, async () => priced(0.25), { now });
+    const refused = await limits.withinLimits(own, async () => priced(0), { now }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({
+      code: 'budget_exceeded',
+      message: expect.stringContaining('daily cost budget of 0.5 USD'),
+      details: { retry_after_s: 7_200 },
+    });
+    // A larger budget (the key's own wins over the platform's default) admits it again; so does the next day.
+    await expect(
+      limits.withinLimits({ keyId, dailyCostBudgetUsd: 1 }, async () => ({}), { now }),
+    ).resolves.toEqual({});
+    await expect(limits.withinLimits(own, async () => ({}), { now: now + 7_200_000 })).resolves.toEqual({});
+  });
+
+  it('applies the platform default budget to a key without its own, and none when neither is set', async () => {
+    const keyId = `default-budget-${Date.now()}`;
+    const budgeted = new UsageLimits(
+      redis,
+      { security: { ...config.security, daily_cost_budget_usd: 0.1 } } as PlatformConfig,
+      { warn: () => undefined } as unknown as Logger,
     );
+    const spend = async () => ({ usage: { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0.2 } });
+    await budgeted.withinLimits({ keyId }, spend);
+    await expectEventually(async () =>
+      expect(await budgeted.withinLimits({ keyId }, async () => ({})).catch((e: unknown) => e)).toMatchObject(
+        {
+          code: 'budget_exceeded',
+        },
+      ),
+    );
+    await expect(limits.withinLimits({ keyId }, async () => ({}))).resolves.toEqual({});
   });
 
   it('refuses a second concurrent run and frees the slot when the first ends, even on failure', async () => {
     const key = `slots-${Date.now()}`;
     let release!: () => void;
     const first = limits.withinLimits(
-      key,
+      { keyId: key },
       () => new Promise<{ usage?: undefined }>((r) => (release = () => r({}))),
     );
-    await expect(limits.withinLimits(key, async () => ({}))).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(limits.withinLimits({ keyId: key }, async () => ({}))).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
     release();
     await first;
-    await expect(limits.withinLimits(key, async () => Promise.reject(new Error('boom')))).rejects.toThrow(
-      'boom',
-    );
-    await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
+    await expect(
+      limits.withinLimits({ keyId: key }, async () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
+    await expect(limits.withinLimits({ keyId: key }, async () => ({}))).resolves.toEqual({});
   });
 
   it('frees the slot when the caller goes away while its run goes on, and charges the run at its end', async () => {
@@ -52,16 +99,18 @@ describe('UsageLimits (real Redis)', () => {
     const caller = new AbortController();
     let finish!: () => void;
     const running = limits.withinLimits(
-      key,
+      { keyId: key },
       () =>
         new Promise<{ usage: { prompt_tokens: number; completion_tokens: number } }>(
           (r) => (finish = () => r(usage(7))),
         ),
       { signal: caller.signal },
     );
-    await expect(limits.withinLimits(key, async () => ({}))).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(limits.withinLimits({ keyId: key }, async () => ({}))).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
     caller.abort();
-    await expect(limits.withinLimits(key, async () => ({}))).resolves.toEqual({});
+    await expect(limits.withinLimits({ keyId: key }, async () => ({}))).resolves.toEqual({});
     finish();
     await running;
     await expectEventually(async () => {
@@ -74,14 +123,14 @@ describe('UsageLimits (real Redis)', () => {
     const slots = `lease-${Date.now()}`;
     const crashed = new RunSlots(redis, () => undefined, 400, 100);
     const other = new RunSlots(redis, () => undefined, 400, 100);
-    const held = await crashed.admit('ac:tokens:none', slots, 100, 1);
+    const held = await crashed.admit(NO_DAY, slots, 1);
     expect(held).toMatchObject({ slots });
     crashed.stopRenewing();
     const started = Date.now();
     let refusals = 0;
     await expectEventually(
       async () => {
-        const attempt = await other.admit('ac:tokens:none', slots, 100, 1);
+        const attempt = await other.admit(NO_DAY, slots, 1);
         if (attempt === TOO_MANY_RUNS) refusals++;
         expect(attempt).not.toBe(TOO_MANY_RUNS);
       },
@@ -96,14 +145,14 @@ describe('UsageLimits (real Redis)', () => {
     const slots = `renewed-${Date.now()}`;
     const live = new RunSlots(redis, () => undefined, 300, 100);
     const other = new RunSlots(redis, () => undefined, 300, 100);
-    const held = await live.admit('ac:tokens:none', slots, 100, 1);
+    const held = await live.admit(NO_DAY, slots, 1);
     const until = Date.now() + 1_200;
     while (Date.now() < until) {
-      expect(await other.admit('ac:tokens:none', slots, 100, 1)).toBe(TOO_MANY_RUNS);
+      expect(await other.admit(NO_DAY, slots, 1)).toBe(TOO_MANY_RUNS);
       await new Promise((r) => setTimeout(r, 100));
     }
-    await live.release(held as Exclude<typeof held, number>, 'ac:tokens:none', 0, 1_000);
-    expect(await other.admit('ac:tokens:none', slots, 100, 1)).toMatchObject({ slots });
+    await live.release(held as Exclude<typeof held, number>, NO_DAY, { tokens: 0, usd: 0 }, 1_000);
+    expect(await other.admit(NO_DAY, slots, 1)).toMatchObject({ slots });
     other.stopRenewing();
   });
 
@@ -115,7 +164,7 @@ describe('UsageLimits (real Redis)', () => {
     });
     try {
       const offline = new UsageLimits(down, config, { warn: () => undefined } as unknown as Logger);
-      const refused = await offline.withinLimits('k', async () => ({})).catch((e: unknown) => e);
+      const refused = await offline.withinLimits({ keyId: 'k' }, async () => ({})).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(AppError);
       expect(refused).toMatchObject({
         code: 'unavailable',

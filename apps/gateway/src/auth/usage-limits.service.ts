@@ -5,13 +5,15 @@ import { AppError, type Usage } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
 import { orUnavailable } from './redis-unavailable';
-import { QUOTA_USED_UP, RunSlots, type Slot, TOO_MANY_RUNS } from './run-slots';
+import type { Principal } from './api-keys.service';
+import { BUDGET_SPENT, type DayLimits, QUOTA_USED_UP, RunSlots, type Slot, TOO_MANY_RUNS } from './run-slots';
 
 const DAY_MS = 86_400_000;
 
 /**
  * Unbounded consumption guards per API key, in Redis so they hold across gateway replicas:
- * a cap on concurrent runs and a daily token quota (on top of each run's own token budget).
+ * a cap on concurrent runs, a daily token quota and a daily budget in USD (on top of each run's
+ * own token and cost budgets).
  */
 @Injectable()
 export class UsageLimits {
@@ -28,28 +30,41 @@ export class UsageLimits {
   }
 
   /**
-   * Runs `turn` within the key's limits and charges its token usage to today's quota. The run
-   * slot is released when the turn ends, or earlier when `signal` aborts (the caller went away:
-   * its run goes on, but no longer holds one of the key's slots); the tokens are charged at the end.
+   * Runs `turn` within the key's limits and charges its tokens and cost to today's counters. The
+   * run slot is released when the turn ends, or earlier when `signal` aborts (the caller went away:
+   * its run goes on, but no longer holds one of the key's slots); the usage is charged at the end.
    */
   async withinLimits<T extends { usage?: Usage }>(
-    keyId: string,
+    caller: Pick<Principal, 'keyId' | 'dailyCostBudgetUsd'>,
     turn: () => Promise<T>,
     { now = Date.now(), signal }: { now?: number; signal?: AbortSignal } = {},
   ): Promise<T> {
+    const { keyId } = caller;
     const { max_concurrent_runs: maxRuns, daily_token_quota: quota } = this.config.security;
-    const quotaKey = `ac:tokens:${keyId}:${new Date(now).toISOString().slice(0, 10)}`;
+    const today = new Date(now).toISOString().slice(0, 10);
+    const day: DayLimits = {
+      quotaKey: `ac:tokens:${keyId}:${today}`,
+      quota,
+      costKey: `ac:cost:${keyId}:${today}`,
+      budget: caller.dailyCostBudgetUsd ?? this.config.security.daily_cost_budget_usd,
+    };
     const admitted = await orUnavailable(
-      this.slots.admit(quotaKey, `ac:slots:${keyId}`, quota, maxRuns),
+      this.slots.admit(day, `ac:slots:${keyId}`, maxRuns),
       'the run limits',
     );
+    const untilMidnight = { retry_after_s: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000) };
     if (admitted === QUOTA_USED_UP) {
       throw new AppError(
         'rate_limited',
         `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`,
-        {
-          retry_after_s: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000),
-        },
+        untilMidnight,
+      );
+    }
+    if (admitted === BUDGET_SPENT) {
+      throw new AppError(
+        'budget_exceeded',
+        `daily cost budget of ${day.budget} USD spent (resets at 00:00 UTC)`,
+        untilMidnight,
       );
     }
     if (admitted === TOO_MANY_RUNS) {
@@ -57,27 +72,28 @@ export class UsageLimits {
         retry_after_s: 1,
       });
     }
-    const release = (tokens: number) =>
+    const release = (spent: { tokens: number; usd: number }) =>
       // Not awaited: the caller's answer need not wait a Redis round trip. This connection sends
       // commands in order, so this gateway's next admission already sees the slot free.
-      this.slots.release(admitted as Slot, quotaKey, tokens, 2 * DAY_MS).catch((err: unknown) =>
+      this.slots.release(admitted as Slot, day, spent, 2 * DAY_MS).catch((err: unknown) =>
         this.logger.warn('cannot release a run slot; its lease lapses within seconds', {
           key_id: keyId,
           error: (err as Error).message,
         }),
       );
-    const callerGone = () => void release(0);
+    const callerGone = () => void release({ tokens: 0, usd: 0 });
     if (signal?.aborted) callerGone();
     else signal?.addEventListener('abort', callerGone, { once: true });
-    let tokens = 0;
+    const spent = { tokens: 0, usd: 0 };
     try {
       const result = await turn();
-      tokens = (result.usage?.prompt_tokens ?? 0) + (result.usage?.completion_tokens ?? 0);
+      spent.tokens = (result.usage?.prompt_tokens ?? 0) + (result.usage?.completion_tokens ?? 0);
+      spent.usd = result.usage?.cost_usd ?? 0;
       return result;
     } finally {
       signal?.removeEventListener('abort', callerGone);
-      // Releasing twice is harmless: the second only charges the tokens.
-      void release(tokens);
+      // Releasing twice is harmless: the second only charges the usage.
+      void release(spent);
     }
   }
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type ChatRequest, IdempotencyConflictError } from '@app/contracts';
+import { IdempotencyConflictError } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { type IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
+import type { TurnRequest } from './chat.service';
 
 /** How long a key holds its run. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -26,7 +27,7 @@ export class ChatIdempotencyService {
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
-  async claim(key: string, principal: string, request: ChatRequest, runId: string): Promise<KeyedTurn> {
+  async claim(key: string, principal: string, request: TurnRequest, runId: string): Promise<KeyedTurn> {
     this.purgeNowAndThen();
     const claim = { principal, key, bodyHash: bodyHashOf(request), runId };
     const held = await this.keys.claim(claim, new Date(Date.now() - IDEMPOTENCY_TTL_MS));
@@ -49,8 +50,10 @@ export class ChatIdempotencyService {
   }
 }
 
-/** The turn the body asks for; `stream` only chooses how the answer is delivered. */
-function bodyHashOf({ message, session_id, agent }: ChatRequest): string {
-  const turn = JSON.stringify([message, session_id ?? null, agent ?? null]);
+/** The turn the body asks for (a caller's plan included); `stream` only chooses how the answer is delivered. */
+function bodyHashOf(request: TurnRequest): string {
+  const { message, session_id, agent } = request;
+  const plan = 'plan' in request ? [request.plan] : [];
+  const turn = JSON.stringify([message ?? null, session_id ?? null, agent ?? null, ...plan]);
   return createHash('sha256').update(turn).digest('hex');
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto, type Scope } from '@app/contracts';
-import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
-import { ChatService, closedEarly } from './chat.service';
+import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto } from '@app/contracts';
+import { CurrentRunCaller } from '../auth/principal.decorator';
 import { idempotencyKeyOf } from '../common/idempotency-key';
+import { type Caller, ChatService, closedEarly } from './chat.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')
@@ -34,14 +34,11 @@ export class ChatController {
     @Body() body: unknown,
     @Headers('accept') accept: string | undefined,
     @Headers('idempotency-key') idempotencyHeader: string | undefined,
-    @CurrentPrincipal() principal: string,
-    @CurrentKeyId() keyId: string,
-    @CurrentScopes() scopes: Scope[],
+    @CurrentRunCaller() caller: Caller,
     @Res() res: Response,
   ): Promise<void> {
     const request = parseDto(ChatRequest, body, 'chat request');
     const key = idempotencyKeyOf(idempotencyHeader);
-    const caller = { principal, keyId, scopes };
     if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res, key);
     res.status(200).json(await this.chat.chat(request, caller, closedEarly(res), key));
   }

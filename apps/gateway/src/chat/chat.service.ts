@@ -7,6 +7,7 @@ import {
   type AgentRunReply,
   type AgentRunRequest,
   type ChatRequest,
+  type RunPlanRequest,
   type Scope,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
@@ -22,7 +23,12 @@ export interface Caller {
   keyId: string;
   /** The key's scopes: they bound what the run's function calls may do for it. */
   scopes: Scope[];
+  /** The key's own daily budget in USD, when it has one. */
+  dailyCostBudgetUsd?: number;
 }
+
+/** What a turn may be asked with: a chat message, or the caller's own plan (`POST /api/v1/runs`). */
+export type TurnRequest = ChatRequest | RunPlanRequest;
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
 export const EXECUTOR_REPLY_GRACE_MS = 5_000;
@@ -46,7 +52,7 @@ export class ChatService {
    * `idempotencyKey`: a retry with it and the same body answers from the run it started.
    */
   async chat(
-    request: ChatRequest,
+    request: TurnRequest,
     caller: Caller,
     signal?: AbortSignal,
     idempotencyKey?: string,
@@ -59,7 +65,7 @@ export class ChatService {
     );
   }
 
-  async stream(request: ChatRequest, caller: Caller, res: Response, idempotencyKey?: string): Promise<void> {
+  async stream(request: TurnRequest, caller: Caller, res: Response, idempotencyKey?: string): Promise<void> {
     if (!idempotencyKey) return this.streamTurn(this.toRun(request), caller, res, () => platformEvents);
     const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
     const { runId } = keyed.claim;
@@ -101,16 +107,14 @@ export class ChatService {
   ): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
     return this.limits.withinLimits(
-      caller.keyId,
+      caller,
       () =>
         followRun(this.bus, request, {
           timeoutMs,
           takeovers: this.takeovers,
           lostAfterMs: this.config.executor.lease_lapse,
         }),
-      {
-        signal,
-      },
+      { signal },
     );
   }
 
@@ -133,8 +137,14 @@ export class ChatService {
     }
   }
 
-  private toRun({ message, session_id, agent }: ChatRequest): AgentRunRequest {
-    return { message, ...(session_id ? { session_id } : {}), ...(agent ? { agent } : {}) };
+  private toRun(request: TurnRequest): AgentRunRequest {
+    const { message, session_id, agent } = request;
+    return {
+      message: message ?? '',
+      ...(session_id ? { session_id } : {}),
+      ...(agent ? { agent } : {}),
+      ...('plan' in request ? { plan: request.plan } : {}),
+    };
   }
 }
 

@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   idempotency_conflict: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  budget_exceeded: 429,
   cancelled: 409,
   function_error: 502,
   outcome_unknown: 502,

@@ -1,4 +1,5 @@
 import type {
+  AgentChassisRunInfo,
   AgentRunReply,
   ChatCompletionResponse,
   FinishReason,
@@ -35,6 +36,17 @@ export function usageOf(reply: AgentRunReply): OpenAiUsage {
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }
 
+/** The run behind a completion, in the `agentchassis` extension field. */
+export function runInfoOf(reply: AgentRunReply): AgentChassisRunInfo {
+  return {
+    run_id: reply.run_id,
+    session_id: reply.session_id,
+    finish_reason: reply.finish_reason,
+    function_calls: reply.function_calls,
+    ...(reply.usage.cost_usd === undefined ? {} : { cost_usd: reply.usage.cost_usd }),
+  };
+}
+
 export function toolCallsOf(reply: AgentRunReply): OpenAiToolCallOut[] {
   return (reply.client_tool_calls ?? []).map((call) => ({
     id: call.id,
@@ -65,11 +77,6 @@ export function toCompletion(reply: AgentRunReply, model: string, created: numbe
       },
     ],
     usage: usageOf(reply),
-    agentchassis: {
-      run_id: reply.run_id,
-      session_id: reply.session_id,
-      finish_reason: reply.finish_reason,
-      function_calls: reply.function_calls,
-    },
+    agentchassis: runInfoOf(reply),
   };
 }

@@ -78,13 +78,18 @@ describe('ChatCompletionChunks', () => {
     });
   });
 
-  it('leaves usage out unless asked, and writes an error as OpenAI error data', () => {
+  it('leaves usage out unless asked, the cost in the extension when priced, and writes an error as OpenAI error data', () => {
     const format = new ChatCompletionChunks('run_1', 'helper', false);
     expect(
       parse(format.end({ ...reply, client_tool_calls: undefined, finish_reason: 'max_steps' })).at(-2),
     ).toMatchObject({
       choices: [{ finish_reason: 'length' }],
       agentchassis: { event: 'run_end', finish_reason: 'max_steps' },
+    });
+    expect(parse(format.end(reply)).at(-2).agentchassis).not.toHaveProperty('cost_usd');
+    const priced = { ...reply, usage: { ...reply.usage, cost_usd: 0.0042 } };
+    expect(parse(format.end(priced)).at(-2)).toMatchObject({
+      agentchassis: { event: 'run_end', cost_usd: 0.0042 },
     });
     expect(parse(format.error(new AppError('timeout', 'too slow')))).toEqual([
       { error: { message: 'too slow', type: 'server_error', param: null, code: 'timeout' } },

@@ -8,7 +8,7 @@ import type {
 } from '@app/contracts';
 import type { RunStreamFormat } from '../chat/sse-relay';
 import { openAiError } from './openai-error.filter';
-import { completionId, FINISH_REASONS, toolCallsOf, usageOf } from './openai-response';
+import { completionId, FINISH_REASONS, runInfoOf, toolCallsOf, usageOf } from './openai-response';
 
 /**
  * A run as `chat.completion.chunk` events, ending with `data: [DONE]`.
@@ -70,13 +70,7 @@ export class ChatCompletionChunks implements RunStreamFormat {
       );
     parts.push(
       this.chunk([this.choice({}, FINISH_REASONS[reply.finish_reason])], {
-        agentchassis: {
-          event: 'run_end',
-          run_id: reply.run_id,
-          session_id: reply.session_id,
-          finish_reason: reply.finish_reason,
-          function_calls: reply.function_calls,
-        },
+        agentchassis: { event: 'run_end', ...runInfoOf(reply) },
       }),
     );
     if (this.includeUsage) parts.push(this.chunk([], { usage: usageOf(reply) }));

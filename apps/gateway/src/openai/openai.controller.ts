@@ -24,10 +24,10 @@ import {
   OpenAiModel,
   OpenAiModelList,
   parseDto,
-  type Scope,
 } from '@app/contracts';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
-import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
+import { CurrentRunCaller } from '../auth/principal.decorator';
+import type { Caller } from '../chat/chat.service';
 import { OpenAiErrorFilter } from './openai-error.filter';
 import { OpenAiService } from './openai.service';
 
@@ -80,15 +80,13 @@ export class OpenAiController {
   complete(
     @Body() body: unknown,
     @Headers('x-session-id') sessionId: string | undefined,
-    @CurrentPrincipal() principal: string,
-    @CurrentKeyId() keyId: string,
-    @CurrentScopes() scopes: Scope[],
+    @CurrentRunCaller() caller: Caller,
     @Res() res: Response,
   ): Promise<void> {
     if (sessionId !== undefined && !ID_PATTERN.test(sessionId))
       throw new InvalidParamsError([{ field: 'X-Session-Id', message: 'must be a session id (ses_…)' }]);
     const request = parseDto(ChatCompletionRequest, body, 'chat completion request', { unknown: 'strip' });
-    return this.openai.complete(request, sessionId, { principal, keyId, scopes }, res);
+    return this.openai.complete(request, sessionId, caller, res);
   }
 
   /** Other OpenAI endpoints (embeddings, the Responses API, …) are not served: a 404 in OpenAI's shape. */

@@ -1,8 +1,10 @@
-import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
-import { ListRunsQuery, parseDto, RunPage } from '@app/contracts';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { ListRunsQuery, parseDto, RunPage, RunPlanRequest } from '@app/contracts';
 import type { Response } from 'express';
-import { AGENT_SSE_EVENTS, AgentRunReply, RunView, type Scope } from '@app/contracts';
-import { CurrentKeyId, CurrentPrincipal, CurrentScopes } from '../auth/principal.decorator';
+import { AGENT_SSE_EVENTS, AgentRunReply, RunView } from '@app/contracts';
+import { CurrentPrincipal, CurrentRunCaller } from '../auth/principal.decorator';
+import { type Caller, ChatService, closedEarly } from '../chat/chat.service';
+import { idempotencyKeyOf } from '../common/idempotency-key';
 import { wantsEventStream } from '../chat/chat.controller';
 import { resourceId } from './resource-id';
 import { RunsService } from './runs.service';
@@ -10,7 +12,46 @@ import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/runs')
 export class RunsController {
-  constructor(@Inject(RunsService) private readonly runs: RunsService) {}
+  constructor(
+    @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(ChatService) private readonly chat: ChatService,
+  ) {}
+
+  /** A run of the caller's own plan: a turn like a chat message, with the same limits, SSE and retries. */
+  @Post()
+  @ApiRoute({
+    summary: 'Run the caller’s own plan',
+    description:
+      'The agent carries out the given steps in order (its step-failure policy, allow-list and parameter ' +
+      'checks, as for a plan its model writes), then one model call writes the answer. The plan is checked ' +
+      'whole first: a bad one runs nothing and is refused with every bad step named. JSON by default; ' +
+      'server-sent events with `stream: true` or `Accept: text/event-stream`.',
+    body: RunPlanRequest,
+    response: AgentRunReply,
+    status: 200,
+    events: AGENT_SSE_EVENTS,
+    headers: {
+      'Idempotency-Key':
+        'Makes the run safe to retry, as for `POST /api/v1/chat` (the plan is part of the body compared).',
+    },
+    errors: {
+      400: 'invalid_params: the plan, every bad step named (`plan.steps[2].parameters.to: is required`)',
+      404: 'not_found: no such session (of this key) or agent',
+      409: 'idempotency_conflict: the Idempotency-Key was used with another body',
+    },
+  })
+  async create(
+    @Body() body: unknown,
+    @Headers('accept') accept: string | undefined,
+    @Headers('idempotency-key') idempotencyHeader: string | undefined,
+    @CurrentRunCaller() caller: Caller,
+    @Res() res: Response,
+  ): Promise<void> {
+    const request = parseDto(RunPlanRequest, body, 'run request');
+    const key = idempotencyKeyOf(idempotencyHeader);
+    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res, key);
+    res.status(200).json(await this.chat.chat(request, caller, closedEarly(res), key));
+  }
 
   /** The caller's runs, newest first: filters `session_id`, `status`, `agent`; `limit`, `cursor`. */
   @Get()
@@ -46,13 +87,10 @@ export class RunsController {
   async approve(
     @Param('id') id: string,
     @Headers('accept') accept: string | undefined,
-    @CurrentPrincipal() principal: string,
-    @CurrentKeyId() keyId: string,
-    @CurrentScopes() scopes: Scope[],
+    @CurrentRunCaller() caller: Caller,
     @Res() res: Response,
   ): Promise<void> {
     const runId = resourceId('run', id);
-    const caller = { principal, keyId, scopes };
     if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res);
     res.status(200).json(await this.runs.approve(runId, caller));
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ChatModule } from '../chat/chat.module';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
 
-@Module({ controllers: [RunsController], providers: [RunsService] })
+@Module({ imports: [ChatModule], controllers: [RunsController], providers: [RunsService] })
 export class RunsModule {}

@@ -51,14 +51,14 @@ export class RunsService {
   }
 
   /**
-   * Running a held plan is a turn like any other: it takes a run slot and its tokens count against
-   * the key's daily quota. The reply's usage covers the whole run, so only what it adds to the
+   * Running a held plan is a turn like any other: it takes a run slot and its tokens and cost count
+   * against the key's day. The reply's usage covers the whole run, so only what it adds to the
    * usage at the pause is charged (the planning was charged with the first turn).
    */
   private async approveRequest(runId: string, caller: Caller, stream: boolean): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
     const before = (await this.get(runId, caller.principal)).usage;
-    const { reply } = await this.limits.withinLimits(caller.keyId, async () => {
+    const { reply } = await this.limits.withinLimits(caller, async () => {
       const reply = await this.bus.request(
         Routes.agentRunApprove,
         { ...ref(runId, caller.principal), stream, scopes: caller.scopes },
@@ -74,6 +74,9 @@ function added(after: Usage, before: Usage): Usage {
   return {
     prompt_tokens: Math.max(0, after.prompt_tokens - before.prompt_tokens),
     completion_tokens: Math.max(0, after.completion_tokens - before.completion_tokens),
+    ...(after.cost_usd === undefined
+      ? {}
+      : { cost_usd: Math.max(0, after.cost_usd - (before.cost_usd ?? 0)) }),
   };
 }
 

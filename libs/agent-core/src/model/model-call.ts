@@ -1,3 +1,4 @@
+import { costOf } from '../cost';
 import type { RunContext } from '../run-context';
 import type { ChatMessage, CompletionRequest, CompletionResult, NativeTool } from './model-client';
 
@@ -45,6 +46,7 @@ export async function callModel(
   await hooks?.beforeLlm?.(run, request);
   const result = await ctx.model.complete(request);
   run.addUsage(result.usage);
+  if (run.price) ctx.metrics?.modelCost?.(run, costOf(result.usage, run.price));
   await hooks?.afterLlm?.(run, result);
   await ctx.store?.modelStepCompleted(run, { step, result });
   return result;

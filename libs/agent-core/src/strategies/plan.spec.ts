@@ -105,4 +105,27 @@ describe('plan-then-execute', () => {
     expect(result).toMatchObject({ finish_reason: 'final', reply: 'Three.' });
     expect(model.requests).toHaveLength(1);
   });
+
+  it('TaskAgent.executePlan refuses a bad plan whole before anything runs, naming each bad step', async () => {
+    const { agent, functions, model } = harness(
+      ['never'],
+      { allowed_tools: ['add'] },
+      { functions: withFailing() },
+    );
+    const tasks = new TaskAgent(agent.runtime, agent.definition);
+    const refused = tasks.executePlan([
+      { description: 'sum', ...add },
+      { description: 'fail', tool: 'fail', params: {} },
+      { description: 'half a sum', ...add, params: { a: 1 } },
+    ]);
+    await expect(refused).rejects.toThrow(PlanError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'plan_invalid',
+      message: expect.stringContaining(
+        "steps[1].tool: 'fail' is not a function agent 'test' may call; steps[2].parameters.b: is required",
+      ),
+    });
+    expect(functions.calls).toHaveLength(0);
+    expect(model.requests).toHaveLength(0);
+  });
 });

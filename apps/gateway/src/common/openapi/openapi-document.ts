@@ -33,7 +33,7 @@ const ERRORS: Record<number, string> = {
   403: "forbidden: the key lacks the route's scope",
   404: 'not_found',
   413: 'payload_too_large: the body is over 1 MiB',
-  429: 'rate_limited: over the key’s rate, concurrency or daily token limit (see `Retry-After`)',
+  429: 'rate_limited: over the key’s rate, concurrency or daily token limit; budget_exceeded: the key’s daily cost budget is spent (see `Retry-After`)',
   503: 'unavailable: a service the route needs is down',
   504: 'timeout',
 };

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { costOf, pricedUsage } from './cost';
+import { LimitExceeded } from './errors';
+import { action, finalAnswer, harness } from './testing/fixtures.fixture';
+
+// The scripted model reports 10 prompt and 5 completion tokens per call: 20 micro-dollars at this price.
+const price = { input_per_mtok: 1, output_per_mtok: 2 };
+const STEP_USD = 0.00002;
+const planOf = (...tools: string[]) =>
+  JSON.stringify({ steps: tools.map((tool) => ({ description: tool, tool, params: { a: 1, b: 2 } })) });
+
+describe('cost', () => {
+  it('prices prompt and completion tokens per million, without float drift', () => {
+    expect(
+      costOf(
+        { prompt_tokens: 1_000_000, completion_tokens: 500_000 },
+        { input_per_mtok: 0.15, output_per_mtok: 0.6 },
+      ),
+    ).toBe(0.45);
+    expect(
+      costOf({ prompt_tokens: 1, completion_tokens: 2 }, { input_per_mtok: 0.1, output_per_mtok: 0.1 }),
+    ).toBe(3e-7);
+  });
+
+  it('leaves the cost out, not at 0, for a model without a price', () => {
+    expect(pricedUsage({ prompt_tokens: 3, completion_tokens: 4 }, undefined)).toEqual({
+      prompt_tokens: 3,
+      completion_tokens: 4,
+    });
+    expect(pricedUsage({ prompt_tokens: 10, completion_tokens: 5 }, price)).toMatchObject({
+      cost_usd: STEP_USD,
+    });
+  });
+
+  it("a run's reply carries its cost at the price the host gave", async () => {
+    const { agent } = harness([action('add', { a: 2, b: 3 }), finalAnswer('5')]);
+    const priced = await agent.run({ message: 'What is 2 + 3?', price });
+    expect(priced.usage).toEqual({ prompt_tokens: 20, completion_tokens: 10, cost_usd: 2 * STEP_USD });
+    const { agent: unpriced } = harness([finalAnswer('5')]);
+    expect((await unpriced.run('What is 2 + 3?')).usage).not.toHaveProperty('cost_usd');
+  });
+});
+
+describe('the cost metric', () => {
+  it("tells the host's metrics what each model call of a priced run cost, and nothing for an unpriced one", async () => {
+    const costs: [string, number][] = [];
+    const metrics = {
+      modelCost: (run: { definition: { name: string } }, usd: number) =>
+        costs.push([run.definition.name, usd]),
+    };
+    const { agent } = harness([action('add', { a: 2, b: 3 }), finalAnswer('5')], {}, { metrics });
+    await agent.run({ message: 'What is 2 + 3?', price });
+    expect(costs).toEqual([
+      ['test', STEP_USD],
+      ['test', STEP_USD],
+    ]);
+    const { agent: unpriced } = harness([finalAnswer('5')], {}, { metrics });
+    await unpriced.run('What is 2 + 3?');
+    expect(costs).toHaveLength(2);
+  });
+});
+
+describe('max_cost_usd', () => {
+  it('stops a ReAct run before a model step once its cost has reached the budget', async () => {
+    const { agent, functions, model } = harness(
+      [action('add', { a: 1, b: 1 }), action('add', { a: 2, b: 2 }), finalAnswer('never')],
+      { max_cost_usd: 2 * STEP_USD },
+    );
+    const result = await agent.run({ message: 'spend', price });
+    expect(result).toMatchObject({ finish_reason: 'budget', phase: 'failed' });
+    // As with the token budget, the calls of the step that reached it are not run: nobody would read them.
+    expect(model.requests).toHaveLength(2);
+    expect(functions.calls).toHaveLength(1);
+    expect(result.usage.cost_usd).toBe(2 * STEP_USD);
+    expect(result.reply).toContain(`cost budget of ${2 * STEP_USD} USD`);
+    expect(result.failure).toBeInstanceOf(LimitExceeded);
+  });
+
+  it('stops a plan run before its summary; the steps it ran stay done', async () => {
+    const { agent, functions, model } = harness([planOf('add', 'multiply'), 'never'], {
+      mode: 'plan',
+      max_cost_usd: STEP_USD,
+    });
+    const result = await agent.run({ message: 'compute', price });
+    expect(result.finish_reason).toBe('budget');
+    expect(model.requests).toHaveLength(1);
+    expect(functions.calls.map((call) => call.name)).toEqual(['add', 'multiply']);
+    expect(result.reply).toContain('Done so far: add (success), multiply (success).');
+    expect(result.plan?.steps.map((step) => step.status)).toEqual(['completed', 'completed']);
+  });
+
+  it('is no limit for a model without a price', async () => {
+    const { agent } = harness([action('add', { a: 1, b: 1 }), finalAnswer('2')], { max_cost_usd: 1e-9 });
+    expect((await agent.run('spend')).finish_reason).toBe('final');
+  });
+});

@@ -139,17 +139,26 @@ describe('a call in flight when the run stopped (started, no outcome journaled)'
   });
 
   it('is sent again with the same idempotency key when its function is idempotent', async () => {
-    const { whole, journal } = await inFlight();
-    const functions = arithmetic();
-    const definition = (await functions.find('add'))!;
-    const idempotent = arithmetic().add({ ...definition, idempotent: true }, ({ a, b }) => ({
-      data: { sum: (a as number) + (b as number) },
-    }));
-    const resumed = await runOnce(react, replies.slice(1), journal, idempotent);
+    const idempotentAdd = async () => {
+      const functions = arithmetic();
+      const definition = (await functions.find('add'))!;
+      return arithmetic().add({ ...definition, idempotent: true }, ({ a, b }) => ({
+        data: { sum: (a as number) + (b as number) },
+      }));
+    };
+    const whole = await runOnce(react, replies, undefined, await idempotentAdd());
+    const started = whole.entries.findIndex((entry) => entry.kind === 'tool_started');
+    const journal = prefix(whole.entries, started + 1);
+    const resumed = await runOnce(react, replies.slice(1), journal, await idempotentAdd());
     expect(resumed.outcome.reply).toBe(whole.outcome.reply);
     expect(resumed.functions.calls).toHaveLength(1);
     expect(resumed.functions.calls[0].idempotencyKey).toBe(whole.functions.calls[0].idempotencyKey);
     expect(resumed.functions.calls[0].idempotencyKey).toBe('run_1:1:0');
+  });
+
+  it('carries no idempotency key when its function is not idempotent (it is never sent again)', async () => {
+    const { whole } = await inFlight();
+    expect(whole.functions.calls[0].idempotencyKey).toBeUndefined();
   });
 });
 

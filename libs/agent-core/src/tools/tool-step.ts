@@ -145,7 +145,8 @@ async function execute(
       args,
       timeoutMs,
       callId: newId('call'),
-      idempotencyKey: idempotencyKeyOf(run.runId, run.step, index),
+      // only a call that may be sent again after a takeover needs its provider to recognise it
+      ...(definition?.idempotent ? { idempotencyKey: idempotencyKeyOf(run.runId, run.step, index) } : {}),
       caller: {
         agent: run.definition.name,
         run_id: run.runId,

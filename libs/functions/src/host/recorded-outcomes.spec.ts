@@ -82,6 +82,21 @@ describe('RecordedOutcomes', () => {
     });
   });
 
+  it('runs an idempotent call unrecorded when the store cannot be reached (a repeat is safe anyway)', async () => {
+    const outcomes = new RecordedOutcomes(
+      () => Promise.reject(new UnavailableError('no JetStream')),
+      quiet,
+      (t) => t,
+    );
+    const work = vi.fn(() => Promise.resolve({ message: 'read' }));
+    const call = { name: 'read', key: 'k', params: {}, idempotent: true };
+    const signal = new AbortController().signal;
+    await expect(outcomes.once({ ...call, deadline: Date.now() + 1_000, signal }, work)).resolves.toEqual({
+      message: 'read',
+    });
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+
   it('answers a repeat of a call whose provider died with it unavailable, once and for all, without running it', async () => {
     const { outcomes, call } = setup();
     void outcomes.once(call({ deadline: Date.now() - 10_000 }), never);

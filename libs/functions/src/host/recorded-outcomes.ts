@@ -47,7 +47,8 @@ const STALE_AFTER_MS = 5_000;
  * Runs a call sent with an idempotency key at most once across all replicas of all providers:
  * the first attempt claims the key in a JetStream KV bucket and records its outcome there (success,
  * function error, timeout alike); a repeat gets that outcome, or waits for a running first
- * attempt. Without the store nothing runs: a keyed call then fails `unavailable`.
+ * attempt. Without the store a keyed call of a function not declared idempotent fails
+ * `unavailable` without running; an idempotent one runs unrecorded.
  */
 export class RecordedOutcomes {
   private opening?: Promise<KvBucket>;
@@ -59,7 +60,16 @@ export class RecordedOutcomes {
   ) {}
 
   async once(call: KeyedCall, work: () => Promise<FunctionResult>): Promise<FunctionResult> {
-    const bucket = await this.bucket();
+    const bucket = await this.bucket().catch((err: unknown) => {
+      // A function safe to repeat needs no guard to stay correct: without the store it runs as an
+      // unkeyed call would, rather than failing. Any other keyed call must not run unguarded.
+      if (!call.idempotent) throw err;
+      this.logger.warn('the call outcome store is unreachable: an idempotent call runs unrecorded', {
+        function: call.name,
+      });
+      return undefined;
+    });
+    if (!bucket) return work();
     const hash = paramsHash(call.params);
     const claim: Entry = { state: 'running', params_hash: hash, until: call.deadline };
     const attempt: Attempt = { bucket, key: entryKey(call), call, claim, work };

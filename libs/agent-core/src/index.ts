@@ -78,6 +78,7 @@ export { InMemorySessionStore } from './session/in-memory-session.store';
 export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-model';
 export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
 export { newId } from './ids';
+export { InMemoryRunInbox, type RunInbox } from './inbox/run-inbox';
 export {
   JournalCursor,
   type JournalEntry,

@@ -125,10 +125,20 @@ export class AgentRunRequest {
   @IsOptional() @ValidateNested() @Type(() => ClientPlan) plan?: ClientPlan;
 }
 
+export const ROUTINGS = ['join', 'new', 'auto'] as const;
+export type Routing = (typeof ROUTINGS)[number];
+
 /** Body of `POST /api/v1/chat`. */
 export class ChatRequest {
   @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
   @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
+  /**
+   * A run of the caller's: while it runs the message joins it (read before its next model step);
+   * once it has ended the message starts a new run in its session, told what that run did.
+   */
+  @IsOptional() @IsString() @Matches(ID_PATTERN) run_id?: string;
+  /** With `session_id` and no `run_id`, while the session has a run going: join it, start a new one beside it, or let the model decide (`auto`, the default). */
+  @IsOptional() @IsIn(ROUTINGS) routing?: Routing;
   @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
   /** Answer with server-sent events instead of one JSON object. */
   @IsOptional() @IsBoolean() stream?: boolean;
@@ -223,6 +233,7 @@ export const AGENT_EVENT_TYPES = [
   'plan',
   'step',
   'delta',
+  'user_message',
   'run_end',
 ] as const;
 export type AgentEventType = (typeof AGENT_EVENT_TYPES)[number];

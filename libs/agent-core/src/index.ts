@@ -79,6 +79,7 @@ export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-mode
 export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
 export { newId } from './ids';
 export { InMemoryRunInbox, type RunInbox } from './inbox/run-inbox';
+export { classifyMessage, type RoutingVerdict } from './inbox/message-routing';
 export {
   JournalCursor,
   type JournalEntry,

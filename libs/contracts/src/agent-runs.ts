@@ -184,6 +184,8 @@ export class SessionView {
   @IsString() updated_at!: string;
   /** USD the session's runs have cost so far, at their models' prices; null when none had a price. */
   @IsOptional() @IsNumber() cost_so_far!: number | null;
+  /** The session's runs going now: a message with `run_id` (or `routing: join`) joins one. */
+  @IsArray() @IsString({ each: true }) active_runs!: string[];
   @IsArray() @ValidateNested({ each: true }) @Type(() => SessionMessageView) messages!: SessionMessageView[];
 }
 

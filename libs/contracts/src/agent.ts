@@ -19,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
+import type { RoutingDecision } from './agent-runs';
 import { ErrorBody } from './errors';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -120,6 +121,9 @@ export class AgentRunRequest {
   @ValidateNested({ each: true })
   @Type(() => ClientToolResult)
   tool_results?: ClientToolResult[];
+
+  /** Where the message was routed, when its session had a run going: the new run's trace opens with it. */
+  @IsOptional() @IsObject() routing_decision?: RoutingDecision;
 
   /** The caller's plan: the run carries it out instead of having the model write one (`message` is then its goal). */
   @IsOptional() @ValidateNested() @Type(() => ClientPlan) plan?: ClientPlan;

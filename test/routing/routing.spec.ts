@@ -41,7 +41,7 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
           },
         },
       ],
-      agents: () => [],
+      agents: () => [{ name: 'sidekick', allowed_tools: ['hold'], routing: 'new' }],
       env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, DATABASE_URL: created.url },
     });
     [alice, bob] = await Promise.all([keyFor('alice'), keyFor('bob')]);
@@ -76,9 +76,9 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
     });
 
   /** Starts a streamed run of alice's that waits in `hold`; resolves once it waits there. */
-  async function heldRun(message: string, sessionId?: string) {
+  async function heldRun(message: string, agent?: string) {
     held = gate();
-    const body = { message, stream: true, ...(sessionId ? { session_id: sessionId } : {}) };
+    const body = { message, stream: true, ...(agent ? { agent } : {}) };
     const res = await post(stack.base, '/api/v1/chat', body, bearer(alice));
     const events = readEvents(res);
     await held.entered;
@@ -192,6 +192,28 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
       expect.objectContaining({
         kind: 'routing',
         routing: { decision: belongs ? 'join' : 'new', routing: 'auto', reason },
+      }),
+    );
+  });
+
+  it("routes by the agent's own routing when the message names none", async () => {
+    script([{ match: 'and a biscuit', reply: 'Tea and a biscuit.' }]);
+    const run = await heldRun('Hold on for tea.', 'sidekick');
+    const routed = await chat(alice, { message: 'and a biscuit', session_id: run.sessionId });
+    held.release();
+    await run.events;
+    expect(routed).toMatchObject({
+      status: 200,
+      body: { session_id: run.sessionId, reply: 'Tea and a biscuit.' },
+    });
+    expect(stack.llm.requests().filter((r) => JSON.stringify(r.body).includes('The new message:'))).toEqual(
+      [],
+    );
+    const view = await get<RunView>(`/runs/${routed.body.run_id}`);
+    expect(view.trace).toContainEqual(
+      expect.objectContaining({
+        kind: 'routing',
+        routing: expect.objectContaining({ decision: 'new', routing: 'new' }),
       }),
     );
   });

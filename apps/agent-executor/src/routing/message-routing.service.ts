@@ -70,10 +70,12 @@ export class MessageRoutingService {
     return { action: 'joined', run_id: runId, session_id: sessionId };
   }
 
+  /** The message's `routing`, else its agent's, else `auto`. */
   private async decide(request: MessageRouteRequest, agent: string, goal: string): Promise<RoutingDecision> {
-    const routing = request.routing ?? 'auto';
-    if (routing !== 'auto') return { decision: routing, routing, reason: `the caller asked to ${routing}` };
     const profile = await this.profiles.get(agent);
+    const routing = request.routing ?? profile.routing ?? 'auto';
+    if (routing !== 'auto')
+      return { decision: routing, routing, reason: `routing '${routing}' was asked for` };
     const verdict = await classifyMessage(this.engine.modelFor(profile), new PromptSet(profile), {
       goal: goal.slice(0, CONTEXT_CHARS),
       message: request.message,

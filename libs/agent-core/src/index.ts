@@ -78,6 +78,8 @@ export { InMemorySessionStore } from './session/in-memory-session.store';
 export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-model';
 export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
 export { newId } from './ids';
+export { InMemoryRunInbox, type RunInbox } from './inbox/run-inbox';
+export { classifyMessage, type RoutingVerdict } from './inbox/message-routing';
 export {
   JournalCursor,
   type JournalEntry,

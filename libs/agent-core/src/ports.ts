@@ -48,6 +48,8 @@ export interface RunStore {
     run: RunState,
     started: { step: number; index: number; name: string; args: Record<string, unknown> },
   ): Promise<void> | void;
+  /** A message the caller added while the run ran reached the model at `step`. Optional. */
+  userMessageReceived?(run: RunState, message: { step: number; text: string }): Promise<void> | void;
   /** The plan changed (written, a step ran, revised). */
   planChanged(run: RunState): Promise<void> | void;
   runEnded(run: RunState, outcome: RunOutcome): Promise<void> | void;

@@ -15,7 +15,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { NAME_PATTERN } from './agent';
+import { NAME_PATTERN, ROUTINGS, type Routing } from './agent';
 import { AgentHook, AgentHookSpec } from './agent-hooks';
 
 export const AGENT_PROTOCOLS = ['xml-toon', 'json-action', 'native'] as const;
@@ -88,6 +88,8 @@ export class AgentProfileFields {
   @IsOptional() @IsBoolean() plan_approval?: boolean;
   /** Plan mode: what a failed step does to the rest of the plan. */
   @IsOptional() @IsIn(STEP_FAILURE_POLICIES) step_failure?: StepFailurePolicy;
+  /** Where a session's message goes while a run of it is going, when the message does not say: `auto` when absent. */
+  @IsOptional() @IsIn(ROUTINGS) routing?: Routing;
   /** Functions or webhooks told of the run's events; a `before_tool` hook may deny or rewrite a call. */
   @IsOptional()
   @IsArray()
@@ -136,6 +138,7 @@ export class AgentProfileView {
   @IsOptional() @IsInt() max_tokens?: number;
   @IsBoolean() plan_approval!: boolean;
   @IsIn(STEP_FAILURE_POLICIES) step_failure!: StepFailurePolicy;
+  @IsOptional() @IsIn(ROUTINGS) routing?: Routing;
   @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
 }
 

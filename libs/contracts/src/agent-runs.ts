@@ -71,9 +71,21 @@ export const TRACE_STEP_KINDS = [
   'hook',
   /** Another executor took the run over (its executor stopped) and carried it on from `step`. */
   'takeover',
+  /** A message the caller added while the run ran; it reached the model at `step`. */
+  'user_message',
+  /** Where a message without a run id went (`join` or `new`), and why. */
+  'routing',
 ] as const;
 
 /** A `hook` step: which hook ran, how it ended (`ok`, `error`, `timeout`) and what it decided. */
+/** Where a message without a run id went while its session had a run going, and why. */
+export interface RoutingDecision {
+  decision: 'join' | 'new';
+  /** `join`, `new`: the caller's choice; `auto`: the model's answer. */
+  routing: 'join' | 'new' | 'auto';
+  reason: string;
+}
+
 export interface HookTrace {
   event: string;
   /** `function:<name>` or the webhook's origin and path. */
@@ -97,6 +109,10 @@ export class TraceStep {
   @IsOptional() @IsString() observation?: string;
   @IsOptional() @IsString() error?: string;
   @IsOptional() @IsObject() hook?: HookTrace;
+  /** `user_message`: the caller's message; `routing`: the message routed. */
+  @IsOptional() @IsString() message?: string;
+  /** `routing`: the decision taken for the message, and why. */
+  @IsOptional() @IsObject() routing?: RoutingDecision;
   @IsInt() elapsed_ms!: number;
   @IsOptional() @ValidateNested() @Type(() => Usage) tokens?: Usage;
 }
@@ -168,6 +184,8 @@ export class SessionView {
   @IsString() updated_at!: string;
   /** USD the session's runs have cost so far, at their models' prices; null when none had a price. */
   @IsOptional() @IsNumber() cost_so_far!: number | null;
+  /** The session's runs going now: a message with `run_id` (or `routing: join`) joins one. */
+  @IsArray() @IsString({ each: true }) active_runs!: string[];
   @IsArray() @ValidateNested({ each: true }) @Type(() => SessionMessageView) messages!: SessionMessageView[];
 }
 
@@ -229,6 +247,7 @@ export interface AgentEventData {
   plan: Plan;
   step: PlanStep;
   delta: StepTextEvent;
+  user_message: StepTextEvent;
   run_end: AgentRunReply;
 }
 
@@ -245,6 +264,7 @@ export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass> = {
   plan: Plan,
   step: PlanStep,
   delta: StepTextEvent,
+  user_message: StepTextEvent,
   run_end: AgentRunReply,
   error: ErrorResponse,
 };

@@ -19,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
+import type { RoutingDecision } from './agent-runs';
 import { ErrorBody } from './errors';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -121,14 +122,27 @@ export class AgentRunRequest {
   @Type(() => ClientToolResult)
   tool_results?: ClientToolResult[];
 
+  /** Where the message was routed, when its session had a run going: the new run's trace opens with it. */
+  @IsOptional() @IsObject() routing_decision?: RoutingDecision;
+
   /** The caller's plan: the run carries it out instead of having the model write one (`message` is then its goal). */
   @IsOptional() @ValidateNested() @Type(() => ClientPlan) plan?: ClientPlan;
 }
+
+export const ROUTINGS = ['join', 'new', 'auto'] as const;
+export type Routing = (typeof ROUTINGS)[number];
 
 /** Body of `POST /api/v1/chat`. */
 export class ChatRequest {
   @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
   @IsOptional() @IsString() @Matches(ID_PATTERN) session_id?: string;
+  /**
+   * A run of the caller's: while it runs the message joins it (read before its next model step);
+   * once it has ended the message starts a new run in its session, told what that run did.
+   */
+  @IsOptional() @IsString() @Matches(ID_PATTERN) run_id?: string;
+  /** With `session_id` and no `run_id`, while the session has a run going: join it, start a new one beside it, or let the model decide (`auto`, the default). */
+  @IsOptional() @IsIn(ROUTINGS) routing?: Routing;
   @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
   /** Answer with server-sent events instead of one JSON object. */
   @IsOptional() @IsBoolean() stream?: boolean;
@@ -223,6 +237,7 @@ export const AGENT_EVENT_TYPES = [
   'plan',
   'step',
   'delta',
+  'user_message',
   'run_end',
 ] as const;
 export type AgentEventType = (typeof AGENT_EVENT_TYPES)[number];

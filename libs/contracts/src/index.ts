@@ -10,6 +10,7 @@ export * from './function-calls';
 export * from './functions';
 export * from './health';
 export * from './listing';
+export * from './message-routing';
 export * from './json-schema';
 export * from './scheduler';
 export * from './route';

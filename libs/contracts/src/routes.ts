@@ -5,6 +5,7 @@ import { FunctionCallBatch } from './function-calls';
 import { type FnCatalogReply, type FnExecReply, FnExecRequest, FnInvokeRequest } from './functions';
 import type { PingReply, ServiceName } from './health';
 import { ListRunsRequest, ListSessionsRequest, type Page, RunSummary, SessionSummary } from './listing';
+import { type MessageRouteReply, MessageRouteRequest, RunInboxRequest } from './message-routing';
 import { NO_BODY, replyOf, route } from './route';
 import {
   CreateCronRequest,
@@ -27,6 +28,8 @@ const INTERRUPT_MS = 15_000;
 /** Creating a task may ask every function provider whether its function exists: a little slack. */
 const SCHEDULER_MS = 10_000;
 const RECORD_MS = 2_000;
+/** Routing a message may take one short model call. */
+const ROUTE_MS = 30_000;
 const PING_MS = 1_000;
 /** How long a scatter-gather of the catalogue collects answers. */
 const CATALOG_GATHER_MS = 200;
@@ -59,6 +62,16 @@ export const Routes = {
   /** Answered only by the executor that owns the run in flight (no queue group). */
   agentRunInterrupt: (runId: string) =>
     route(Subjects.agentRunInterrupt(runId), NO_BODY, AgentRunReply, { timeoutMs: INTERRUPT_MS }),
+  /** Answered only by the executor that owns the run in flight (no queue group). */
+  agentRunInbox: (runId: string) =>
+    route(Subjects.agentRunInbox(runId), RunInboxRequest, replyOf<{ accepted: true }>(), {
+      timeoutMs: QUERY_MS,
+    }),
+  /** May ask the model whether the message belongs to the session's running run. */
+  agentMessageRoute: route(Subjects.agentMessageRoute, MessageRouteRequest, replyOf<MessageRouteReply>(), {
+    ...executor,
+    timeoutMs: ROUTE_MS,
+  }),
   agentSessionList: route(
     Subjects.agentSessionList,
     ListSessionsRequest,

@@ -20,6 +20,10 @@ export const Subjects = {
   agentRunReject: 'agent.runs.reject',
   /** Answered only by the executor that owns the run while it is in flight (no queue group). */
   agentRunInterrupt: (runId: string) => `agent.interrupt.${runId}`,
+  /** A message for a run in flight; answered only by the executor that owns it. */
+  agentRunInbox: (runId: string) => `agent.inbox.${runId}`,
+  /** Where a chat message goes: into a running run, or a new run (any executor). */
+  agentMessageRoute: 'agent.messages.route',
   agentSessionGet: 'agent.sessions.get',
   agentSessionList: 'agent.sessions.list',
   agentSessionDelete: 'agent.sessions.delete',

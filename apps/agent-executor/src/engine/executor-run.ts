@@ -1,5 +1,5 @@
 import { type EventSink, type PriorProgress, type RunIdentity, RunState } from '@app/agent-core';
-import type { ClientToolSet, Hooks } from '@app/agent-core';
+import { type ClientToolSet, type Hooks, InMemoryRunInbox } from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
 import type { ModelPrice } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
@@ -26,6 +26,8 @@ export class ExecutorRun extends RunState<AgentProfile> {
   hooks?: Hooks;
   /** The session's last message as of loading its history (0 for a new session): saves a read when appending. */
   sessionLastSeq?: number;
+  /** Messages the caller adds while the run runs (`agent.inbox.<runId>`). */
+  readonly inbox = new InMemoryRunInbox();
 
   constructor(
     identity: ExecutorRunIdentity,

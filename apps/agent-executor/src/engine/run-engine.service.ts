@@ -69,6 +69,7 @@ export class RunEngineService {
       store: this.journal,
       metrics: this.metrics,
       clientTools: run.clientTools,
+      inbox: run.inbox,
     };
   }
 
@@ -76,7 +77,7 @@ export class RunEngineService {
    * The profile's model, chosen at its first call: an endpoint that cannot work (no key, no base
    * URL) fails that call, as a model error the run ends with, naming the setting.
    */
-  private modelFor(profile: AgentProfile): ModelClient {
+  modelFor(profile: AgentProfile): ModelClient {
     const choose = () => this.models.forProfile(modelChoiceOf(profile));
     return {
       name: profile.provider ?? 'platform',

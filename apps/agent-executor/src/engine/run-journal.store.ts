@@ -69,6 +69,10 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     this.enqueue(run.runId, (cursor) => cursor.toolCall(step, outcome), false);
   }
 
+  userMessageReceived(run: RunState, { step, text }: { step: number; text: string }): void {
+    this.enqueue(run.runId, (cursor) => cursor.userMessage(step, text), false);
+  }
+
   /** Waits until the start is written: the call is sent only once a takeover would know of it. */
   async toolCallStarted(
     run: RunState,

@@ -7,6 +7,7 @@ import {
   defineAgent,
   InMemoryFunctions,
   InMemoryRunStore,
+  JournalCursor,
   type PriorProgress,
   replayJournal,
   type RunStore,
@@ -160,6 +161,16 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
       [3, 1, 'tool_call'],
       [4, 2, 'model_step'],
     ]);
+  });
+
+  it('stores a message the caller added mid-run in its place, and loads it back', async () => {
+    await openRun('run_d');
+    const entries = new RunJournalRepository(db, writer);
+    const cursor = new JournalCursor();
+    const written = [cursor.userMessage(2, 'also this'), cursor.userMessage(2, '也这样')];
+    await entries.append('run_d', written);
+    expect(await entries.load('run_d')).toEqual(written);
+    expect(written[1]).toMatchObject({ seq: 2, kind: 'user_message', step: 2, text: '也这样' });
   });
 
   it('a failed write is logged and counted, the run goes on, and its later entries are dropped', async () => {

@@ -56,6 +56,9 @@ function rowOf(runId: string, entry: JournalEntry, now: Date) {
     const { index, name, args } = entry;
     return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${null}, ${JSON.stringify({ args })}, ${0}, ${0}, ${elapsedMs}, ${now})`;
   }
+  if (kind === 'user_message') {
+    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${JSON.stringify({ text: entry.text })}, ${0}, ${0}, ${elapsedMs}, ${now})`;
+  }
   const { index, name, status, callId, args, observation, error, executed } = entry;
   const data = JSON.stringify({ call_id: callId, args, observation, error, executed });
   return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${status}, ${data}, ${0}, ${0}, ${elapsedMs}, ${now})`;
@@ -83,6 +86,7 @@ function toEntry(row: StoredRow): JournalEntry {
       args: started.args,
     };
   }
+  if (row.kind === 'user_message') return { ...common, kind: 'user_message', text: data.text as string };
   const tool = data as Pick<ToolCallEntry, 'args' | 'observation' | 'error'>;
   return {
     ...common,

@@ -5,6 +5,7 @@ import {
   type HistoryMessage,
   InvalidParamsError,
   NotFoundError,
+  type RoutingDecision,
 } from '@app/contracts';
 import { activeTraceId } from '@app/observability';
 import { countTokens } from '@app/protocol';
@@ -22,6 +23,7 @@ import { ClientPlansService } from './client-plans.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunLeases } from './run-leases.service';
 import type { ExecutorRun } from '../engine/executor-run';
+import { routingStep } from '../routing/run-inbox.service';
 
 const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';
@@ -80,12 +82,19 @@ export class AgentTurnService {
       run,
       message,
       () => this.record(run, request, message, existing ? undefined : { session, earlier }),
-      () => this.work(run, session, message, !existing && earlier.length === 0),
+      () => this.work(run, session, message, !existing && earlier.length === 0, request.routing_decision),
     );
   }
 
-  private async work(run: ExecutorRun, session: SessionRecord, message: string, isNew: boolean) {
+  private async work(
+    run: ExecutorRun,
+    session: SessionRecord,
+    message: string,
+    isNew: boolean,
+    routed?: RoutingDecision,
+  ) {
     if (isNew) run.sessionLastSeq = 0;
+    if (routed) run.trace.push(routingStep(0, message, routed));
     // Only a caller's plan is there before the work: announced as a model's plan is once written.
     if (run.plan) run.emit('plan', run.plan);
     const ctx = this.engine.contextFor(run);

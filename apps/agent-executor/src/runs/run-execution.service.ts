@@ -5,6 +5,7 @@ import { ended, endedByHook, phaseAfter, type RunOutcome } from '@app/agent-core
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunControlService } from './run-control.service';
+import { RunInboxService } from '../routing/run-inbox.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
 
@@ -19,6 +20,7 @@ import { RunLeases } from './run-leases.service';
 export class RunExecutionService {
   constructor(
     @Inject(RunControlService) private readonly control: RunControlService,
+    @Inject(RunInboxService) private readonly inbox: RunInboxService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
     @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(RunLeases) private readonly leases: RunLeases,
@@ -36,6 +38,7 @@ export class RunExecutionService {
     let settle!: (reply: Promise<AgentRunReply>) => void;
     const reply = new Promise<AgentRunReply>((resolve) => (settle = resolve));
     this.control.track(run, reply);
+    this.inbox.listen(run, reply);
     settle(this.frame(run, input, register, work, resumed));
     return reply;
   }

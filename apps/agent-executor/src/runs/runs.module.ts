@@ -25,6 +25,9 @@ import { LeaseSweeper } from './lease.sweeper';
 import { RunLeaseRepository } from './run-lease.repository';
 import { RunLeases } from './run-leases.service';
 import { RunTakeoverService } from './run-takeover.service';
+import { MessageRoutingService } from '../routing/message-routing.service';
+import { RoutingHandler } from '../routing/routing.handler';
+import { RunInboxService } from '../routing/run-inbox.service';
 
 /** Runs on the run engine (libs/agent-core), ReAct and plan mode: everything between `agent.run` and its reply. */
 @Module({
@@ -52,6 +55,9 @@ import { RunTakeoverService } from './run-takeover.service';
     ClientToolsService,
     ClientToolResultsService,
     ClientPlansService,
+    RunInboxService,
+    MessageRoutingService,
+    RoutingHandler,
   ],
 })
 export class RunsModule {}

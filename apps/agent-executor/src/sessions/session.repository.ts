@@ -68,6 +68,7 @@ export class SessionRepository {
       created_at: session.created_at.toISOString(),
       updated_at: session.updated_at.toISOString(),
       cost_so_far: (await this.cost(id)) ?? null,
+      active_runs: (await this.activeRuns(id)).map((run) => run.id),
       messages: session.messages.map((m) => ({
         seq: m.seq,
         role: m.role as 'user' | 'assistant',
@@ -77,6 +78,15 @@ export class SessionRepository {
       })),
     };
     return { owner: session.owner, view };
+  }
+
+  /** The session's runs going now (not paused, not ended), oldest first, with their requests. */
+  activeRuns(id: string): Promise<{ id: string; input: string }[]> {
+    return this.db.run.findMany({
+      where: { session_id: id, status: 'running' },
+      orderBy: { created_at: 'asc' },
+      select: { id: true, input: true },
+    });
   }
 
   /** What the session's runs have cost so far in USD; undefined when none of them had a price. */

@@ -1,14 +1,15 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AGENT_SSE_EVENTS, AgentRunReply, ChatRequest, parseDto } from '@app/contracts';
+import { AGENT_SSE_EVENTS, AgentRunReply, ChatJoinedReply, ChatRequest, parseDto } from '@app/contracts';
 import { CurrentRunCaller } from '../auth/principal.decorator';
 import { idempotencyKeyOf } from '../common/idempotency-key';
-import { type Caller, ChatService, closedEarly } from './chat.service';
+import type { Caller } from './chat.service';
+import { ChatRoutingService } from './chat-routing.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')
 export class ChatController {
-  constructor(@Inject(ChatService) private readonly chat: ChatService) {}
+  constructor(@Inject(ChatRoutingService) private readonly routing: ChatRoutingService) {}
 
   /** JSON by default; SSE with `stream: true` or `Accept: text/event-stream`. */
   @Post()
@@ -19,6 +20,12 @@ export class ChatController {
     response: AgentRunReply,
     status: 200,
     events: AGENT_SSE_EVENTS,
+    accepted: {
+      description:
+        'The message joined a running run (`run_id`, or `routing` with `session_id`): it reaches the model before ' +
+        "the run's next model step. With SSE the run's stream is followed to its end instead.",
+      response: ChatJoinedReply,
+    },
     headers: {
       'Idempotency-Key':
         'Makes the turn safe to retry: a request with the same key (per principal, for 24 h) and the same ' +
@@ -26,8 +33,10 @@ export class ChatController {
         'instead of starting another. 1 to 255 visible ASCII characters.',
     },
     errors: {
-      404: 'not_found: no such session (of this key) or agent',
-      409: 'idempotency_conflict: the Idempotency-Key was used with another body; `details.idempotency_key` names it',
+      404: 'not_found: no such session, run (of this key) or agent',
+      409:
+        'idempotency_conflict: the Idempotency-Key was used with another body (`details.idempotency_key` names it); ' +
+        'conflict: the run named is paused (awaiting approval or tool results)',
     },
   })
   async post(
@@ -39,8 +48,8 @@ export class ChatController {
   ): Promise<void> {
     const request = parseDto(ChatRequest, body, 'chat request');
     const key = idempotencyKeyOf(idempotencyHeader);
-    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res, key);
-    res.status(200).json(await this.chat.chat(request, caller, closedEarly(res), key));
+    const stream = request.stream === true || wantsEventStream(accept);
+    return this.routing.post(request, caller, res, stream, key);
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type AgentRunReply,
   type AgentRunRequest,
   type ChatRequest,
+  type RoutingDecision,
   type RunPlanRequest,
   type Scope,
 } from '@app/contracts';
@@ -27,8 +28,14 @@ export interface Caller {
   dailyCostBudgetUsd?: number;
 }
 
+/** A chat message routed to a new run: what an ended run it follows up did, and why it is a run of its own. */
+export type RoutedChat = Omit<ChatRequest, 'run_id' | 'routing'> & {
+  instructions?: string;
+  routing_decision?: RoutingDecision;
+};
+
 /** What a turn may be asked with: a chat message, or the caller's own plan (`POST /api/v1/runs`). */
-export type TurnRequest = ChatRequest | RunPlanRequest;
+export type TurnRequest = RoutedChat | RunPlanRequest;
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
 export const EXECUTOR_REPLY_GRACE_MS = 5_000;
@@ -69,11 +76,15 @@ export class ChatService {
     if (!idempotencyKey) return this.streamTurn(this.toRun(request), caller, res, () => platformEvents);
     const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
     const { runId } = keyed.claim;
-    if (keyed.replay)
-      return relayRun(this.bus, res, runId, () => this.followStarted(runId, caller), platformEvents);
+    if (keyed.replay) return this.followStream(runId, caller, res);
     return this.keyedTurn(keyed, caller, () =>
       this.streamTurn({ ...this.toRun(request), run_id: runId }, caller, res, () => platformEvents),
     );
+  }
+
+  /** A run already going, its stream relayed from now to its end. */
+  followStream(runId: string, caller: Caller, res: Response): Promise<void> {
+    return relayRun(this.bus, res, runId, () => this.followStarted(runId, caller), platformEvents);
   }
 
   /**
@@ -144,6 +155,10 @@ export class ChatService {
       ...(session_id ? { session_id } : {}),
       ...(agent ? { agent } : {}),
       ...('plan' in request ? { plan: request.plan } : {}),
+      ...('instructions' in request && request.instructions ? { instructions: request.instructions } : {}),
+      ...('routing_decision' in request && request.routing_decision
+        ? { routing_decision: request.routing_decision }
+        : {}),
     };
   }
 }

@@ -26,6 +26,11 @@ export class InMemoryRunStore implements RunStore {
     journal.entries.push(journal.cursor.toolStarted(started.step, started));
   }
 
+  userMessageReceived(run: RunState, message: { step: number; text: string }): void {
+    const journal = this.journalOf(run.runId);
+    journal.entries.push(journal.cursor.userMessage(message.step, message.text));
+  }
+
   planChanged(): void {
     // the plan is part of the run's state, not of its journal
   }

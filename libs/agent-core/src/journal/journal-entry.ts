@@ -48,7 +48,13 @@ export interface ToolStartedEntry extends EntryBase {
   args: Record<string, unknown>;
 }
 
-export type JournalEntry = ModelStepEntry | ToolCallEntry | ToolStartedEntry;
+/** A message the caller added while the run ran, read before model step `step`. */
+export interface UserMessageEntry extends EntryBase {
+  kind: 'user_message';
+  text: string;
+}
+
+export type JournalEntry = ModelStepEntry | ToolCallEntry | ToolStartedEntry | UserMessageEntry;
 
 /** Numbers one run's entries: `seq` across the run, the call index within a step. */
 export class JournalCursor {
@@ -68,6 +74,10 @@ export class JournalCursor {
       usage: { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens },
       elapsedMs: result.elapsedMs,
     };
+  }
+
+  userMessage(step: number, text: string): UserMessageEntry {
+    return { seq: ++this.lastSeq, kind: 'user_message', step, text, elapsedMs: 0 };
   }
 
   toolStarted(

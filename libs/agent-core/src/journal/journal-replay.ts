@@ -16,6 +16,7 @@ export class JournalReplay {
   private readonly models: ModelStepEntry[];
   private readonly tools = new Map<string, ToolCallEntry>();
   private readonly started = new Map<string, ToolStartedEntry>();
+  private readonly messages = new Map<number, string[]>();
   /** The step the run resumes live from: the first one the journal does not hold. */
   readonly resumesAt: number;
 
@@ -24,6 +25,8 @@ export class JournalReplay {
     for (const entry of entries) {
       if (entry.kind === 'tool_call') this.tools.set(key(entry.step, entry.index), entry);
       if (entry.kind === 'tool_started') this.started.set(key(entry.step, entry.index), entry);
+      if (entry.kind === 'user_message')
+        this.messages.set(entry.step, [...(this.messages.get(entry.step) ?? []), entry.text]);
     }
     this.resumesAt = (this.models.at(-1)?.step ?? 0) + 1;
   }
@@ -34,6 +37,13 @@ export class JournalReplay {
   /** Whether the run is still retracing its journal (its events were told before, and are withheld). */
   replaying(step: number): boolean {
     return !this.live && (step < this.resumesAt || this.models.length > 0 || this.tools.size > 0);
+  }
+
+  /** The caller's messages journaled before model step `step`, handed out once. */
+  userMessages(step: number): string[] {
+    const texts = this.messages.get(step) ?? [];
+    this.messages.delete(step);
+    return texts;
   }
 
   /** The journaled reply of model step `step`, or undefined: call the model. */

@@ -40,6 +40,10 @@ export function replayJournal(entries: readonly JournalEntry[], options: ReplayO
   const ordered = entries.filter((entry) => entry.kind !== 'tool_started').sort((a, b) => a.seq - b.seq);
   for (let i = 0; i < ordered.length; i++) {
     const entry = ordered[i];
+    if (entry.kind === 'user_message') {
+      replayed.messages.push({ role: 'user', content: entry.text });
+      replayed.trace.push({ step: entry.step, kind: 'user_message', message: entry.text, elapsed_ms: 0 });
+    }
     if (entry.kind !== 'model_step') continue;
     const calls: ToolCallEntry[] = [];
     while (ordered[i + 1]?.kind === 'tool_call') calls.push(ordered[++i] as ToolCallEntry);

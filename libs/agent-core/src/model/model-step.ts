@@ -4,6 +4,7 @@ import { ended, limitBeforeStep, type RunOutcome } from '../run-outcome';
 import { callModel, type ModelCallOptions } from './model-call';
 import type { ChatMessage, CompletionResult } from './model-client';
 import { modelFailure } from './model-failure';
+import { takeUserMessages } from '../inbox/run-inbox';
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -42,6 +43,7 @@ export async function modelStep<T>(
     const limit = limitBeforeStep(run, options.maxSteps ?? Number.POSITIVE_INFINITY);
     if (limit) return { ok: false, outcome: ended(run, limit) };
     run.step += 1;
+    if (attempt === 0) await takeUserMessages(ctx, messages);
     const started = performance.now();
     let result: CompletionResult;
     try {

@@ -24,4 +24,9 @@ Now answer the user's request from these results. Do not call functions.`,
     'You write summaries of conversations. Keep facts, names, numbers, decisions and open questions; drop small talk. At most 200 words.',
   history_summary_request: 'Summarise this conversation so an assistant can continue it.',
   history_summary_message: 'Summary of the earlier conversation:\n{summary}',
+  routing_instructions:
+    'An assistant is working on a task for the user. Decide whether the user\'s new message is about that task (a correction, an addition, a question on it) or a separate request. Reply with one JSON object and nothing else: {"join":true|false,"reason":"a few words"}',
+  routing_request: 'The task being worked on:\n{goal}\n\nThe new message:\n{message}',
+  earlier_run_context:
+    'Earlier in this conversation you worked on this request:\n{goal}\nYour answer was:\n{answer}\nThe user now follows up on it.',
 };

@@ -24,6 +24,12 @@ export interface PromptTemplates {
   history_summary_instructions: string;
   history_summary_request: string;
   history_summary_message: string;
+  /** Whether a message belongs to a session's running run: the classifier's instructions. */
+  routing_instructions: string;
+  /** The classifier's question; `{goal}` is the running run's request, `{message}` the new one. */
+  routing_request: string;
+  /** A run started from an ended one is told what that run did. */
+  earlier_run_context: string;
 }
 
 export type PromptLanguage = 'en' | 'zh';

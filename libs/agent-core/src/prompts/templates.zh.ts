@@ -28,4 +28,9 @@ export const CHINESE_TEMPLATES: PromptTemplates = {
     '你负责总结对话。保留事实、名称、数字、决定和未解决的问题；省略寒暄。最多 200 字。',
   history_summary_request: '总结这段对话，以便助手能够继续。',
   history_summary_message: '之前对话的摘要：\n{summary}',
+  routing_instructions:
+    '助手正在为用户处理一项任务。判断用户的新消息是关于这项任务的（更正、补充或对它的提问），还是一个独立的请求。只回复一个 JSON 对象，不要有其他内容：{"join":true|false,"reason":"简短理由"}',
+  routing_request: '正在处理的任务：\n{goal}\n\n新消息：\n{message}',
+  earlier_run_context:
+    '在这段对话的早些时候，你处理过这个请求：\n{goal}\n你的回答是：\n{answer}\n用户现在接着这个话题继续。',
 };

@@ -25,6 +25,8 @@ export interface RouteDoc {
   events?: Record<string, DtoClass | undefined>;
   /** For an `@All()` handler: the methods it answers (else all of GET, POST, PUT, PATCH, DELETE). */
   methods?: ('get' | 'post' | 'put' | 'patch' | 'delete')[];
+  /** A second success answer, 202: the request was taken, its work goes on (and its DTO). */
+  accepted?: { description: string; response: DtoClass };
   /** Error statuses beyond those every route of its kind has (e.g. 409). */
   errors?: Record<number, string>;
   /** The error body's DTO when not the platform's `ErrorResponse` (the OpenAI-compatible API's own shape). */

@@ -113,7 +113,7 @@ function asArray(value: string | string[] | undefined): string[] {
 function responseClasses(doc: RouteDoc | undefined): (DtoClass | undefined)[] {
   if (!doc) return [];
   const response = Array.isArray(doc.response) ? doc.response[0] : (doc.response ?? undefined);
-  return [response, ...Object.values(doc.events ?? {}), doc.errorBody];
+  return [response, ...Object.values(doc.events ?? {}), doc.errorBody, doc.accepted?.response];
 }
 
 function operation(route: Route, controller: DtoClass, doc: RouteDoc | undefined, options: DocumentOptions) {
@@ -205,7 +205,13 @@ function success(route: Route, doc: RouteDoc | undefined): Record<string, object
   const description = doc?.events
     ? `JSON; or, with \`Accept: text/event-stream\`, server-sent events: ${Object.keys(doc.events).join(', ')}`
     : 'success';
-  return { [status]: Object.keys(content).length ? { description, content } : { description } };
+  const accepted = doc?.accepted && {
+    202: {
+      description: doc.accepted.description,
+      content: { 'application/json': { schema: ref(doc.accepted.response) } },
+    },
+  };
+  return { [status]: Object.keys(content).length ? { description, content } : { description }, ...accepted };
 }
 
 /** Each event is `event: <name>` with JSON `data`; OpenAPI 3.1 has no per-event schema, so they go in `x-events`. */

@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import {
+  ConflictError,
+  type MessageRouteReply,
+  type MessageRouteRequest,
+  NotFoundError,
+  type RoutingDecision,
+  Routes,
+  type RunView,
+} from '@app/contracts';
+import { classifyMessage, PromptSet } from '@app/agent-core';
+import { AgentProfilesService } from '../agents/agent-profiles.service';
+import { requireOwner } from '../common/ownership';
+import { RunEngineService } from '../engine/run-engine.service';
+import { RunRepository } from '../runs/run.repository';
+import { SessionRepository } from '../sessions/session.repository';
+
+/** An ended run's request and answer, cut to this, seed the run that follows it up. */
+const CONTEXT_CHARS = 1_000;
+
+/**
+ * Where a chat message goes. With a run id: into that run while it runs (through the executor
+ * holding it), else a new run in its session, told what it did. With a session whose run is
+ * going: `join` it, start a `new` run beside it, or (`auto`) ask the model which; the decision
+ * and its reason go into the trace of the run the message went to.
+ */
+@Injectable()
+export class MessageRoutingService {
+  constructor(
+    @Inject(Bus) private readonly bus: Bus,
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(SessionRepository) private readonly sessions: SessionRepository,
+    @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
+    @Inject(RunEngineService) private readonly engine: RunEngineService,
+  ) {}
+
+  async route(request: MessageRouteRequest): Promise<MessageRouteReply> {
+    if (request.run_id) return this.toRun(request.run_id, request);
+    if (!request.session_id) return { action: 'new' };
+    const session = await this.sessions.find(request.session_id);
+    if (!session) throw new NotFoundError('session', request.session_id);
+    requireOwner('session', session.id, session.owner, request.principal);
+    const active = (await this.sessions.activeRuns(session.id)).at(-1);
+    if (!active) return { action: 'new', session_id: session.id };
+    const decision = await this.decide(request, session.agent, active.input);
+    if (decision.decision === 'new') return { action: 'new', session_id: session.id, decision };
+    return this.join(active.id, session.id, request.message, decision);
+  }
+
+  private async toRun(runId: string, request: MessageRouteRequest): Promise<MessageRouteReply> {
+    const found = await this.runs.view(runId);
+    if (!found) throw new NotFoundError('run', runId);
+    requireOwner('run', runId, found.owner, request.principal);
+    const { view } = found;
+    const sessionId = view.session_id ?? '';
+    if (view.status === 'running') return this.join(runId, sessionId, request.message);
+    if (view.status === 'awaiting_approval' || view.status === 'awaiting_tool_results')
+      throw new ConflictError(`run '${runId}' is paused (${view.status}): answer it, or cancel it`);
+    return { action: 'new', session_id: sessionId, context: await this.contextOf(view) };
+  }
+
+  private async join(
+    runId: string,
+    sessionId: string,
+    message: string,
+    decision?: RoutingDecision,
+  ): Promise<MessageRouteReply> {
+    await this.bus.request(Routes.agentRunInbox(runId), { message, ...(decision ? { decision } : {}) });
+    return { action: 'joined', run_id: runId, session_id: sessionId };
+  }
+
+  /** The message's `routing`, else its agent's, else `auto`. */
+  private async decide(request: MessageRouteRequest, agent: string, goal: string): Promise<RoutingDecision> {
+    const profile = await this.profiles.get(agent);
+    const routing = request.routing ?? profile.routing ?? 'auto';
+    if (routing !== 'auto')
+      return { decision: routing, routing, reason: `routing '${routing}' was asked for` };
+    const verdict = await classifyMessage(this.engine.modelFor(profile), new PromptSet(profile), {
+      goal: goal.slice(0, CONTEXT_CHARS),
+      message: request.message,
+    });
+    return { decision: verdict.join ? 'join' : 'new', routing, reason: verdict.reason };
+  }
+
+  /** What an ended run did, for the prompt of the run that follows it up. */
+  private async contextOf(view: RunView): Promise<string> {
+    const profile = await this.profiles.get(view.agent);
+    return new PromptSet(profile).render('earlier_run_context', {
+      goal: view.input.slice(0, CONTEXT_CHARS),
+      answer: (view.reply ?? '').slice(0, CONTEXT_CHARS),
+    });
+  }
+}

@@ -64,8 +64,9 @@ describe.each(MIGRATED_DATABASES)(
     }, 60_000);
 
     it('killed -9 mid tool call: the SSE caller sees run_resumed and ends with the answer', async () => {
+      // a long call, so that the test (polling the database on a loaded machine) kills its executor while it runs
       durable.stack.llm.setScript({
-        replies: [`<call name="${ns}_sleep"><p>ms: 2000</p></call>`, ANSWER],
+        replies: [`<call name="${ns}_sleep"><p>ms: 6000</p></call>`, ANSWER],
       });
       const before = durable.stack.llm.requests().length;
       const streamed = await chat('Sleep on it, then answer.', true);

@@ -5,6 +5,7 @@ import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
 import type { ClientToolSet } from './tools/client-tool-set';
 import type { JournalReplay } from './journal/journal-replay';
+import type { ApprovalDecisions } from './tools/approval-gate';
 
 /** What one run works with: its state, the ports it calls, and its prompts. */
 export interface RunContext<D extends AgentDefinition = AgentDefinition> {
@@ -19,4 +20,6 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   clientTools?: ClientToolSet;
   /** A run taken up again: its journaled steps, answered instead of being sent again. */
   replay?: JournalReplay;
+  /** Decisions on calls held for approval: a held call decided here runs (or not) as decided. */
+  approvals?: ApprovalDecisions;
 }

@@ -14,6 +14,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { ApprovalRequiredEvent, ToolDecision } from './approvals';
 import { ErrorBody, ErrorResponse } from './errors';
 import type { DtoClass } from './json-schema';
 import {
@@ -39,6 +40,8 @@ export class RunApproveRequest extends RunRefRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
   /** The approving caller's scopes, which bound the plan's function calls as a turn's. */
   @IsOptional() @IsScopes() scopes?: Scope[];
+  /** A decision on a held function call (a plan is approved without one). */
+  @IsOptional() @ValidateNested() @Type(() => ToolDecision) decision?: ToolDecision;
 }
 
 /** Body of `agent.sessions.get` and `.delete`; `principal` as for runs. */
@@ -223,6 +226,7 @@ export class ToolResultEvent {
 export interface AgentEventData {
   run_start: RunStartEvent;
   run_resumed: RunResumedEvent;
+  approval_required: ApprovalRequiredEvent;
   thought: StepTextEvent;
   tool_call: ToolCallEvent;
   tool_result: ToolResultEvent;
@@ -239,6 +243,7 @@ export interface AgentEventData {
 export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass> = {
   run_start: RunStartEvent,
   run_resumed: RunResumedEvent,
+  approval_required: ApprovalRequiredEvent,
   thought: StepTextEvent,
   tool_call: ToolCallEvent,
   tool_result: ToolResultEvent,

@@ -9,6 +9,15 @@ import { paramErrors } from './param-check';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
 import type { ToolCallEntry } from '../journal/journal-entry';
 import { IN_FLIGHT } from '../journal/journal-replay';
+import {
+  argumentsHash,
+  decisionFor,
+  type HeldCall,
+  heldCallId,
+  needsApproval,
+  rejection,
+  respondedResult,
+} from './approval-gate';
 
 type Checked = {
   call: ToolCall;
@@ -25,10 +34,17 @@ type Checked = {
  * concurrently with `single_call_timeout`, and returns every outcome in call order. A failed call
  * is fed back to the model, never retried.
  */
-export async function toolStep(ctx: RunContext, calls: ToolCall[]): Promise<ToolBatch> {
+export async function toolStep(
+  ctx: RunContext,
+  calls: ToolCall[],
+  options: { hold?: boolean } = {},
+): Promise<ToolBatch> {
   const { run } = ctx;
   const checked: Checked[] = [];
-  for (const call of calls) checked.push(await gate(ctx, call));
+  for (const [index, call] of calls.entries()) checked.push(await decided(ctx, await gate(ctx, call), index));
+  // A reply whose calls need a decision runs none of them until every one is decided.
+  const held = options.hold ? heldCalls(ctx, checked) : [];
+  if (held.length > 0) return { outcomes: [], limitReached: false, held };
   let limitReached = false;
   for (const item of checked) {
     if (item.refusal || item.local) continue;
@@ -55,6 +71,34 @@ async function gate(ctx: RunContext, call: ToolCall): Promise<Checked> {
   const allowedCall =
     decision?.action === 'rewrite' ? { ...call, params: decision.args, raw: undefined } : call;
   return check(ctx, allowedCall);
+}
+
+/** A held call's decision, once taken: edited arguments are checked again like the model's own. */
+async function decided(ctx: RunContext, item: Checked, index: number): Promise<Checked> {
+  const decision = decisionFor(ctx, index);
+  if (!decision || item.refusal || item.local) return item;
+  if (decision.action === 'reject') return { ...item, refusal: rejection(decision.reason) };
+  if (decision.action === 'respond') return { ...item, local: respondedResult(decision.result) };
+  return decision.args ? check(ctx, { ...item.call, params: decision.args, raw: undefined }) : item;
+}
+
+/** The calls this step must hold: those `needs_approval` names, allowed and valid, not decided yet. */
+function heldCalls(ctx: RunContext, checked: Checked[]): HeldCall[] {
+  const { run } = ctx;
+  return checked.flatMap((item, index) =>
+    item.refusal || item.local || !needsApproval(run.definition, item.call.name) || decisionFor(ctx, index)
+      ? []
+      : [
+          {
+            callId: heldCallId(run.runId, run.step, index),
+            step: run.step,
+            index,
+            name: item.call.name,
+            args: item.args,
+            hash: argumentsHash(item.args),
+          },
+        ],
+  );
 }
 
 async function check(ctx: RunContext, call: ToolCall): Promise<Checked> {

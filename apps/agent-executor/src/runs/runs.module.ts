@@ -25,6 +25,9 @@ import { LeaseSweeper } from './lease.sweeper';
 import { RunLeaseRepository } from './run-lease.repository';
 import { RunLeases } from './run-leases.service';
 import { RunTakeoverService } from './run-takeover.service';
+import { RunResumeService } from './run-resume.service';
+import { RunApprovalRepository } from '../approvals/run-approval.repository';
+import { ToolApprovalService } from '../approvals/tool-approval.service';
 
 /** Runs on the run engine (libs/agent-core), ReAct and plan mode: everything between `agent.run` and its reply. */
 @Module({
@@ -49,6 +52,9 @@ import { RunTakeoverService } from './run-takeover.service';
     RunLeaseRepository,
     RunLeases,
     RunTakeoverService,
+    RunResumeService,
+    RunApprovalRepository,
+    ToolApprovalService,
     ClientToolsService,
     ClientToolResultsService,
     ClientPlansService,

@@ -14,7 +14,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { ApprovalRequiredEvent, ToolDecision } from './approvals';
+import { ApprovalRequiredEvent, PendingApproval, ToolDecision } from './approvals';
 import { ErrorBody, ErrorResponse } from './errors';
 import type { DtoClass } from './json-schema';
 import {
@@ -151,6 +151,12 @@ export class RunView {
   @IsOptional() @IsString() trace_url!: string | null;
   /** How many times another executor took the run over (its executor had stopped). */
   @IsInt() takeovers!: number;
+  /** With `awaiting_approval` at a function call: the calls held for a decision. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => PendingApproval)
+  approvals?: PendingApproval[];
 }
 
 export class SessionMessageView {

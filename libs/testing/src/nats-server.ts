@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 
 export interface NatsServer {
@@ -13,17 +15,22 @@ export interface NatsServer {
 const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'];
 
 /**
- * A real nats-server of the test's own, on a free port. Executors in one queue group answer any
+ * A real nats-server of the test's own, on a free port, with JetStream (its store in a temporary
+ * folder, kept across `stop`/`start` like a real server's). Executors in one queue group answer any
  * `agent.run` on their server: a test that starts one must not share its broker with other test
  * files running in parallel, or their requests would reach each other's executors.
  */
 export async function startNatsServer(): Promise<NatsServer> {
   const binary = BINARIES.find((path) => existsSync(path)) ?? 'nats-server';
   const port = await freePort();
+  // JetStream, as in production: an agent's function calls are keyed, and a keyed call needs it
+  const storeDir = mkdtempSync(join(tmpdir(), 'ac-nats-'));
   let child: ChildProcess | undefined;
   const start = async () => {
     if (child && child.exitCode === null && child.signalCode === null) return;
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await waitForReady(child);
   };
   await start();

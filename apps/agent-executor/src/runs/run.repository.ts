@@ -10,7 +10,7 @@ import {
   type UsedTools,
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
-import type { HeldApproval } from '../approvals/held-approval';
+import { type HeldApproval, pendingView, undecided } from '../approvals/held-approval';
 
 export interface NewRun {
   id: string;
@@ -150,6 +150,9 @@ export class RunRepository {
       trace_id: row.trace_id,
       trace_url: null,
       takeovers: row.takeovers,
+      ...(record.status === 'awaiting_approval' && record.approvals.length > 0
+        ? { approvals: undecided(record.approvals).map(pendingView) }
+        : {}),
     };
     return { owner: row.owner, view };
   }

@@ -12,10 +12,15 @@ import { expiryOf, type HeldApproval } from './held-approval';
 export class RunApprovalRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  /** Adds the calls a run just held to the decisions it already had (a run may hold more than once). */
+  /**
+   * Adds the calls a run just held to the decisions it already had (a run may hold more than once);
+   * a call held again under the same id (its step was asked again) replaces the old one.
+   */
   async hold(id: string, held: HeldApproval[]): Promise<void> {
     const row = await this.db.run.findUnique({ where: { id }, select: { approvals: true } });
-    const approvals = [...((row?.approvals as HeldApproval[] | null) ?? []), ...held];
+    const before = (row?.approvals as HeldApproval[] | null) ?? [];
+    const ids = new Set(held.map((call) => call.call_id));
+    const approvals = [...before.filter((call) => !ids.has(call.call_id)), ...held];
     await this.db.run.updateMany({
       where: { id },
       data: { approvals: toJson(approvals), approval_expires_at: expiryOf(approvals) },

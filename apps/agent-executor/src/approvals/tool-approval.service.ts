@@ -63,7 +63,7 @@ export class ToolApprovalService {
       );
     const decided: HeldApproval = {
       ...target,
-      decision: await this.decisionOf(target, decision),
+      decision: { ...(await this.decisionOf(target, decision)), hash: target.hash },
       decided_by: 'caller',
       decided_at: new Date().toISOString(),
     };
@@ -84,7 +84,10 @@ export class ToolApprovalService {
       );
       const decided = due.map((held): HeldApproval => ({
         ...held,
-        decision: action === 'approve' ? { action: 'approve' } : { action: 'reject', reason: TIMEOUT_REASON },
+        decision:
+          action === 'approve'
+            ? { action: 'approve', hash: held.hash }
+            : { action: 'reject', reason: TIMEOUT_REASON, hash: held.hash },
         decided_by: 'timeout',
         decided_at: now.toISOString(),
       }));

@@ -56,7 +56,8 @@ describe('approval gate', () => {
     const [ran] = (await toolStep(approved.ctx, [ADD], { hold: true })).outcomes;
     expect(ran).toMatchObject({ status: 'success', result: { data: { sum: 5 } } });
 
-    const edited = stepContext({ 'run_1:1:0': { action: 'approve', args: { a: 10, b: 1 } } });
+    const shown = argumentsHash(ADD.params);
+    const edited = stepContext({ 'run_1:1:0': { action: 'approve', args: { a: 10, b: 1 }, hash: shown } });
     const [changed] = (await toolStep(edited.ctx, [ADD], { hold: true })).outcomes;
     expect(changed).toMatchObject({ args: { a: 10, b: 1 }, result: { data: { sum: 11 } } });
 
@@ -75,6 +76,15 @@ describe('approval gate', () => {
     expect(outcomes[0]).toMatchObject({ status: 'error', executed: false, error: { code: 'forbidden' } });
     expect(outcomes[0].observation).toContain('not on a Friday');
     expect(outcomes[1]).toMatchObject({ status: 'success', executed: false, result: { data: { sum: 99 } } });
+    expect(functions.calls).toHaveLength(0);
+  });
+
+  it('a decision taken on other arguments does not apply: the call is held again', async () => {
+    const { ctx, functions } = stepContext({
+      'run_1:1:0': { action: 'approve', hash: argumentsHash({ a: 9, b: 9 }) },
+    });
+    const batch = await toolStep(ctx, [ADD], { hold: true });
+    expect(batch.held?.map((call) => call.hash)).toEqual([argumentsHash(ADD.params)]);
     expect(functions.calls).toHaveLength(0);
   });
 

@@ -16,11 +16,15 @@ export interface HeldCall {
   hash: string;
 }
 
-/** What a person decided about a held call. */
-export type ApprovalDecision =
+/**
+ * What a person decided about a held call. With `hash`, it applies only to a call with exactly the
+ * arguments that were shown (a step asked again, after a lost journal, may call something else).
+ */
+export type ApprovalDecision = { hash?: string } & (
   | { action: 'approve'; args?: Record<string, unknown> }
   | { action: 'reject'; reason?: string }
-  | { action: 'respond'; result: unknown };
+  | { action: 'respond'; result: unknown }
+);
 
 /** The decisions taken on a run's held calls, by call id. */
 export type ApprovalDecisions = ReadonlyMap<string, ApprovalDecision>;
@@ -50,8 +54,14 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function decisionFor(ctx: RunContext, index: number): ApprovalDecision | undefined {
-  return ctx.approvals?.get(heldCallId(ctx.run.runId, ctx.run.step, index));
+/** The decision on call `index` of the current step, if one was taken on these very arguments. */
+export function decisionFor(
+  ctx: RunContext,
+  index: number,
+  args: Record<string, unknown>,
+): ApprovalDecision | undefined {
+  const decision = ctx.approvals?.get(heldCallId(ctx.run.runId, ctx.run.step, index));
+  return decision && (!decision.hash || decision.hash === argumentsHash(args)) ? decision : undefined;
 }
 
 /** A rejected call's error: the model reads the reviewer's reason. */

@@ -24,8 +24,10 @@ type Checked = {
   args: Record<string, unknown>;
   refusal?: ErrorBody;
   definition?: FunctionDefinition;
-  /** Answered by the run itself (function_describe): no provider, no call counted. */
+  /** Answered by the run itself (function_describe, a reviewer's result): no provider, no call counted. */
   local?: FunctionResult;
+  /** A reviewer decided it (it was held for approval): it is not held again. */
+  decided?: boolean;
 };
 
 /**
@@ -75,18 +77,23 @@ async function gate(ctx: RunContext, call: ToolCall): Promise<Checked> {
 
 /** A held call's decision, once taken: edited arguments are checked again like the model's own. */
 async function decided(ctx: RunContext, item: Checked, index: number): Promise<Checked> {
-  const decision = decisionFor(ctx, index);
-  if (!decision || item.refusal || item.local) return item;
-  if (decision.action === 'reject') return { ...item, refusal: rejection(decision.reason) };
-  if (decision.action === 'respond') return { ...item, local: respondedResult(decision.result) };
-  return decision.args ? check(ctx, { ...item.call, params: decision.args, raw: undefined }) : item;
+  if (item.refusal || item.local) return item;
+  const decision = decisionFor(ctx, index, item.args);
+  if (!decision) return item;
+  if (decision.action === 'reject') return { ...item, refusal: rejection(decision.reason), decided: true };
+  if (decision.action === 'respond')
+    return { ...item, local: respondedResult(decision.result), decided: true };
+  const approved = decision.args
+    ? await check(ctx, { ...item.call, params: decision.args, raw: undefined })
+    : item;
+  return { ...approved, decided: true };
 }
 
 /** The calls this step must hold: those `needs_approval` names, allowed and valid, not decided yet. */
 function heldCalls(ctx: RunContext, checked: Checked[]): HeldCall[] {
   const { run } = ctx;
   return checked.flatMap((item, index) =>
-    item.refusal || item.local || !needsApproval(run.definition, item.call.name) || decisionFor(ctx, index)
+    item.refusal || item.local || item.decided || !needsApproval(run.definition, item.call.name)
       ? []
       : [
           {

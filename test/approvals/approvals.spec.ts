@@ -123,14 +123,26 @@ describe.each(MIGRATED_DATABASES)(
       });
     }, 60_000);
 
-    it('respond: nothing runs; the model reads the given result', async () => {
+    it('respond: nothing runs; the model reads the given result (the decision streamed)', async () => {
       llm().setScript({ replies: [transferCall(9, 'bob'), ANSWER] });
       const { runId, call } = await held();
-      const responded = await decide(runId, 'approve', {
-        hash: call.hash,
-        respond: { result: { receipt: 'manual-42' } },
-      });
+      const responded = await post(
+        approvals.stack.base,
+        `/api/v1/runs/${runId}/approve`,
+        { hash: call.hash, respond: { result: { receipt: 'manual-42' } } },
+        { ...bearer(key), accept: 'text/event-stream' },
+      );
       expect(responded.status).toBe(200);
+      const told = await readEvents(responded);
+      expect(told[0]).toMatchObject({ event: 'run_resumed', data: { run_id: runId, step: 2 } });
+      expect(told.find((event) => event.event === 'tool_result')?.data).toMatchObject({
+        name: approvals.transfer,
+        status: 'success',
+      });
+      expect(told.at(-1)).toMatchObject({
+        event: 'run_end',
+        data: { reply: ANSWER, finish_reason: 'final' },
+      });
       expect(lastPrompt()).toContain('manual-42');
       const run = await view(runId);
       expect(run.status).toBe('completed');

@@ -36,6 +36,11 @@ export interface AgentDefinition {
   plan_approval: boolean;
   /** Plan mode: what a failed step means for the rest of the plan. */
   step_failure: StepFailurePolicy;
+  /**
+   * ReAct: functions (names and `prefix*` patterns, `*` for all) whose calls wait in
+   * `waiting_approval` for a person's decision before they are sent.
+   */
+  needs_approval?: string[];
   model?: string;
   temperature?: number;
   max_tokens?: number;

@@ -56,7 +56,16 @@ export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
 export { idempotencyKeyOf, toolStep } from './tools/tool-step';
+export { paramErrors } from './tools/param-check';
 export type { ToolBatch, ToolCall, ToolOutcome } from './tools/tool-call';
+export {
+  argumentsHash,
+  canonicalJson,
+  needsApproval,
+  type ApprovalDecision,
+  type ApprovalDecisions,
+  type HeldCall,
+} from './tools/approval-gate';
 export { ClientToolSet, clientCallId, toPromptFunction } from './tools/client-tool-set';
 export { errorObservation, successObservation, type ObservationOptions } from './tools/observation';
 export { runReact } from './strategies/react';

@@ -6,6 +6,7 @@ import type { RunState } from './run-state';
 import type { ClientToolSet } from './tools/client-tool-set';
 import type { JournalReplay } from './journal/journal-replay';
 import type { RunInbox } from './inbox/run-inbox';
+import type { ApprovalDecisions } from './tools/approval-gate';
 
 /** What one run works with: its state, the ports it calls, and its prompts. */
 export interface RunContext<D extends AgentDefinition = AgentDefinition> {
@@ -22,4 +23,6 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   replay?: JournalReplay;
   /** Messages the caller adds while the run runs, read before each model step. */
   inbox?: RunInbox;
+  /** Decisions on calls held for approval: a held call decided here runs (or not) as decided. */
+  approvals?: ApprovalDecisions;
 }

@@ -1,5 +1,6 @@
 import type { ClientToolCall, ErrorBody, FinishReason, RunStatus } from '@app/contracts';
 import type { RunState } from './run-state';
+import type { HeldCall } from './tools/approval-gate';
 
 /** How a run ended: the finish reason, the reply the user gets, and an error for the record. */
 export interface RunOutcome {
@@ -12,6 +13,8 @@ export interface RunOutcome {
   transcript?: string;
   /** `client_tool_calls`: the calls the caller must answer. */
   clientCalls?: ClientToolCall[];
+  /** `awaiting_approval` at a tool step: the calls held for a decision. */
+  heldCalls?: HeldCall[];
 }
 
 export function ended(

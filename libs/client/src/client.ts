@@ -3,6 +3,7 @@ import type {
   AgentProfileView,
   AgentRunReply,
   ApiKeyView,
+  ApproveRunBody,
   CreateApiKeyRequest,
   CreateCronBody,
   CreateDelayBody,
@@ -15,6 +16,7 @@ import type {
   FunctionDefinition,
   ListRunsQuery,
   ListSessionsQuery,
+  RejectRunBody,
   RunPage,
   RunView,
   SessionPage,
@@ -109,14 +111,21 @@ export class AgentChassisClient {
     trace: (id: string): Promise<RunView> => this.http.json('GET', `/api/v1/runs/${segment(id)}`),
     cancel: (id: string): Promise<AgentRunReply> =>
       this.http.json('POST', `/api/v1/runs/${segment(id)}/cancel`),
-    /** Runs a plan held for approval and answers when it ends. */
-    approve: (id: string): Promise<AgentRunReply> =>
-      this.http.json('POST', `/api/v1/runs/${segment(id)}/approve`),
-    /** Runs a held plan, streaming its events as `chatStream` does. */
-    approveStream: (id: string, options: StreamOptions = {}): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream(`/api/v1/runs/${segment(id)}/approve`, undefined, options.signal),
-    reject: (id: string): Promise<AgentRunReply> =>
-      this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`),
+    /**
+     * Runs a plan held for approval, or decides a held function call (`{hash, call_id?, edit?,
+     * respond?}`), and answers when the run stops again.
+     */
+    approve: (id: string, decision?: ApproveRunBody): Promise<AgentRunReply> =>
+      this.http.json('POST', `/api/v1/runs/${segment(id)}/approve`, decision ? { body: decision } : {}),
+    /** As `approve`, streaming the run's events as `chatStream` does. */
+    approveStream: (
+      id: string,
+      options: StreamOptions & { decision?: ApproveRunBody } = {},
+    ): AsyncGenerator<ChatEvent, void, undefined> =>
+      this.stream(`/api/v1/runs/${segment(id)}/approve`, options.decision, options.signal),
+    /** Rejects a held plan, or a held function call (`{hash, call_id?, reason?}`: the model reads the reason). */
+    reject: (id: string, decision?: RejectRunBody): Promise<AgentRunReply> =>
+      this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`, decision ? { body: decision } : {}),
     /** Carries out the caller's own plan (refused whole, every bad step named, when invalid). */
     plan: (request: RunPlanRequest, options: StreamOptions = {}): Promise<AgentRunReply> =>
       this.http.json('POST', '/api/v1/runs', { body: { ...request, stream: false }, signal: options.signal }),

@@ -51,6 +51,12 @@ export const CONFIG_KEYS = [
   key('executor.catalog_ttl', 'AGENT_CATALOG_TTL', 'duration', { default: 30_000, min: 0 }),
   key('executor.lease_heartbeat', 'AGENT_LEASE_HEARTBEAT', 'duration', { default: 2_000, min: 50 }),
   key('executor.lease_lapse', 'AGENT_LEASE_LAPSE', 'duration', { default: 6_000, min: 150 }),
+  // 0: a held call waits for its decision until its run's record is deleted
+  key('executor.approval_timeout', 'AGENT_APPROVAL_TIMEOUT', 'duration', { default: 0, min: 0 }),
+  key('executor.approval_default', 'AGENT_APPROVAL_DEFAULT', 'string', {
+    default: 'reject',
+    oneOf: ['reject', 'approve'],
+  }),
   key('executor.function_definition_budget', 'AGENT_FUNCTION_DEFINITION_BUDGET', 'int', {
     default: 3_000,
     min: 0,

@@ -23,6 +23,10 @@ export interface PlatformConfig {
     lease_heartbeat: number;
     /** A run's lease runs this long past its last renewal; then another executor takes the run over. */
     lease_lapse: number;
+    /** How long a call held for approval waits (unless its agent says otherwise); 0: no limit. */
+    approval_timeout: number;
+    /** What an approval's timeout decides, unless its agent says otherwise. */
+    approval_default: 'reject' | 'approve';
     /**
      * Most prompt tokens the function definitions of a text-protocol run may take; over it they are
      * listed one line each and `function_describe` gives a full signature on demand.

@@ -27,6 +27,10 @@ export type AgentMode = (typeof AGENT_MODES)[number];
 export const STEP_FAILURE_POLICIES = ['skip', 'abort', 'replan'] as const;
 export type StepFailurePolicy = (typeof STEP_FAILURE_POLICIES)[number];
 
+/** What a held call's approval timeout decides. */
+export const APPROVAL_DEFAULTS = ['reject', 'approve'] as const;
+export type ApprovalDefault = (typeof APPROVAL_DEFAULTS)[number];
+
 export const AGENT_LLM_PROVIDERS = ['openai', 'openai-compatible', 'azure', 'ollama', 'anthropic'] as const;
 
 /** A function name, or a prefix pattern ending in `*` (`delay_*`, `*` for every function). */
@@ -90,6 +94,21 @@ export class AgentProfileFields {
   @IsOptional() @IsIn(STEP_FAILURE_POLICIES) step_failure?: StepFailurePolicy;
   /** Where a session's message goes while a run of it is going, when the message does not say: `auto` when absent. */
   @IsOptional() @IsIn(ROUTINGS) routing?: Routing;
+  /**
+   * ReAct: functions (names and `prefix*` patterns, as `allowed_tools`) whose calls wait for a
+   * person's decision before they are sent; `"all"` is every function (kept as `["*"]`).
+   */
+  @IsOptional()
+  @Transform(({ value }) => (value === 'all' ? ['*'] : value))
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true })
+  @Matches(TOOL_PATTERN, { each: true })
+  needs_approval?: string[];
+  /** How long a held call waits for a decision (ms or a duration) before `approval_default` applies. */
+  @IsOptional() @Duration() @IsInt() @Min(1_000) @Max(604_800_000) approval_timeout?: number;
+  /** What a held call's timeout decides; the platform's `AGENT_APPROVAL_DEFAULT` when absent. */
+  @IsOptional() @IsIn(APPROVAL_DEFAULTS) approval_default?: ApprovalDefault;
   /** Functions or webhooks told of the run's events; a `before_tool` hook may deny or rewrite a call. */
   @IsOptional()
   @IsArray()
@@ -139,6 +158,9 @@ export class AgentProfileView {
   @IsBoolean() plan_approval!: boolean;
   @IsIn(STEP_FAILURE_POLICIES) step_failure!: StepFailurePolicy;
   @IsOptional() @IsIn(ROUTINGS) routing?: Routing;
+  @IsOptional() @IsArray() @IsString({ each: true }) needs_approval?: string[];
+  @IsOptional() @IsInt() approval_timeout?: number;
+  @IsOptional() @IsIn(APPROVAL_DEFAULTS) approval_default?: ApprovalDefault;
   @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
 }
 

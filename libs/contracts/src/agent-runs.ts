@@ -14,6 +14,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { ApprovalRequiredEvent, PendingApproval, ToolDecision } from './approvals';
 import { ErrorBody, ErrorResponse } from './errors';
 import type { DtoClass } from './json-schema';
 import {
@@ -39,6 +40,8 @@ export class RunApproveRequest extends RunRefRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
   /** The approving caller's scopes, which bound the plan's function calls as a turn's. */
   @IsOptional() @IsScopes() scopes?: Scope[];
+  /** A decision on a held function call (a plan is approved without one). */
+  @IsOptional() @ValidateNested() @Type(() => ToolDecision) decision?: ToolDecision;
 }
 
 /** Body of `agent.sessions.get` and `.delete`; `principal` as for runs. */
@@ -164,6 +167,12 @@ export class RunView {
   @IsOptional() @IsString() trace_url!: string | null;
   /** How many times another executor took the run over (its executor had stopped). */
   @IsInt() takeovers!: number;
+  /** With `awaiting_approval` at a function call: the calls held for a decision. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => PendingApproval)
+  approvals?: PendingApproval[];
 }
 
 export class SessionMessageView {
@@ -241,6 +250,7 @@ export class ToolResultEvent {
 export interface AgentEventData {
   run_start: RunStartEvent;
   run_resumed: RunResumedEvent;
+  approval_required: ApprovalRequiredEvent;
   thought: StepTextEvent;
   tool_call: ToolCallEvent;
   tool_result: ToolResultEvent;
@@ -258,6 +268,7 @@ export interface AgentEventData {
 export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass> = {
   run_start: RunStartEvent,
   run_resumed: RunResumedEvent,
+  approval_required: ApprovalRequiredEvent,
   thought: StepTextEvent,
   tool_call: ToolCallEvent,
   tool_result: ToolResultEvent,

@@ -21,6 +21,7 @@ import {
 import { IsScopes, type Scope } from './api-keys';
 import type { RoutingDecision } from './agent-runs';
 import { ErrorBody } from './errors';
+import { PendingApproval } from './approvals';
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -225,12 +226,19 @@ export class AgentRunReply {
   @ValidateNested({ each: true })
   @Type(() => ClientToolCall)
   client_tool_calls?: ClientToolCall[];
+  /** With `awaiting_approval` at a function call: the calls held for a decision. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => PendingApproval)
+  approvals?: PendingApproval[];
 }
 
 /** The events of a run, in the order they can come; also the SSE event names of the chat API. */
 export const AGENT_EVENT_TYPES = [
   'run_start',
   'run_resumed',
+  'approval_required',
   'thought',
   'tool_call',
   'tool_result',

@@ -5,6 +5,7 @@ export * from './agent-hooks';
 export * from './agent-profile';
 export * from './agent-runs';
 export * from './api-keys';
+export * from './approvals';
 export * from './errors';
 export * from './function-calls';
 export * from './functions';

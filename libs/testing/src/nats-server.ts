@@ -15,7 +15,8 @@ export interface NatsServer {
 const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'];
 
 /**
- * A real nats-server of the test's own, on a free port. Executors in one queue group answer any
+ * A real nats-server of the test's own, on a free port, with JetStream (its store in a temporary
+ * folder, kept across `stop`/`start` like a real server's). Executors in one queue group answer any
  * `agent.run` on their server: a test that starts one must not share its broker with other test
  * files running in parallel, or their requests would reach each other's executors.
  */

@@ -9,13 +9,15 @@ import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { RunLeases } from './run-leases.service';
 import { RunTakeoverService } from './run-takeover.service';
+import { ToolApprovalService } from '../approvals/tool-approval.service';
 
 /** Of the shutdown timeout, what runs in flight may use before they are handed over. */
 const FINISH_SHARE = 0.6;
 
 /**
  * Every heartbeat (with jitter, so executors started together do not sweep in step): renews this
- * executor's leases, then claims and carries on the runs whose lease lapsed. On shutdown it stops
+ * executor's leases, claims and carries on the runs whose lease lapsed, then applies the default
+ * decision of calls held for approval past their timeout. On shutdown it stops
  * claiming and hands over the runs that cannot finish in time.
  */
 @Injectable()
@@ -26,6 +28,7 @@ export class LeaseSweeper implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(RunTakeoverService) private readonly takeover: RunTakeoverService,
+    @Inject(ToolApprovalService) private readonly approvals: ToolApprovalService,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
@@ -40,11 +43,12 @@ export class LeaseSweeper implements OnApplicationBootstrap, BeforeApplicationSh
     await this.leases.stop(Date.now() + this.config.shutdown.timeout * FINISH_SHARE);
   }
 
-  /** One heartbeat: renew ours, then take over the lapsed. */
+  /** One heartbeat: renew ours, take over the lapsed, decide the expired approvals. */
   async beat(now = Date.now()): Promise<void> {
     try {
       await this.leases.heartbeat(now);
       if (!this.stopped) await this.takeover.sweep(new Date(now));
+      if (!this.stopped) await this.approvals.expire(new Date(now));
     } catch (err) {
       this.logger.warn('the lease heartbeat failed; it runs again', { error: (err as Error).message });
     }

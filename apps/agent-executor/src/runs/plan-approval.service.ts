@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AgentRunReply, ConflictError, NotFoundError, type Scope } from '@app/contracts';
+import {
+  type AgentRunReply,
+  ConflictError,
+  InvalidParamsError,
+  NotFoundError,
+  type Scope,
+} from '@app/contracts';
+import { undecided } from '../approvals/held-approval';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import { RunEngineService } from '../engine/run-engine.service';
@@ -76,6 +83,11 @@ export class PlanApprovalService {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
+    if (undecided(record.approvals).length > 0)
+      throw new InvalidParamsError(
+        [{ field: 'hash', message: 'the run holds function calls for approval: name the call and its hash' }],
+        'invalid decision',
+      );
     if (!(await this.runs.transition(runId, 'awaiting_approval', to))) {
       const now = await this.runs.find(runId);
       throw new ConflictError(`run '${runId}' is not awaiting approval (${now?.status ?? record.status})`);

@@ -1,5 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply } from '@app/contracts';
+import type { PlatformConfig } from '@app/config';
+import { PLATFORM_CONFIG } from '@app/runtime';
+import { type HeldApproval, heldApprovals, pendingView } from '../approvals/held-approval';
+import { RunApprovalRepository } from '../approvals/run-approval.repository';
 import { Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
 import { newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
@@ -18,6 +22,8 @@ export class RunFinisherService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
+    @Inject(RunApprovalRepository) private readonly approvals: RunApprovalRepository,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -35,12 +41,16 @@ export class RunFinisherService {
       usage: pricedUsage(run.usage, run.price),
       total_ms: totalMs,
     };
+    const held = outcome.heldCalls ? await this.holdCalls(run, outcome) : undefined;
     if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
     else {
       const said = outcome.transcript ?? outcome.reply;
       await this.finishTurn(run.identity.sessionId, run.runId, progress, input, said, run);
     }
-    const body = await this.withSessionCost(run, replyOf(run, outcome));
+    const body = await this.withSessionCost(run, {
+      ...replyOf(run, outcome),
+      ...(held ? { approvals: held.map(pendingView) } : {}),
+    });
     run.emit('run_end', body);
     Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });
     Metrics.runSteps().observe(run.step);
@@ -57,6 +67,16 @@ export class RunFinisherService {
       ...(outcome.error ? { error: outcome.error } : {}),
     });
     return body;
+  }
+
+  /** Stores the calls the run holds (before its status says so) and tells the stream what waits. */
+  private async holdCalls(run: ExecutorRun, outcome: RunOutcome): Promise<HeldApproval[]> {
+    const timeout = run.profile.approval_timeout ?? this.config.executor.approval_timeout;
+    const held = heldApprovals(outcome.heldCalls ?? [], new Date(), timeout);
+    await this.approvals.hold(run.runId, held);
+    for (const approval of held)
+      run.emit('approval_required', { run_id: run.runId, ...pendingView(approval) });
+    return held;
   }
 
   /** A priced run's reply says what its session has cost so far (one sum over the session's runs). */

@@ -1,19 +1,12 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { AppError, type RunResumedEvent, type TraceStep } from '@app/contracts';
-import { JournalReplay, resumeFromJournal, type RunOutcome } from '@app/agent-core';
+import { AppError } from '@app/contracts';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
-import { type AgentProfile, withInstructions } from '../agents/agent-profile';
+import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
-import type { ExecutorRun } from '../engine/executor-run';
-import { RunEngineService } from '../engine/run-engine.service';
-import { RunJournalStore } from '../engine/run-journal.store';
-import { RunEventsPublisher } from '../events/run-events.publisher';
-import { SessionHistoryService } from '../sessions/session-history.service';
-import { SessionRepository } from '../sessions/session.repository';
-import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunLeaseRepository } from './run-lease.repository';
 import { RunLeases } from './run-leases.service';
+import { RunResumeService } from './run-resume.service';
 import { type RunRecord, RunRepository } from './run.repository';
 
 /** Lapsed runs looked at per sweep; the rest wait for the next one (or another executor). */
@@ -33,13 +26,8 @@ export class RunTakeoverService implements OnModuleInit {
     @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
-    @Inject(SessionRepository) private readonly sessions: SessionRepository,
-    @Inject(SessionHistoryService) private readonly history: SessionHistoryService,
-    @Inject(RunEngineService) private readonly engine: RunEngineService,
-    @Inject(RunJournalStore) private readonly journal: RunJournalStore,
-    @Inject(RunExecutionService) private readonly execution: RunExecutionService,
+    @Inject(RunResumeService) private readonly resumer: RunResumeService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
-    @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -80,46 +68,8 @@ export class RunTakeoverService implements OnModuleInit {
       Metrics.runTakeovers().inc({ outcome: 'failed' });
       return;
     }
-    const replay = new JournalReplay(await this.journal.load(runId));
-    const { scopes, instructions, approved } = record.turn_options;
-    const run = this.engine.newRun(
-      {
-        runId,
-        sessionId: record.session_id ?? '',
-        principal: record.owner || undefined,
-        scopes,
-        stream: true,
-      },
-      // approved: the run already went through its hold; running from the top must not hold it again
-      withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions),
-    );
-    const resumed: RunResumedEvent = {
-      run_id: runId,
-      takeovers: record.takeovers,
-      step: replay.resumesAt,
-    };
     Metrics.runTakeovers().inc({ outcome: 'resumed' });
-    await this.execution.execute(
-      run,
-      record.input,
-      async () => this.events.announceResumed(resumed),
-      () => this.work(run, record, replay, resumed),
-      resumed,
-    );
-  }
-
-  private async work(
-    run: ExecutorRun,
-    record: RunRecord,
-    replay: JournalReplay,
-    resumed: RunResumedEvent,
-  ): Promise<RunOutcome> {
-    const ctx = resumeFromJournal(this.engine.contextFor(run), replay);
-    const session = record.session_id ? await this.sessions.find(record.session_id) : null;
-    const history = session ? await this.history.load(ctx, run, session) : [];
-    const outcome = await this.engine.work(ctx, [...history, { role: 'user', content: record.input }]);
-    markTakeover(run, resumed, this.leases.owner);
-    return outcome;
+    await this.resumer.carryOn(record, profile, { stream: true, takeover: true });
   }
 
   private async profileOf(record: RunRecord): Promise<AgentProfile | undefined> {
@@ -130,16 +80,4 @@ export class RunTakeoverService implements OnModuleInit {
       throw err;
     }
   }
-}
-
-/** The takeover in the run's trace, before the first step run live. */
-function markTakeover(run: ExecutorRun, resumed: RunResumedEvent, owner: string): void {
-  const step: TraceStep = {
-    step: resumed.step,
-    kind: 'takeover',
-    observation: `taken over by ${owner} (takeover ${resumed.takeovers}); carried on from step ${resumed.step}`,
-    elapsed_ms: 0,
-  };
-  const at = run.trace.findIndex((entry) => entry.step >= resumed.step);
-  run.trace.splice(at === -1 ? run.trace.length : at, 0, step);
 }

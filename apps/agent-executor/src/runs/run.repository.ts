@@ -10,6 +10,7 @@ import {
   type UsedTools,
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
+import { type HeldApproval, pendingView, undecided } from '../approvals/held-approval';
 
 export interface NewRun {
   id: string;
@@ -61,6 +62,10 @@ export interface RunRecord {
   total_ms: number;
   takeovers: number;
   turn_options: TurnOptions;
+  /** Calls held for approval, with the decisions taken on them. */
+  approvals: HeldApproval[];
+  /** The row's last write: a decision lands only on the row as its decider read it. */
+  updated_at: Date;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -145,6 +150,9 @@ export class RunRepository {
       trace_id: row.trace_id,
       trace_url: null,
       takeovers: row.takeovers,
+      ...(record.status === 'awaiting_approval' && record.approvals.length > 0
+        ? { approvals: undecided(record.approvals).map(pendingView) }
+        : {}),
     };
     return { owner: row.owner, view };
   }
@@ -169,5 +177,7 @@ function toRecord(row: Row): RunRecord {
     total_ms: row.total_ms ?? 0,
     takeovers: row.takeovers,
     turn_options: (row.turn_options as TurnOptions | null) ?? {},
+    approvals: (row.approvals as HeldApproval[] | null) ?? [],
+    updated_at: row.updated_at,
   };
 }

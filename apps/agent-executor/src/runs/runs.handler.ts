@@ -2,10 +2,11 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { Bus } from '@app/bus';
 import { Routes } from '@app/contracts';
 import { PlanApprovalService } from './plan-approval.service';
+import { ToolApprovalService } from '../approvals/tool-approval.service';
 import { AgentTurnService } from './agent-turn.service';
 import { RunControlService } from './run-control.service';
 
-/** NATS in: a conversation turn; listing runs; a run's view, cancel, approve and reject. */
+/** NATS in: a conversation turn; listing runs; a run's view, cancel, approve (a plan, or a held call's decision) and reject. */
 @Injectable()
 export class RunsHandler implements OnApplicationBootstrap {
   constructor(
@@ -13,6 +14,7 @@ export class RunsHandler implements OnApplicationBootstrap {
     @Inject(AgentTurnService) private readonly turns: AgentTurnService,
     @Inject(RunControlService) private readonly control: RunControlService,
     @Inject(PlanApprovalService) private readonly approval: PlanApprovalService,
+    @Inject(ToolApprovalService) private readonly tools: ToolApprovalService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -22,7 +24,9 @@ export class RunsHandler implements OnApplicationBootstrap {
     this.bus.serve(Routes.agentRunCancel, (r) => this.control.cancel(r.run_id, r.principal));
     this.bus.serve(Routes.agentRunReject, (r) => this.approval.reject(r.run_id, r.principal));
     this.bus.serve(Routes.agentRunApprove, (r) =>
-      this.approval.approve(r.run_id, r.principal, r.stream, r.scopes),
+      r.decision
+        ? this.tools.decide(r.run_id, r.decision, r.principal, r.stream)
+        : this.approval.approve(r.run_id, r.principal, r.stream, r.scopes),
     );
   }
 }

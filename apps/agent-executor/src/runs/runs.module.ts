@@ -28,6 +28,9 @@ import { RunTakeoverService } from './run-takeover.service';
 import { MessageRoutingService } from '../routing/message-routing.service';
 import { RoutingHandler } from '../routing/routing.handler';
 import { RunInboxService } from '../routing/run-inbox.service';
+import { RunResumeService } from './run-resume.service';
+import { RunApprovalRepository } from '../approvals/run-approval.repository';
+import { ToolApprovalService } from '../approvals/tool-approval.service';
 
 /** Runs on the run engine (libs/agent-core), ReAct and plan mode: everything between `agent.run` and its reply. */
 @Module({
@@ -52,6 +55,9 @@ import { RunInboxService } from '../routing/run-inbox.service';
     RunLeaseRepository,
     RunLeases,
     RunTakeoverService,
+    RunResumeService,
+    RunApprovalRepository,
+    ToolApprovalService,
     ClientToolsService,
     ClientToolResultsService,
     ClientPlansService,

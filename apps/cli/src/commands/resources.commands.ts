@@ -7,6 +7,12 @@ import { compact, table } from '../style';
 import { traceTree } from '../trace-tree';
 
 type Json = { json?: boolean };
+type Decision = Json & { hash?: string; call?: string };
+
+/** The held call a decision names: its hash, and its id when given. */
+function target(opts: Decision): { hash: string; call_id?: string } {
+  return { hash: opts.hash as string, ...(opts.call ? { call_id: opts.call } : {}) };
+}
 type RunFilters = { session?: string; status?: string; agent?: string; limit?: number; cursor?: string };
 
 /** sessions, runs, agents, functions and health. */
@@ -85,30 +91,58 @@ export function resourceCommands(program: Command, ctx: CliContext): void {
       if (opts.json) ctx.json(run);
       else ctx.line(traceTree(run, ctx.style));
     });
-  for (const verb of ['cancel', 'reject'] as const)
-    runs
-      .command(verb)
-      .argument('<id>', 'run id')
-      .option('--json', 'print JSON')
-      .action(async (id: string, opts: Json, cmd: Command) => {
-        const reply = await ctx.client(cmd).runs[verb](id);
-        if (opts.json) ctx.json(reply);
-        else ctx.line(`${reply.run_id}: ${reply.finish_reason}`);
-      });
+  runs
+    .command('cancel')
+    .argument('<id>', 'run id')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: Json, cmd: Command) => {
+      const reply = await ctx.client(cmd).runs.cancel(id);
+      if (opts.json) ctx.json(reply);
+      else ctx.line(`${reply.run_id}: ${reply.finish_reason}`);
+    });
+  runs
+    .command('reject')
+    .description('reject a plan held for approval, or a held function call (--hash)')
+    .argument('<id>', 'run id')
+    .option('--hash <hash>', 'the held call’s hash, as approval_required showed it')
+    .option('--call <call_id>', 'the held call, when the run holds more than one')
+    .option('--reason <text>', 'what the model reads as the call’s error')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: Decision & { reason?: string }, cmd: Command) => {
+      const decision = opts.hash
+        ? { ...target(opts), ...(opts.reason ? { reason: opts.reason } : {}) }
+        : undefined;
+      const reply = await ctx.client(cmd).runs.reject(id, decision);
+      if (opts.json) ctx.json(reply);
+      else ctx.line(`${reply.run_id}: ${reply.finish_reason}`);
+    });
   runs
     .command('approve')
-    .description('run a plan held for approval, streaming it')
+    .description('run a plan held for approval, or a held function call (--hash), streaming the run')
     .argument('<id>', 'run id')
+    .option('--hash <hash>', 'the held call’s hash, as approval_required showed it')
+    .option('--call <call_id>', 'the held call, when the run holds more than one')
+    .option('--edit <json>', 'run the call with these arguments instead')
+    .option('--respond <json>', 'do not run the call; the model reads this JSON object as its result')
     .option('--json', 'wait for the end and print the response as JSON')
-    .action(async (id: string, opts: Json, cmd: Command) => {
+    .action(async (id: string, opts: Decision & { edit?: string; respond?: string }, cmd: Command) => {
       const client = ctx.client(cmd);
+      const edit = jsonObject('--edit', opts.edit);
+      const result = jsonObject('--respond', opts.respond);
+      const decision = opts.hash
+        ? {
+            ...target(opts),
+            ...(edit ? { edit: { arguments: edit } } : {}),
+            ...(result ? { respond: { result } } : {}),
+          }
+        : undefined;
       if (opts.json) {
-        const reply = await client.runs.approve(id);
+        const reply = await client.runs.approve(id, decision);
         ctx.json(reply);
         return void (ctx.exitCode = exitCodeOf(reply.finish_reason));
       }
       const printer = new ChatPrinter(ctx.io.out, ctx.io.err, ctx.style);
-      for await (const event of client.runs.approveStream(id)) printer.print(event);
+      for await (const event of client.runs.approveStream(id, { decision })) printer.print(event);
       ctx.exitCode = printer.reply ? exitCodeOf(printer.reply.finish_reason) : EXIT_ERROR;
     });
 

@@ -39,5 +39,6 @@ export function replyFromRun(run: RunView): AgentRunReply {
       ? { error: { code: 'upstream_error', message: run.error ?? 'the run failed before it could answer' } }
       : {}),
     ...(clientCalls.length > 0 && finish === 'client_tool_calls' ? { client_tool_calls: clientCalls } : {}),
+    ...(run.approvals?.length ? { approvals: run.approvals } : {}),
   };
 }

@@ -1,5 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
-import { ListRunsQuery, parseDto, RunPage, RunPlanRequest } from '@app/contracts';
+import {
+  ApproveRunBody,
+  ListRunsQuery,
+  parseDto,
+  RejectRunBody,
+  RunPage,
+  RunPlanRequest,
+} from '@app/contracts';
 import type { Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, RunView } from '@app/contracts';
 import { CurrentPrincipal, CurrentRunCaller } from '../auth/principal.decorator';
@@ -7,6 +14,7 @@ import { type Caller, ChatService, closedEarly } from '../chat/chat.service';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import { wantsEventStream } from '../chat/chat.controller';
 import { resourceId } from './resource-id';
+import { approvalOf, rejectionOf } from './run-decision';
 import { RunsService } from './runs.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
@@ -74,31 +82,72 @@ export class RunsController {
     return this.runs.cancel(resourceId('run', id), principal);
   }
 
-  /** Runs the held plan; answers with the chat response, or streams it with `Accept: text/event-stream`. */
+  /**
+   * Runs the held plan, or decides a held function call (`hash`): runs it, with `edit` otherwise,
+   * or with `respond` gives the model a result instead. Answers with the chat response once the
+   * run stops again, or streams it with `Accept: text/event-stream`.
+   */
   @Post(':id/approve')
   @ApiRoute({
-    summary: 'Run a plan held for approval',
-    description: 'JSON, or server-sent events with `Accept: text/event-stream`.',
+    summary: 'Run a plan held for approval, or approve a held function call',
+    description:
+      'Without a body: runs the held plan. With `hash` (and `call_id` when the run holds more than one ' +
+      'call): runs the held call, with `edit.arguments` instead if given (checked against the ' +
+      "function's schema), or with `respond.result` runs nothing and gives the model that result. The run " +
+      'goes on once every held call is decided. JSON, or server-sent events with `Accept: text/event-stream`.',
+    body: ApproveRunBody,
     response: AgentRunReply,
     status: 200,
     events: AGENT_SSE_EVENTS,
-    errors: { 409: 'conflict: the run is not awaiting approval' },
+    errors: {
+      400: 'invalid_params: edited arguments the schema refuses; a call named without its hash',
+      404: 'not_found: no such run (of this key), or no such held call',
+      409: 'conflict: the run is not awaiting approval, or the hash is not the held call’s',
+    },
   })
   async approve(
     @Param('id') id: string,
+    @Body() body: unknown,
     @Headers('accept') accept: string | undefined,
     @CurrentRunCaller() caller: Caller,
     @Res() res: Response,
   ): Promise<void> {
     const runId = resourceId('run', id);
-    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res);
-    res.status(200).json(await this.runs.approve(runId, caller));
+    const decision = approvalOf(parseDto(ApproveRunBody, body ?? {}, 'decision'));
+    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res, decision);
+    res.status(200).json(await this.runs.approve(runId, caller, decision));
   }
 
+  /** Rejects the held plan, or a held function call (`hash`): the model reads `reason` as its error. */
   @Post(':id/reject')
-  @ApiRoute({ summary: 'Reject a plan held for approval', response: AgentRunReply })
-  @HttpCode(200)
-  reject(@Param('id') id: string, @CurrentPrincipal() principal: string) {
-    return this.runs.reject(resourceId('run', id), principal);
+  @ApiRoute({
+    summary: 'Reject a plan held for approval, or a held function call',
+    description:
+      'Without a body: the held plan is rejected and the run ends. With `hash`: the held call is not ' +
+      'run, the model reads `reason` as its error and the run goes on (streamed with `Accept: text/event-stream`).',
+    body: RejectRunBody,
+    response: AgentRunReply,
+    status: 200,
+    events: AGENT_SSE_EVENTS,
+    errors: {
+      404: 'not_found: no such run (of this key), or no such held call',
+      409: 'conflict: the run is not awaiting approval, or the hash is not the held call’s',
+    },
+  })
+  async reject(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Headers('accept') accept: string | undefined,
+    @CurrentRunCaller() caller: Caller,
+    @Res() res: Response,
+  ): Promise<void> {
+    const runId = resourceId('run', id);
+    const decision = rejectionOf(parseDto(RejectRunBody, body ?? {}, 'decision'));
+    if (!decision) {
+      res.status(200).json(await this.runs.reject(runId, caller.principal));
+      return;
+    }
+    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res, decision);
+    res.status(200).json(await this.runs.approve(runId, caller, decision));
   }
 }

@@ -3,12 +3,14 @@ import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import {
   type AgentRunReply,
+  hasScope,
   type ListRunsQuery,
   type Page,
   type RunRefRequest,
   type RunSummary,
   Routes,
   type RunView,
+  type ToolDecision,
   type Usage,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
@@ -17,7 +19,7 @@ import { UsageLimits } from '../auth/usage-limits.service';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { relayRun } from '../chat/sse-relay';
 
-/** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (which runs the plan), reject. */
+/** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
 @Injectable()
 export class RunsService {
   constructor(
@@ -42,26 +44,34 @@ export class RunsService {
     return this.bus.request(Routes.agentRunReject, ref(runId, principal));
   }
 
-  approve(runId: string, caller: Caller): Promise<AgentRunReply> {
-    return this.approveRequest(runId, caller, false);
+  /** Runs a held plan, or (with `decision`) decides a held function call and carries the run on. */
+  approve(runId: string, caller: Caller, decision?: ToolDecision): Promise<AgentRunReply> {
+    return this.approveRequest(runId, caller, false, decision);
   }
 
-  approveStreaming(runId: string, caller: Caller, res: Response): Promise<void> {
-    return relayRun(this.bus, res, runId, () => this.approveRequest(runId, caller, true));
+  approveStreaming(runId: string, caller: Caller, res: Response, decision?: ToolDecision): Promise<void> {
+    return relayRun(this.bus, res, runId, () => this.approveRequest(runId, caller, true, decision));
   }
 
   /**
-   * Running a held plan is a turn like any other: it takes a run slot and its tokens and cost count
-   * against the key's day. The reply's usage covers the whole run, so only what it adds to the
-   * usage at the pause is charged (the planning was charged with the first turn).
+   * Running a held plan or call is a turn like any other: it takes a run slot and its tokens and
+   * cost count against the key's day. The reply's usage covers the whole run, so only what it adds
+   * to the usage at the pause is charged (what came before was charged with the earlier turn). An
+   * admin key may decide any run's held call.
    */
-  private async approveRequest(runId: string, caller: Caller, stream: boolean): Promise<AgentRunReply> {
+  private async approveRequest(
+    runId: string,
+    caller: Caller,
+    stream: boolean,
+    decision?: ToolDecision,
+  ): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
-    const before = (await this.get(runId, caller.principal)).usage;
+    const principal = decision && hasScope(caller.scopes, 'admin') ? '' : caller.principal;
+    const before = (await this.get(runId, principal)).usage;
     const { reply } = await this.limits.withinLimits(caller, async () => {
       const reply = await this.bus.request(
         Routes.agentRunApprove,
-        { ...ref(runId, caller.principal), stream, scopes: caller.scopes },
+        { ...ref(runId, principal), stream, scopes: caller.scopes, ...(decision ? { decision } : {}) },
         { timeoutMs },
       );
       return { reply, usage: added(reply.usage, before) };

@@ -1,4 +1,5 @@
 import type { ErrorBody, FunctionResult } from '@app/contracts';
+import type { HeldCall } from './approval-gate';
 
 /** A call the model asked for, whatever the protocol it was written in. */
 export interface ToolCall {
@@ -32,4 +33,6 @@ export interface ToolBatch {
   outcomes: ToolOutcome[];
   /** The model asked for more calls than `max_tool_calls` leaves. */
   limitReached: boolean;
+  /** Calls held for a decision (`needs_approval`): nothing of the step ran. */
+  held?: HeldCall[];
 }

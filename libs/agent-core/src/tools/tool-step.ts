@@ -9,14 +9,25 @@ import { paramErrors } from './param-check';
 import type { ToolBatch, ToolCall, ToolOutcome } from './tool-call';
 import type { ToolCallEntry } from '../journal/journal-entry';
 import { IN_FLIGHT } from '../journal/journal-replay';
+import {
+  argumentsHash,
+  decisionFor,
+  type HeldCall,
+  heldCallId,
+  needsApproval,
+  rejection,
+  respondedResult,
+} from './approval-gate';
 
 type Checked = {
   call: ToolCall;
   args: Record<string, unknown>;
   refusal?: ErrorBody;
   definition?: FunctionDefinition;
-  /** Answered by the run itself (function_describe): no provider, no call counted. */
+  /** Answered by the run itself (function_describe, a reviewer's result): no provider, no call counted. */
   local?: FunctionResult;
+  /** A reviewer decided it (it was held for approval): it is not held again. */
+  decided?: boolean;
 };
 
 /**
@@ -25,10 +36,17 @@ type Checked = {
  * concurrently with `single_call_timeout`, and returns every outcome in call order. A failed call
  * is fed back to the model, never retried.
  */
-export async function toolStep(ctx: RunContext, calls: ToolCall[]): Promise<ToolBatch> {
+export async function toolStep(
+  ctx: RunContext,
+  calls: ToolCall[],
+  options: { hold?: boolean } = {},
+): Promise<ToolBatch> {
   const { run } = ctx;
   const checked: Checked[] = [];
-  for (const call of calls) checked.push(await gate(ctx, call));
+  for (const [index, call] of calls.entries()) checked.push(await decided(ctx, await gate(ctx, call), index));
+  // A reply whose calls need a decision runs none of them until every one is decided.
+  const held = options.hold ? heldCalls(ctx, checked) : [];
+  if (held.length > 0) return { outcomes: [], limitReached: false, held };
   let limitReached = false;
   for (const item of checked) {
     if (item.refusal || item.local) continue;
@@ -55,6 +73,39 @@ async function gate(ctx: RunContext, call: ToolCall): Promise<Checked> {
   const allowedCall =
     decision?.action === 'rewrite' ? { ...call, params: decision.args, raw: undefined } : call;
   return check(ctx, allowedCall);
+}
+
+/** A held call's decision, once taken: edited arguments are checked again like the model's own. */
+async function decided(ctx: RunContext, item: Checked, index: number): Promise<Checked> {
+  if (item.refusal || item.local) return item;
+  const decision = decisionFor(ctx, index, item.args);
+  if (!decision) return item;
+  if (decision.action === 'reject') return { ...item, refusal: rejection(decision.reason), decided: true };
+  if (decision.action === 'respond')
+    return { ...item, local: respondedResult(decision.result), decided: true };
+  const approved = decision.args
+    ? await check(ctx, { ...item.call, params: decision.args, raw: undefined })
+    : item;
+  return { ...approved, decided: true };
+}
+
+/** The calls this step must hold: those `needs_approval` names, allowed and valid, not decided yet. */
+function heldCalls(ctx: RunContext, checked: Checked[]): HeldCall[] {
+  const { run } = ctx;
+  return checked.flatMap((item, index) =>
+    item.refusal || item.local || item.decided || !needsApproval(run.definition, item.call.name)
+      ? []
+      : [
+          {
+            callId: heldCallId(run.runId, run.step, index),
+            step: run.step,
+            index,
+            name: item.call.name,
+            args: item.args,
+            hash: argumentsHash(item.args),
+          },
+        ],
+  );
 }
 
 async function check(ctx: RunContext, call: ToolCall): Promise<Checked> {

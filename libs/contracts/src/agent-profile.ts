@@ -95,6 +95,11 @@ export class AgentProfileFields {
   @ValidateNested({ each: true })
   @Type(() => AgentHook)
   hooks?: AgentHook[];
+  /**
+   * Serve the agent as the function `agent_<name>` (its description is the profile's): other
+   * agents, scheduled tasks and API clients call it with a `message` and get its reply.
+   */
+  @IsOptional() @IsBoolean() expose_as_function?: boolean;
 }
 
 /**
@@ -137,6 +142,7 @@ export class AgentProfileView {
   @IsBoolean() plan_approval!: boolean;
   @IsIn(STEP_FAILURE_POLICIES) step_failure!: StepFailurePolicy;
   @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
+  @IsBoolean() expose_as_function!: boolean;
 }
 
 export class AgentNameRequest {

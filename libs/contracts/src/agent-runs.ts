@@ -148,6 +148,8 @@ export class RunView {
   @IsOptional() @IsString() trace_url!: string | null;
   /** How many times another executor took the run over (its executor had stopped). */
   @IsInt() takeovers!: number;
+  /** The run whose call of this agent as a function started it (`agent_<name>`); null for a top-level run. */
+  @IsOptional() @IsString() parent_run_id!: string | null;
 }
 
 export class SessionMessageView {

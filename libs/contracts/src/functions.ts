@@ -1,10 +1,12 @@
 import { Type } from 'class-transformer';
 import {
   Allow,
+  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -56,6 +58,9 @@ export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** An idempotency key (`<run_id>:<step>:<call index>`, an `Idempotency-Key` header): visible ASCII. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/** The longest chain of agents a call may carry: far above any depth limit an operator sets. */
+export const MAX_AGENT_CHAIN = 32;
+
 export class CallerDto {
   @IsOptional() @IsString() @MaxLength(128) agent?: string;
   @IsOptional() @IsString() @MaxLength(64) run_id?: string;
@@ -68,6 +73,20 @@ export class CallerDto {
    * resources (the scheduler's delay_* and cron_*) allows what they allow, and nothing without them.
    */
   @IsOptional() @IsScopes() scopes?: Scope[];
+  /**
+   * The agents the call comes through, outermost first (the calling agent last): an agent called
+   * as a function refuses a chain that already holds it, or one deeper than the platform allows.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_AGENT_CHAIN)
+  @IsString({ each: true })
+  @MaxLength(128, { each: true })
+  chain?: string[];
+  /** Tokens the calling run may still spend (absent: no limit); a child run spends no more. */
+  @IsOptional() @IsInt() @Min(0) tokens_left?: number;
+  /** USD the calling run may still spend (absent: no limit known); a child run spends no more. */
+  @IsOptional() @IsNumber() @Min(0) cost_left_usd?: number;
 }
 
 /** Body of `fn.exec.<name>`. The deadline is absolute (epoch ms) so it survives queueing. */

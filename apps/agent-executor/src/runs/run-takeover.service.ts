@@ -81,7 +81,7 @@ export class RunTakeoverService implements OnModuleInit {
       return;
     }
     const replay = new JournalReplay(await this.journal.load(runId));
-    const { scopes, instructions, approved } = record.turn_options;
+    const { scopes, instructions, approved, chain } = record.turn_options;
     const run = this.engine.newRun(
       {
         runId,
@@ -89,6 +89,7 @@ export class RunTakeoverService implements OnModuleInit {
         principal: record.owner || undefined,
         scopes,
         stream: true,
+        ...(chain ? { chain } : {}),
       },
       // approved: the run already went through its hold; running from the top must not hold it again
       withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions),

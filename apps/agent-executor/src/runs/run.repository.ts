@@ -24,6 +24,8 @@ export interface NewRun {
   lease?: { owner: string; until: Date };
   /** What an executor taking the run over needs to carry it on as the caller asked. */
   turn_options?: TurnOptions;
+  /** The run whose function call started this one (an agent called as a function). */
+  parent_run_id?: string;
 }
 
 export interface TurnOptions {
@@ -31,6 +33,8 @@ export interface TurnOptions {
   instructions?: string;
   /** Its plan was approved: a run taken over carries the plan out without holding it again. */
   approved?: boolean;
+  /** The agents above the run, outermost first, when another agent called it as a function. */
+  chain?: string[];
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */
@@ -145,6 +149,7 @@ export class RunRepository {
       trace_id: row.trace_id,
       trace_url: null,
       takeovers: row.takeovers,
+      parent_run_id: row.parent_run_id,
     };
     return { owner: row.owner, view };
   }

@@ -53,5 +53,6 @@ import { RunTakeoverService } from './run-takeover.service';
     ClientToolResultsService,
     ClientPlansService,
   ],
+  exports: [AgentTurnService, RunControlService],
 })
 export class RunsModule {}

@@ -39,8 +39,10 @@ export async function startChatStack(options: {
   env?: Record<string, string>;
   /** More sections of the configuration file (e.g. `pricing`). */
   config?: Record<string, unknown>;
+  /** A broker with JetStream, for calls sent with an idempotency key to providers that record them. */
+  jetstream?: boolean;
 }): Promise<ChatStack> {
-  const nats: NatsServer = await startNatsServer();
+  const nats: NatsServer = await startNatsServer({ jetstream: options.jetstream });
   const llm = await startScriptedLlm();
   const bus = await Bus.connect({ url: nats.url, name: 'chat-test' });
   const functions = serveFunctions(bus, options.functions);

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface NatsServer {
   url: string;
@@ -17,13 +19,16 @@ const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/b
  * `agent.run` on their server: a test that starts one must not share its broker with other test
  * files running in parallel, or their requests would reach each other's executors.
  */
-export async function startNatsServer(): Promise<NatsServer> {
+export async function startNatsServer(options: { jetstream?: boolean } = {}): Promise<NatsServer> {
   const binary = BINARIES.find((path) => existsSync(path)) ?? 'nats-server';
   const port = await freePort();
+  // JetStream (for keyed calls' outcomes) in a directory of the server's own, kept across restarts
+  const args = ['-a', '127.0.0.1', '-p', String(port)];
+  if (options.jetstream) args.push('-js', '-sd', mkdtempSync(join(tmpdir(), 'ac-nats-')));
   let child: ChildProcess | undefined;
   const start = async () => {
     if (child && child.exitCode === null && child.signalCode === null) return;
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     await waitForReady(child);
   };
   await start();

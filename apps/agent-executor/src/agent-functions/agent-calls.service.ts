@@ -1,10 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AgentRunRequest,
-  AppError,
-  type FunctionResult,
-  parseDto,
-} from '@app/contracts';
+import { AgentRunRequest, AppError, type FunctionResult, parseDto } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import type { FunctionContext } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';

@@ -56,10 +56,7 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
     const created = await database.create();
     drop = created.drop;
     stack = await startChatStack({
-      functions: [
-        add,
-        { name: 'whoami', run: () => ({ data: { ok: true } }) },
-      ],
+      functions: [add, { name: 'whoami', run: () => ({ data: { ok: true } }) }],
       agents: () => AGENTS,
       jetstream: true,
       env: {
@@ -100,7 +97,11 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
     expect(child).toMatchObject({ reply: 'child-answer-42', finish_reason: 'final' });
 
     const childRun = await runOf(child.run_id);
-    expect(childRun).toMatchObject({ agent: 'helper', parent_run_id: parent.run_id, reply: 'child-answer-42' });
+    expect(childRun).toMatchObject({
+      agent: 'helper',
+      parent_run_id: parent.run_id,
+      reply: 'child-answer-42',
+    });
     const parentRun = await runOf(parent.run_id);
     expect(parentRun.parent_run_id).toBeNull();
     expect(JSON.stringify(parentRun.trace)).toContain(child.run_id);
@@ -162,7 +163,9 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
       fallback: 'outsider done',
     });
     const reply = await chat('outsider', 'go-outsider');
-    expect(reply.function_calls).toEqual([expect.objectContaining({ name: 'agent_helper', status: 'error' })]);
+    expect(reply.function_calls).toEqual([
+      expect.objectContaining({ name: 'agent_helper', status: 'error' }),
+    ]);
     expect(JSON.stringify(reply.function_calls)).not.toContain('the helper should not have run');
   });
 
@@ -184,7 +187,9 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
     });
     const parent = await chat('lead', 'go-scoped', key);
     const childRunId = childOf(parent).run_id;
-    const call = stack.functions.calls.find((c) => c.name === 'whoami' && c.request.caller?.run_id === childRunId);
+    const call = stack.functions.calls.find(
+      (c) => c.name === 'whoami' && c.request.caller?.run_id === childRunId,
+    );
     expect(call?.request.caller).toMatchObject({
       principal: 'chatter',
       scopes: ['chat'],
@@ -199,14 +204,20 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
         { match: 'budget-question', reply: '<call name="add"><p>a: 1</p><p>b: 2</p></call>' },
         {
           match: 'go-thrifty',
-          reply: { text: callHelper('budget-question'), usage: { prompt_tokens: 100, completion_tokens: 20 } },
+          reply: {
+            text: callHelper('budget-question'),
+            usage: { prompt_tokens: 100, completion_tokens: 20 },
+          },
         },
       ],
       fallback: 'thrifty done',
     });
-    const child = childOf(await chat('thrifty', 'go-thrifty'));
+    const parent = await chat('thrifty', 'go-thrifty');
+    const child = childOf(parent);
     expect(child.finish_reason).toBe('budget');
     expect(child.reply).toContain('the token budget of 30 was used up');
+    // the child's tokens count as the parent's: with them, the parent has spent its own budget too
+    expect(parent.finish_reason).toBe('budget');
   });
 
   it("bounds the child by the parent's call deadline", async () => {

@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import type { ParameterSchema } from '@app/protocol';
 import { IsScopes, type Scope } from './api-keys';
+import { Usage } from './agent';
 import { ErrorBody } from './errors';
 
 export type { ParameterSchema, ParameterType as JsonSchemaType } from '@app/protocol';
@@ -51,6 +52,11 @@ export class FunctionResult {
   @IsOptional() @Allow() data?: unknown;
   @IsOptional() @IsString() markdown?: string;
   @IsOptional() @IsString() message?: string;
+  /**
+   * Model tokens the call spent for its caller (an agent called as a function): the calling run
+   * counts them in its usage, its budgets and its key's quota, as if it had spent them itself.
+   */
+  @IsOptional() @ValidateNested() @Type(() => Usage) usage?: Usage;
 }
 
 export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;

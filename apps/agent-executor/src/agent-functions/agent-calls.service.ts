@@ -49,7 +49,7 @@ export class AgentCallsService {
       const reply = await this.turns.run(request, lineage);
       if (reply.error) throw new AppError(reply.error.code, reply.error.message, reply.error.details);
       const { run_id, session_id, finish_reason, usage } = reply;
-      return { data: { reply: reply.reply, run_id, session_id, finish_reason, usage } };
+      return { data: { reply: reply.reply, run_id, session_id, finish_reason, usage }, usage };
     } finally {
       stop();
     }

@@ -158,6 +158,8 @@ async function execute(
     };
   }
   const elapsedMs = Math.round(performance.now() - started);
+  // an agent called as a function spent these tokens for this run: its budgets count them
+  if (reply.status === 'success' && reply.result.usage) run.addUsage(reply.result.usage);
   return reply.status === 'success'
     ? outcomeOf(ctx, call, args, { result: reply.result ?? {}, executed: true, elapsedMs }, definition)
     : outcomeOf(ctx, call, args, { error: reply.error, executed: true, elapsedMs });

@@ -4,7 +4,7 @@
 // Gateway and executor processes, real NATS, SQLite and PostgreSQL, the scripted model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply, FnExecReplyView, FunctionList, RunView } from '@app/contracts';
-import { expectEventually, MIGRATED_DATABASES } from '@app/testing';
+import { expectEventually, MIGRATED_DATABASES, type ReceivedSpan, startOtlpReceiver } from '@app/testing';
 import { add, type ChatStack, post, startChatStack } from '../chat/chat-stack';
 
 const ADMIN_KEY = 'ac_agent_functions_admin_key_9d3e51c7a2b8';
@@ -35,6 +35,7 @@ const AGENTS = [
 describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => {
   let stack: ChatStack;
   let drop: (() => Promise<void>) | undefined;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
 
   const chat = async (agent: string, message: string, key = ADMIN_KEY): Promise<AgentRunReply> => {
     const res = await post(stack.base, '/api/v1/chat', { agent, message }, bearer(key));
@@ -53,6 +54,7 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
   };
 
   beforeAll(async () => {
+    receiver = await startOtlpReceiver();
     const created = await database.create();
     drop = created.drop;
     stack = await startChatStack({
@@ -64,12 +66,14 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
         AUTH_ENABLED: 'true',
         AC_ADMIN_KEY: ADMIN_KEY,
         AGENT_CALL_MAX_DEPTH: '1',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       },
     });
   });
   afterAll(async () => {
     await stack?.close();
     await drop?.();
+    await receiver?.close();
   });
 
   it('lists an exposed agent among the functions, served by the agents provider', async () => {
@@ -105,6 +109,26 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
     const parentRun = await runOf(parent.run_id);
     expect(parentRun.parent_run_id).toBeNull();
     expect(JSON.stringify(parentRun.trace)).toContain(child.run_id);
+
+    // one OpenTelemetry trace: the child's model call under the parent's call of agent_helper
+    expect(parentRun.trace_id).toBeTruthy();
+    expect(childRun.trace_id).toBe(parentRun.trace_id);
+    const spans = await expectEventually(() => {
+      const mine = receiver.spans().filter((s) => s.traceId === parentRun.trace_id);
+      expect(mine.filter((s) => s.name === 'chat scripted-model')).toHaveLength(3);
+      return mine;
+    });
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    const ancestors = (span: ReceivedSpan): string[] => {
+      const parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+      return parent ? [parent.name, ...ancestors(parent)] : [];
+    };
+    const served = spans.find((s) => s.name === 'process fn.exec.agent_helper');
+    expect(served && byId.get(served.parentSpanId ?? '')?.name).toBe('send fn.exec.agent_helper');
+    const childModelCalls = spans.filter(
+      (s) => s.name === 'chat scripted-model' && ancestors(s).includes('process fn.exec.agent_helper'),
+    );
+    expect(childModelCalls).toHaveLength(1);
   });
 
   it('runs the agent for an API client through POST /functions/agent_helper/invoke', async () => {

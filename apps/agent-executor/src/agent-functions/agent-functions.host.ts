@@ -19,6 +19,8 @@ import { AgentMessageParams } from './agent-message.params';
 export const AGENT_FUNCTION_PROVIDER = 'agents';
 /** Agent runs called as functions at once on one executor. */
 const CONCURRENCY = 64;
+/** Of the shutdown timeout, what calls in flight may use before they are given up. */
+const FINISH_SHARE = 0.6;
 /** Profiles created on another executor are served here within this long. */
 const REFRESH_MS = 10_000;
 
@@ -63,7 +65,8 @@ export class AgentFunctionsHost implements OnApplicationBootstrap, BeforeApplica
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     this.unsubscribe?.();
-    await this.host.stop(this.config.executor.run_timeout);
+    // as runs in flight do (LeaseSweeper): past this share of the shutdown timeout they are handed over
+    await this.host.stop(this.config.shutdown.timeout * FINISH_SHARE);
   }
 
   /** Serves the exposed profiles as they are now: new ones added, removed ones dropped. */

@@ -25,6 +25,8 @@ export class AgentCallsService {
 
   async call(agent: string, params: AgentMessageParams, ctx: FunctionContext): Promise<FunctionResult> {
     const { caller } = ctx;
+    if (caller.tokens_left === 0 || caller.cost_left_usd === 0)
+      throw new AppError('budget_exceeded', `the calling run has no budget left to run agent '${agent}'`);
     const lineage: RunLineage = {
       chain: chainFor(caller, agent, this.config.executor.agent_call_depth),
       deadline: ctx.deadline,

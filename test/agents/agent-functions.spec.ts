@@ -60,7 +60,6 @@ describe.each(MIGRATED_DATABASES)('agents as functions on $name', (database) => 
     stack = await startChatStack({
       functions: [add, { name: 'whoami', run: () => ({ data: { ok: true } }) }],
       agents: () => AGENTS,
-      jetstream: true,
       env: {
         DATABASE_URL: created.url,
         AUTH_ENABLED: 'true',

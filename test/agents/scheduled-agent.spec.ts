@@ -18,7 +18,6 @@ describe('a delay that calls an agent', () => {
     stack = await startChatStack({
       functions: [],
       agents: () => [{ name: 'helper', description: 'Answers questions.', expose_as_function: true }],
-      jetstream: true,
       env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY },
     });
     const env = { ...stack.env, SCHEDULER_QUEUE_PREFIX: `agent-delay-${randomUUID().slice(0, 8)}` };

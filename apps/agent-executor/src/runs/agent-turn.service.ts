@@ -139,7 +139,7 @@ export class AgentTurnService {
         turn_options: {
           ...(request.scopes ? { scopes: request.scopes } : {}),
           ...(request.instructions?.trim() ? { instructions: request.instructions } : {}),
-          ...(lineage ? { chain: lineage.chain } : {}),
+          ...(lineage ? { lineage } : {}),
         },
         ...(lineage?.parentRunId ? { parent_run_id: lineage.parentRunId } : {}),
       },

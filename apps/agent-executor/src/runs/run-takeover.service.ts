@@ -3,6 +3,7 @@ import { AppError, type RunResumedEvent, type TraceStep } from '@app/contracts';
 import { JournalReplay, resumeFromJournal, type RunOutcome } from '@app/agent-core';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { type AgentProfile, withInstructions } from '../agents/agent-profile';
+import { boundedBy } from './run-lineage';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunEngineService } from '../engine/run-engine.service';
@@ -81,7 +82,9 @@ export class RunTakeoverService implements OnModuleInit {
       return;
     }
     const replay = new JournalReplay(await this.journal.load(runId));
-    const { scopes, instructions, approved, chain } = record.turn_options;
+    const { scopes, instructions, approved, lineage } = record.turn_options;
+    // approved: the run already went through its hold; running from the top must not hold it again
+    const own = withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions);
     const run = this.engine.newRun(
       {
         runId,
@@ -89,10 +92,10 @@ export class RunTakeoverService implements OnModuleInit {
         principal: record.owner || undefined,
         scopes,
         stream: true,
-        ...(chain ? { chain } : {}),
+        ...(lineage ? { chain: lineage.chain } : {}),
       },
-      // approved: the run already went through its hold; running from the top must not hold it again
-      withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions),
+      // a child run keeps its caller's bounds (its deadline is absolute)
+      lineage ? boundedBy(own, lineage) : own,
     );
     const resumed: RunResumedEvent = {
       run_id: runId,

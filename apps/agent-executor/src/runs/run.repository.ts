@@ -10,6 +10,7 @@ import {
   type UsedTools,
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
+import type { RunLineage } from './run-lineage';
 
 export interface NewRun {
   id: string;
@@ -33,8 +34,8 @@ export interface TurnOptions {
   instructions?: string;
   /** Its plan was approved: a run taken over carries the plan out without holding it again. */
   approved?: boolean;
-  /** The agents above the run, outermost first, when another agent called it as a function. */
-  chain?: string[];
+  /** Called as a function: its chain of agents and its caller's bounds, which a takeover keeps. */
+  lineage?: RunLineage;
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */

@@ -11,7 +11,13 @@ export class AgentExecutorModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: AgentExecutorModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), RunsModule, FunctionCallsModule, AgentFunctionsModule],
+      imports: [
+        runtime,
+        PersistenceModule.forRoot(config.database.url),
+        RunsModule,
+        FunctionCallsModule,
+        AgentFunctionsModule,
+      ],
       providers: [healthCheckOf('database', DatabaseHealth)],
     };
   }

@@ -39,8 +39,13 @@ export async function startChatStack(options: {
   env?: Record<string, string>;
   /** More sections of the configuration file (e.g. `pricing`). */
   config?: Record<string, unknown>;
+  /**
+   * The broker runs JetStream unless false: an agent's calls carry idempotency keys, and the
+   * platform's providers (runner, scheduler, agents) refuse a keyed call they cannot record.
+   */
+  jetstream?: boolean;
 }): Promise<ChatStack> {
-  const nats: NatsServer = await startNatsServer();
+  const nats: NatsServer = await startNatsServer({ jetstream: options.jetstream ?? true });
   const llm = await startScriptedLlm();
   const bus = await Bus.connect({ url: nats.url, name: 'chat-test' });
   const functions = serveFunctions(bus, options.functions);

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
 import { DatabaseHealth, PersistenceModule } from '@app/persistence';
 import { healthCheckOf } from '@app/runtime';
+import { AgentFunctionsModule } from './agent-functions/agent-functions.module';
 import { FunctionCallsModule } from './function-calls/function-calls.module';
 import { RunsModule } from './runs/runs.module';
 
@@ -10,7 +11,13 @@ export class AgentExecutorModule {
   static register(runtime: DynamicModule, config: PlatformConfig): DynamicModule {
     return {
       module: AgentExecutorModule,
-      imports: [runtime, PersistenceModule.forRoot(config.database.url), RunsModule, FunctionCallsModule],
+      imports: [
+        runtime,
+        PersistenceModule.forRoot(config.database.url),
+        RunsModule,
+        FunctionCallsModule,
+        AgentFunctionsModule,
+      ],
       providers: [healthCheckOf('database', DatabaseHealth)],
     };
   }

@@ -61,4 +61,19 @@ describe('RunState', () => {
     expect(run.overBudget()).toBe(true);
     run.close();
   });
+
+  it('tells what it may still spend: tokens under its budget, USD under its cost budget at its price', () => {
+    const unlimited = newRun();
+    expect([unlimited.tokensLeft(), unlimited.costLeftUsd()]).toEqual([undefined, undefined]);
+    unlimited.close();
+    const definition = defineAgent({ name: 'a', total_token_budget: 100, max_cost_usd: 1 });
+    const price = { input_per_mtok: 10_000, output_per_mtok: 10_000 };
+    const run = new RunState({ runId: 'run_2', sessionId: '' }, definition, { timeoutMs: 60_000, price });
+    run.addUsage({ prompt_tokens: 30, completion_tokens: 10 });
+    expect(run.tokensLeft()).toBe(60);
+    expect(run.costLeftUsd()).toBeCloseTo(0.6);
+    run.addUsage({ prompt_tokens: 100, completion_tokens: 0 });
+    expect([run.tokensLeft(), run.costLeftUsd()]).toEqual([0, 0]);
+    run.close();
+  });
 });

@@ -39,6 +39,8 @@ export interface RunIdentity {
   principal?: string;
   /** The caller's scopes, sent with every function call: what the run does for it stays within them. */
   scopes?: Scope[];
+  /** The agents above this run, outermost first, when another agent called it as a function. */
+  chain?: string[];
 }
 
 /** What a run held for approval had gathered before the hold. */
@@ -173,6 +175,20 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
       (budget > 0 && this.usage.prompt_tokens + this.usage.completion_tokens >= budget) ||
       this.overCostBudget()
     );
+  }
+
+  /** Tokens the run may still spend; undefined without a token budget. */
+  tokensLeft(): number | undefined {
+    const budget = this.definition.total_token_budget;
+    if (!(budget > 0)) return undefined;
+    return Math.max(0, budget - this.usage.prompt_tokens - this.usage.completion_tokens);
+  }
+
+  /** USD the run may still spend; undefined without a cost budget or a price to count it by. */
+  costLeftUsd(): number | undefined {
+    const budget = this.definition.max_cost_usd;
+    const cost = this.cost;
+    return budget === undefined || cost === undefined ? undefined : Math.max(0, budget - cost);
   }
 
   /** Whether the run has spent its `max_cost_usd` (never, for a model without a price). */

@@ -61,6 +61,7 @@ export const CONFIG_KEYS = [
     default: 3_000,
     min: 0,
   }),
+  key('executor.agent_call_depth', 'AGENT_CALL_MAX_DEPTH', 'int', { default: 3, min: 1, max: 16 }),
   key('nats.url', 'NATS_URL', 'url', {
     default: 'nats://127.0.0.1:4222',
     oneOf: ['nats', 'tls', 'ws', 'wss'],

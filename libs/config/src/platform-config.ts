@@ -32,6 +32,8 @@ export interface PlatformConfig {
      * listed one line each and `function_describe` gives a full signature on demand.
      */
     function_definition_budget: number;
+    /** How deep agents called as functions may nest (an agent called by an agent called by …). */
+    agent_call_depth: number;
   };
   nats: {
     url: string;

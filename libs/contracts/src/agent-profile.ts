@@ -116,6 +116,11 @@ export class AgentProfileFields {
   @ValidateNested({ each: true })
   @Type(() => AgentHook)
   hooks?: AgentHook[];
+  /**
+   * Serve the agent as the function `agent_<name>` (its description is the profile's): other
+   * agents, scheduled tasks and API clients call it with a `message` and get its reply.
+   */
+  @IsOptional() @IsBoolean() expose_as_function?: boolean;
 }
 
 /**
@@ -162,6 +167,7 @@ export class AgentProfileView {
   @IsOptional() @IsInt() approval_timeout?: number;
   @IsOptional() @IsIn(APPROVAL_DEFAULTS) approval_default?: ApprovalDefault;
   @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
+  @IsBoolean() expose_as_function!: boolean;
 }
 
 export class AgentNameRequest {

@@ -173,6 +173,8 @@ export class RunView {
   @ValidateNested({ each: true })
   @Type(() => PendingApproval)
   approvals?: PendingApproval[];
+  /** The run whose call of this agent as a function started it (`agent_<name>`); null for a top-level run. */
+  @IsOptional() @IsString() parent_run_id!: string | null;
 }
 
 export class SessionMessageView {

@@ -1,10 +1,12 @@
 import { Type } from 'class-transformer';
 import {
   Allow,
+  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -16,6 +18,7 @@ import {
 } from 'class-validator';
 import type { ParameterSchema } from '@app/protocol';
 import { IsScopes, type Scope } from './api-keys';
+import { Usage } from './agent';
 import { ErrorBody } from './errors';
 
 export type { ParameterSchema, ParameterType as JsonSchemaType } from '@app/protocol';
@@ -49,12 +52,20 @@ export class FunctionResult {
   @IsOptional() @Allow() data?: unknown;
   @IsOptional() @IsString() markdown?: string;
   @IsOptional() @IsString() message?: string;
+  /**
+   * Model tokens the call spent for its caller (an agent called as a function): the calling run
+   * counts them in its usage, its budgets and its key's quota, as if it had spent them itself.
+   */
+  @IsOptional() @ValidateNested() @Type(() => Usage) usage?: Usage;
 }
 
 export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** An idempotency key (`<run_id>:<step>:<call index>`, an `Idempotency-Key` header): visible ASCII. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** The longest chain of agents a call may carry: far above any depth limit an operator sets. */
+export const MAX_AGENT_CHAIN = 32;
 
 export class CallerDto {
   @IsOptional() @IsString() @MaxLength(128) agent?: string;
@@ -68,6 +79,20 @@ export class CallerDto {
    * resources (the scheduler's delay_* and cron_*) allows what they allow, and nothing without them.
    */
   @IsOptional() @IsScopes() scopes?: Scope[];
+  /**
+   * The agents the call comes through, outermost first (the calling agent last): an agent called
+   * as a function refuses a chain that already holds it, or one deeper than the platform allows.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_AGENT_CHAIN)
+  @IsString({ each: true })
+  @MaxLength(128, { each: true })
+  chain?: string[];
+  /** Tokens the calling run may still spend (absent: no limit); a child run spends no more. */
+  @IsOptional() @IsInt() @Min(0) tokens_left?: number;
+  /** USD the calling run may still spend (absent: no limit known); a child run spends no more. */
+  @IsOptional() @IsNumber() @Min(0) cost_left_usd?: number;
 }
 
 /** Body of `fn.exec.<name>`. The deadline is absolute (epoch ms) so it survives queueing. */

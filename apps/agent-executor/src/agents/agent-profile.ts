@@ -21,6 +21,7 @@ const DEFAULTS = {
   ...DEFINITION_DEFAULTS,
   description: '',
   hooks: [] as ResolvedHook[],
+  expose_as_function: false,
 } as const satisfies Omit<AgentProfileView, 'name' | 'source'>;
 
 /** The built-in `default` agent may call every function; a config-file `default` replaces it. */

@@ -25,6 +25,7 @@ export class AgentProfilesService {
   private readonly fromConfig: Map<string, AgentProfile>;
   private readonly apiCache = new Map<string, { profile: AgentProfile; until: number }>();
   private readonly webhookDomains: readonly string[];
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
@@ -63,7 +64,14 @@ export class AgentProfilesService {
     if (this.fromConfig.has(spec.name) || !(await this.repository.create(spec, owner))) {
       throw new ConflictError(`agent '${spec.name}' already exists`);
     }
+    for (const listener of this.listeners) listener();
     return toView(resolveProfile(spec, 'api'));
+  }
+
+  /** Called after a profile is created here; returns the unsubscribe function. */
+  onCreated(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private async fromApi(name: string): Promise<AgentProfile | undefined> {

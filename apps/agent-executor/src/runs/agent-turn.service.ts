@@ -24,6 +24,7 @@ import { RunExecutionService } from './run-execution.service';
 import { RunLeases } from './run-leases.service';
 import type { ExecutorRun } from '../engine/executor-run';
 import { routingStep } from '../routing/run-inbox.service';
+import { boundedBy, type RunLineage } from './run-lineage';
 
 const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';
@@ -48,7 +49,8 @@ export class AgentTurnService {
     @Inject(ClientPlansService) private readonly plans: ClientPlansService,
   ) {}
 
-  async run(request: AgentRunRequest): Promise<AgentRunReply> {
+  /** `lineage`: the run is another run's function call (an agent called as `agent_<name>`). */
+  async run(request: AgentRunRequest, lineage?: RunLineage): Promise<AgentRunReply> {
     if (request.history && (request.session_id || request.tool_results))
       throw new InvalidParamsError([{ field: 'history', message: HISTORY_ALONE }], 'invalid run request');
     const resumed = request.tool_results
@@ -64,7 +66,8 @@ export class AgentTurnService {
     const agent = await this.profiles.get(request.agent ?? existing?.agent ?? DEFAULT_AGENT);
     const planned = request.plan ? await this.plans.prepare(request, agent) : undefined;
     const clientTools = await this.clientTools.offer(request.client_tools, agent);
-    const profile = planned?.profile ?? withInstructions(agent, request.instructions);
+    const own = planned?.profile ?? withInstructions(agent, request.instructions);
+    const profile = lineage ? boundedBy(own, lineage) : own;
     const session = existing ?? this.newSession(request, profile);
     const identity = {
       runId: request.run_id ?? newId('run'),
@@ -72,6 +75,7 @@ export class AgentTurnService {
       principal: request.principal,
       scopes: request.scopes,
       stream: request.stream === true,
+      ...(lineage ? { chain: lineage.chain } : {}),
     };
     const run = this.engine.newRun(identity, profile);
     run.clientTools = clientTools;
@@ -81,7 +85,7 @@ export class AgentTurnService {
     return this.execution.execute(
       run,
       message,
-      () => this.record(run, request, message, existing ? undefined : { session, earlier }),
+      () => this.record(run, request, message, existing ? undefined : { session, earlier }, lineage),
       () => this.work(run, session, message, !existing && earlier.length === 0, request.routing_decision),
     );
   }
@@ -128,6 +132,7 @@ export class AgentTurnService {
     request: AgentRunRequest,
     input: string,
     opening?: { session: SessionRecord; earlier: NewMessage[] },
+    lineage?: RunLineage,
   ): Promise<void> {
     const title = (request.history?.find((m) => m.role === 'user')?.content ?? input).slice(0, TITLE_CHARS);
     await this.turns.startTurn(
@@ -143,7 +148,9 @@ export class AgentTurnService {
         turn_options: {
           ...(request.scopes ? { scopes: request.scopes } : {}),
           ...(request.instructions?.trim() ? { instructions: request.instructions } : {}),
+          ...(lineage ? { lineage } : {}),
         },
+        ...(lineage?.parentRunId ? { parent_run_id: lineage.parentRunId } : {}),
       },
       opening && {
         id: opening.session.id,

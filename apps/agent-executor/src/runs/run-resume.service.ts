@@ -11,6 +11,7 @@ import { SessionHistoryService } from '../sessions/session-history.service';
 import { SessionRepository } from '../sessions/session.repository';
 import { RunExecutionService } from './run-execution.service';
 import { RunLeases } from './run-leases.service';
+import { boundedBy } from './run-lineage';
 import type { RunRecord } from './run.repository';
 
 /**
@@ -37,7 +38,9 @@ export class RunResumeService {
     how: { stream: boolean; takeover: boolean },
   ): Promise<AgentRunReply> {
     const replay = new JournalReplay(await this.journal.load(record.id));
-    const { scopes, instructions, approved } = record.turn_options;
+    const { scopes, instructions, approved, lineage } = record.turn_options;
+    // approved: the run already went through its hold; running from the top must not hold it again
+    const own = withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions);
     const run = this.engine.newRun(
       {
         runId: record.id,
@@ -45,9 +48,10 @@ export class RunResumeService {
         principal: record.owner || undefined,
         scopes,
         stream: how.stream,
+        ...(lineage ? { chain: lineage.chain } : {}),
       },
-      // approved: the run already went through its hold; running from the top must not hold it again
-      withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions),
+      // a child run keeps its caller's bounds (its deadline is absolute)
+      lineage ? boundedBy(own, lineage) : own,
     );
     const resumed: RunResumedEvent = {
       run_id: record.id,

@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
 import { type HeldApproval, pendingView, undecided } from '../approvals/held-approval';
+import type { RunLineage } from './run-lineage';
 
 export interface NewRun {
   id: string;
@@ -25,6 +26,8 @@ export interface NewRun {
   lease?: { owner: string; until: Date };
   /** What an executor taking the run over needs to carry it on as the caller asked. */
   turn_options?: TurnOptions;
+  /** The run whose function call started this one (an agent called as a function). */
+  parent_run_id?: string;
 }
 
 export interface TurnOptions {
@@ -32,6 +35,8 @@ export interface TurnOptions {
   instructions?: string;
   /** Its plan was approved: a run taken over carries the plan out without holding it again. */
   approved?: boolean;
+  /** Called as a function: its chain of agents and its caller's bounds, which a takeover keeps. */
+  lineage?: RunLineage;
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */
@@ -153,6 +158,7 @@ export class RunRepository {
       ...(record.status === 'awaiting_approval' && record.approvals.length > 0
         ? { approvals: undecided(record.approvals).map(pendingView) }
         : {}),
+      parent_run_id: row.parent_run_id,
     };
     return { owner: row.owner, view };
   }

@@ -65,5 +65,6 @@ import { ToolApprovalService } from '../approvals/tool-approval.service';
     MessageRoutingService,
     RoutingHandler,
   ],
+  exports: [AgentTurnService, RunControlService],
 })
 export class RunsModule {}

@@ -22,6 +22,7 @@ const run = (over: Partial<RunView>): RunView => ({
   trace_id: null,
   trace_url: null,
   takeovers: 0,
+  parent_run_id: null,
   ...over,
 });
 

@@ -1,4 +1,4 @@
-import type { ErrorBody, FunctionDefinition, FunctionResult } from '@app/contracts';
+import type { CallerDto, ErrorBody, FunctionDefinition, FunctionResult } from '@app/contracts';
 import { allowsEverything, applySchemaTypes, isAllowed } from '@app/protocol';
 import { newId } from '../ids';
 import type { FunctionCallOutcome } from '../ports';
@@ -198,14 +198,7 @@ async function execute(
       callId: newId('call'),
       // only a call that may be sent again after a takeover needs its provider to recognise it
       ...(definition?.idempotent ? { idempotencyKey: idempotencyKeyOf(run.runId, run.step, index) } : {}),
-      caller: {
-        agent: run.definition.name,
-        run_id: run.runId,
-        session_id: run.identity.sessionId,
-        principal: run.identity.principal,
-        scopes: run.identity.scopes,
-        kind: 'agent',
-      },
+      caller: callerOf(run),
       ...(allowed ? { allowedTools: allowed } : {}),
       // aborting the run (deadline or cancel) gives the call up and cancels it at its provider
       signal: run.signal,
@@ -217,9 +210,28 @@ async function execute(
     };
   }
   const elapsedMs = Math.round(performance.now() - started);
+  // an agent called as a function spent these tokens for this run: its budgets count them
+  if (reply.status === 'success' && reply.result.usage) run.addUsage(reply.result.usage);
   return reply.status === 'success'
     ? outcomeOf(ctx, call, args, { result: reply.result ?? {}, executed: true, elapsedMs }, definition)
     : outcomeOf(ctx, call, args, { error: reply.error, executed: true, elapsedMs });
+}
+
+/** Who a run's call is made for: its caller's identity, its agent chain and what it may still spend. */
+function callerOf(run: RunContext['run']): CallerDto {
+  const tokensLeft = run.tokensLeft();
+  const costLeft = run.costLeftUsd();
+  return {
+    agent: run.definition.name,
+    run_id: run.runId,
+    session_id: run.identity.sessionId,
+    principal: run.identity.principal,
+    scopes: run.identity.scopes,
+    kind: 'agent',
+    chain: [...(run.identity.chain ?? []), run.definition.name],
+    ...(tokensLeft === undefined ? {} : { tokens_left: tokensLeft }),
+    ...(costLeft === undefined ? {} : { cost_left_usd: costLeft }),
+  };
 }
 
 function outcomeOf(

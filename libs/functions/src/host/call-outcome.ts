@@ -4,9 +4,10 @@ import {
   type FunctionCallStatus,
   type FunctionResult,
   TimeoutError,
+  type Usage,
 } from '@app/contracts';
 
-const RESULT_KEYS = new Set(['data', 'markdown', 'message']);
+const RESULT_KEYS = new Set(['data', 'markdown', 'message', 'usage']);
 const MAX_ERROR_CHARS = 2_000;
 
 /**
@@ -19,12 +20,26 @@ export function normalizeResult(value: unknown): FunctionResult {
   if (typeof value !== 'object' || Array.isArray(value)) return { data: value };
   const keys = Object.keys(value);
   if (keys.length === 0 || !keys.every((k) => RESULT_KEYS.has(k))) return { data: value };
-  const { data, markdown, message } = value as FunctionResult;
+  const { data, markdown, message, usage } = value as FunctionResult;
+  if (usage !== undefined && !isUsage(usage)) return { data: value };
   const result: FunctionResult = {};
   if (data !== undefined) result.data = data;
   if (markdown !== undefined) result.markdown = String(markdown);
   if (message !== undefined) result.message = String(message);
+  if (usage !== undefined)
+    result.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
   return result;
+}
+
+function isUsage(value: unknown): value is Usage {
+  const tokens = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  const usage = value as Partial<Usage> | null;
+  return (
+    typeof usage === 'object' &&
+    usage !== null &&
+    tokens(usage.prompt_tokens) &&
+    tokens(usage.completion_tokens)
+  );
 }
 
 /**

@@ -26,7 +26,7 @@ export type {
   FunctionCallRequest,
   FunctionCaller,
   Hooks,
-  MemoryRetriever,
+  MemoryStore,
   RunMetrics,
   RunStore,
   SessionStore,
@@ -75,6 +75,17 @@ export { InMemorySessionStore } from './session/in-memory-session.store';
 export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-model';
 export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
 export { newId } from './ids';
+export type { MemoryExpansion, MemoryRef, MemoryScope, MemorySegment } from './memory/memory-store';
+export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
+export { MAX_SEGMENT_CHARS, segmentRun, type FinishedRun } from './memory/run-segments';
+export {
+  isMemoryFunction,
+  MEMORY_EXPAND,
+  MEMORY_FUNCTION_NAMES,
+  MEMORY_FUNCTIONS,
+  MEMORY_RETRIEVE,
+  MemoryFunctionCaller,
+} from './memory/memory-functions';
 export {
   JournalCursor,
   type JournalEntry,

@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NAME_PATTERN } from './agent';
+import { MEMORY_SCOPES, type MemoryScopeKind, MemorySettings } from './memory';
 
 export const AGENT_PROTOCOLS = ['xml-toon', 'json-action', 'native'] as const;
 export type AgentProtocol = (typeof AGENT_PROTOCOLS)[number];
@@ -79,6 +80,8 @@ export class AgentProfileFields {
   @IsOptional() @IsBoolean() plan_approval?: boolean;
   /** Plan mode: what a failed step does to the rest of the plan. */
   @IsOptional() @IsIn(STEP_FAILURE_POLICIES) step_failure?: StepFailurePolicy;
+  /** Long-term memory: finished runs are archived and `memory_retrieve` / `memory_expand` offered. */
+  @IsOptional() @ValidateNested() @Type(() => MemorySettings) memory?: MemorySettings;
 }
 
 /**
@@ -89,6 +92,12 @@ export class AgentProfileSpec extends AgentProfileFields {
   @IsOptional() @IsIn(AGENT_LLM_PROVIDERS) provider?: (typeof AGENT_LLM_PROVIDERS)[number];
   @IsOptional() @IsString() @Matches(/^https?:\/\/\S+$/) base_url?: string;
   @IsOptional() @IsString() @MaxLength(4_096) api_key?: string;
+}
+
+/** A profile's memory with its default scope filled in. */
+export class MemoryView {
+  @IsBoolean() enabled!: boolean;
+  @IsIn(MEMORY_SCOPES) scope!: MemoryScopeKind;
 }
 
 /** An agent profile as the API shows it: defaults filled in, never a key. */
@@ -113,6 +122,7 @@ export class AgentProfileView {
   @IsOptional() @IsInt() max_tokens?: number;
   @IsBoolean() plan_approval!: boolean;
   @IsIn(STEP_FAILURE_POLICIES) step_failure!: StepFailurePolicy;
+  @ValidateNested() @Type(() => MemoryView) memory!: MemoryView;
 }
 
 export class AgentNameRequest {

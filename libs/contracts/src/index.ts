@@ -9,6 +9,7 @@ export * from './function-calls';
 export * from './functions';
 export * from './health';
 export * from './listing';
+export * from './memory';
 export * from './json-schema';
 export * from './scheduler';
 export * from './route';

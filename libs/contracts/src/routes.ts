@@ -5,6 +5,7 @@ import { FunctionCallBatch } from './function-calls';
 import { type FnCatalogReply, type FnExecReply, FnExecRequest, FnInvokeRequest } from './functions';
 import type { PingReply, ServiceName } from './health';
 import { ListRunsRequest, ListSessionsRequest, type Page, RunSummary, SessionSummary } from './listing';
+import { MemoryForgetReply, MemoryForgetRequest, MemorySearchReply, MemorySearchRequest } from './memory';
 import { NO_BODY, replyOf, route } from './route';
 import {
   CreateCronRequest,
@@ -67,6 +68,11 @@ export const Routes = {
   ),
   agentSessionGet: route(Subjects.agentSessionGet, SessionRefRequest, SessionView, executorRead),
   agentSessionDelete: route(Subjects.agentSessionDelete, SessionRefRequest, replyOf<{ deleted: true }>(), {
+    ...executor,
+    timeoutMs: QUERY_MS,
+  }),
+  agentMemorySearch: route(Subjects.agentMemorySearch, MemorySearchRequest, MemorySearchReply, executorRead),
+  agentMemoryForget: route(Subjects.agentMemoryForget, MemoryForgetRequest, MemoryForgetReply, {
     ...executor,
     timeoutMs: QUERY_MS,
   }),

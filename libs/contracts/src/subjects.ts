@@ -7,7 +7,7 @@ import type { ServiceName } from './health';
 export const Subjects = {
   agentRun: 'agent.run',
   agentEvents: (runId: string) => `agent.events.${runId}`,
-  /** Requests any executor answers (queue group `agent-executor`): runs, sessions, agent profiles. */
+  /** Requests any executor answers (queue group `agent-executor`): runs, sessions, memory, agent profiles. */
   agentRunGet: 'agent.runs.get',
   agentRunList: 'agent.runs.list',
   agentRunCancel: 'agent.runs.cancel',
@@ -18,6 +18,8 @@ export const Subjects = {
   agentSessionGet: 'agent.sessions.get',
   agentSessionList: 'agent.sessions.list',
   agentSessionDelete: 'agent.sessions.delete',
+  agentMemorySearch: 'agent.memory.search',
+  agentMemoryForget: 'agent.memory.forget',
   agentProfileList: 'agent.profiles.list',
   agentProfileGet: 'agent.profiles.get',
   agentProfileCreate: 'agent.profiles.create',

@@ -62,6 +62,12 @@ export const Metrics = {
       'Run journal entries not written (a write failed; the run went on, its journal stops before them).',
       [],
     ),
+  memorySegments: () =>
+    counter(
+      'ac_memory_segments_total',
+      'Segments of finished runs archived to long-term memory (archived), or lost to a failed write (failed).',
+      ['status'],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

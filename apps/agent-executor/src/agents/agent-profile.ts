@@ -13,6 +13,7 @@ export const DEFAULT_AGENT = 'default';
 const DEFAULTS = {
   ...DEFINITION_DEFAULTS,
   description: '',
+  memory: { enabled: false, scope: 'agent' },
 } as const satisfies Omit<AgentProfileView, 'name' | 'source'>;
 
 /** The built-in `default` agent may call every function; a config-file `default` replaces it. */
@@ -24,6 +25,7 @@ export function resolveProfile(spec: AgentProfileSpec, source: AgentProfile['sou
     ...DEFAULTS,
     allowed_tools: [...DEFAULTS.allowed_tools],
     ...defined,
+    memory: { ...DEFAULTS.memory, ...(spec.memory ?? {}) },
     source,
   } as unknown as AgentProfile;
 }

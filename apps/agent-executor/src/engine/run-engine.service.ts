@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type ChatMessage,
+  type FunctionCaller,
   JSON_PLAN_PARSER,
+  MemoryFunctionCaller,
   type ModelClient,
   type PriorProgress,
   PromptSet,
@@ -18,11 +20,13 @@ import { RunMetrics } from './run-metrics';
 import { BusFunctionCaller } from '../tools/bus-function.caller';
 import { LlmRegistry } from './llm-registry.service';
 import { RunJournalStore } from './run-journal.store';
+import { MemorySegmentRepository } from '../memory/memory-segment.repository';
+import { memoryEnabled, memoryScopeOf, withMemoryFunctions } from '../memory/memory-scope';
 
 /**
  * The executor's side of the run engine (libs/agent-core): a run's state with the platform's
- * limits, and its ports: the profile's model, the functions over the bus, the run's journal, the
- * events publisher, the executor's counters.
+ * limits, and its ports: the profile's model, the functions over the bus (with the run's memory
+ * when its profile has one), the run's journal, the events publisher, the executor's counters.
  */
 @Injectable()
 export class RunEngineService {
@@ -33,6 +37,7 @@ export class RunEngineService {
     @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(RunMetrics) private readonly metrics: RunMetrics,
+    @Inject(MemorySegmentRepository) private readonly memory: MemorySegmentRepository,
   ) {}
 
   /** A run of `profile`; `prior`: a plan held for approval, taken up again. */
@@ -40,6 +45,7 @@ export class RunEngineService {
     const definition = {
       ...profile,
       function_definition_budget: this.config.executor.function_definition_budget,
+      ...(memoryEnabled(profile) ? { allowed_tools: withMemoryFunctions(profile) } : {}),
     };
     return new ExecutorRun(identity, definition, {
       timeoutMs: this.timeoutFor(profile),
@@ -57,12 +63,18 @@ export class RunEngineService {
     return {
       run,
       model: this.modelFor(run.profile),
-      functions: this.functions,
+      functions: this.functionsFor(run),
       prompts: new PromptSet(run.profile),
       store: this.journal,
       metrics: this.metrics,
       clientTools: run.clientTools,
     };
+  }
+
+  /** The bus's functions; with the profile's memory, `memory_*` answered here within the run's scope. */
+  private functionsFor(run: ExecutorRun): FunctionCaller {
+    if (!memoryEnabled(run.profile)) return this.functions;
+    return new MemoryFunctionCaller(this.functions, this.memory, memoryScopeOf(run.profile, run.identity));
   }
 
   /**

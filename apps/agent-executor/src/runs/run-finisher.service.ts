@@ -6,6 +6,8 @@ import { newId, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import type { NewMessage } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import type { ExecutorRun } from '../engine/executor-run';
+import { MemoryArchiverService } from '../memory/memory-archiver.service';
+import { memoryEnabled } from '../memory/memory-scope';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
 /**
@@ -18,6 +20,7 @@ export class RunFinisherService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
     @Inject(Logger) private readonly logger: Logger,
+    @Inject(MemoryArchiverService) private readonly memory: MemoryArchiverService,
   ) {}
 
   async finish(run: ExecutorRun, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
@@ -38,6 +41,7 @@ export class RunFinisherService {
     else {
       const said = outcome.transcript ?? outcome.reply;
       await this.finishTurn(run.identity.sessionId, run.runId, progress, input, said, run);
+      if (status === 'completed' && memoryEnabled(run.profile)) this.remember(run, input, outcome.reply);
     }
     const body = replyOf(run, outcome);
     run.emit('run_end', body);
@@ -56,6 +60,21 @@ export class RunFinisherService {
       ...(outcome.error ? { error: outcome.error } : {}),
     });
     return body;
+  }
+
+  /** Archives the completed run to the agent's memory, behind the reply. */
+  private remember(run: ExecutorRun, input: string, reply: string): void {
+    const { runId, sessionId, principal } = run.identity;
+    this.memory.archive({
+      runId,
+      sessionId,
+      principal: principal ?? '',
+      agent: run.profile.name,
+      input,
+      trace: run.trace,
+      reply,
+      at: new Date(),
+    });
   }
 
   /** Ends a run that is not in flight anywhere (paused for approval, or orphaned by a dead executor). */

@@ -40,7 +40,7 @@ export function segmentRun(run: FinishedRun): MemorySegment[] {
     if (entry.thought) add(entry.step, { type: 'reasoning', content: entry.thought });
     if (!entry.action) continue;
     add(entry.step, { type: 'tool_call', content: callText(entry.action) });
-    const result = entry.error ? `${entry.error}\n${entry.observation ?? ''}` : entry.observation;
+    const result = [entry.error, entry.observation].filter(Boolean).join('\n');
     if (result) add(entry.step, { type: 'tool_result', content: result });
   }
   add(Math.max(last, 1), { type: 'response', content: run.reply });

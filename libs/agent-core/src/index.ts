@@ -77,6 +77,7 @@ export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-fun
 export { newId } from './ids';
 export type { MemoryExpansion, MemoryRef, MemoryScope, MemorySegment } from './memory/memory-store';
 export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
+export { rankByBm25, searchWords } from './memory/memory-ranking';
 export { MAX_SEGMENT_CHARS, segmentRun, type FinishedRun } from './memory/run-segments';
 export {
   isMemoryFunction,

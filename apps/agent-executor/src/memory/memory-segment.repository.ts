@@ -1,5 +1,13 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { MemoryExpansion, MemoryRef, MemoryScope, MemorySegment, MemoryStore } from '@app/agent-core';
+import {
+  type MemoryExpansion,
+  type MemoryRef,
+  type MemoryScope,
+  type MemorySegment,
+  type MemoryStore,
+  rankByBm25,
+} from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
 import type { MemoryChunk, MemorySegmentType } from '@app/contracts';
 import {
@@ -15,8 +23,9 @@ import {
 import { PLATFORM_CONFIG } from '@app/runtime';
 
 interface ChunkRow {
+  id?: number | bigint;
   content: string;
-  relevance: number | null;
+  relevance?: number;
   run_id: string;
   iteration_index: number | bigint;
   segment_index: number | bigint;
@@ -28,12 +37,13 @@ interface ChunkRow {
 
 /** Rows per INSERT: well under SQLite's 32,766 bound parameters (9 a row). */
 const INSERT_BATCH = 500;
+/** Matches one query of a search ranks: the newest within the scope (see `search`). */
+const CANDIDATES = 100;
 const CHUNK_COLUMNS = sql`s."content", s."run_id", s."iteration_index", s."segment_index", s."segment_type", s."created_at", s."session_id", s."agent"`;
 
 /**
- * MemorySegment rows and their full-text index: SQLite's FTS5 table ranked by bm25, PostgreSQL's
- * GIN index over `to_tsvector('simple', content)` ranked by ts_rank (both written in the
- * migrations). Every read is bounded by a `MemoryScope`. Writes go through the raw writer: one
+ * MemorySegment rows and their full-text index (written in the migrations): SQLite's FTS5 table,
+ * PostgreSQL's GIN-indexed tsvectors. The databases find the candidates; `rankByBm25` ranks them. Every read is bounded by a `MemoryScope`. Writes go through the raw writer: one
  * statement for a run's segments, off the turn's reply path.
  */
 @Injectable()
@@ -48,7 +58,7 @@ export class MemorySegmentRepository implements MemoryStore {
     this.postgres = providerOf(config.database.url) === 'postgresql';
   }
 
-  /** Stores segments; a segment already stored (the same anchor) is kept as it was. */
+  /** Stores segments (PostgreSQL: with their search documents); a segment already stored (the same anchor) is kept as it was. */
   async append(segments: readonly MemorySegment[]): Promise<void> {
     const statements: Sql[] = [];
     for (let start = 0; start < segments.length; start += INSERT_BATCH) {
@@ -58,28 +68,36 @@ export class MemorySegmentRepository implements MemoryStore {
           (s) =>
             sql`(${s.principal}, ${s.sessionId}, ${s.agent}, ${s.runId}, ${s.iterationIndex}, ${s.segmentIndex}, ${s.type}, ${s.content}, ${s.at})`,
         );
-      statements.push(
-        sql`INSERT INTO "MemorySegment" ("principal", "session_id", "agent", "run_id", "iteration_index", "segment_index", "segment_type", "content", "created_at")
-          VALUES ${sqlJoin(rows)} ON CONFLICT DO NOTHING`,
-      );
+      const insert = sql`INSERT INTO "MemorySegment" ("principal", "session_id", "agent", "run_id", "iteration_index", "segment_index", "segment_type", "content", "created_at")
+        VALUES ${sqlJoin(rows)} ON CONFLICT DO NOTHING`;
+      statements.push(this.postgres ? withDocuments(insert) : insert);
     }
     if (statements.length > 0) await this.writer.transaction(statements);
   }
 
+  /**
+   * The segments with all the words, topped up with those with any of them when too few, ranked
+   * together (`rankByBm25`). Each query takes only the newest `CANDIDATES` matches within the
+   * scope, so a search costs about the same however much the principal has stored; an older
+   * memory is still found by the words only it and few others share.
+   */
   async search(scope: MemoryScope, terms: readonly string[], limit: number): Promise<MemoryChunk[]> {
     if (terms.length === 0) return [];
-    const rows = this.postgres
-      ? await this.db.$queryRaw<ChunkRow[]>(sql`
-          SELECT ${CHUNK_COLUMNS}, ts_rank(to_tsvector('simple'::regconfig, s."content"), q) AS relevance
-          FROM "MemorySegment" s, to_tsquery('simple'::regconfig, ${terms.join(' | ')}) q
-          WHERE to_tsvector('simple'::regconfig, s."content") @@ q AND ${inScope(scope)}
-          ORDER BY relevance DESC, s."id" DESC LIMIT ${limit}`)
-      : await this.db.$queryRaw<ChunkRow[]>(sql`
-          SELECT ${CHUNK_COLUMNS}, -bm25("MemorySegmentFts") AS relevance
-          FROM "MemorySegmentFts" JOIN "MemorySegment" s ON s."id" = "MemorySegmentFts".rowid
-          WHERE "MemorySegmentFts" MATCH ${ftsExpression(terms)} AND ${inScope(scope)}
-          ORDER BY bm25("MemorySegmentFts"), s."id" DESC LIMIT ${limit}`);
-    return rows.map(toChunk);
+    let rows = await this.candidates(scope, terms, 'all');
+    if (rows.length < limit && terms.length > 1) {
+      const found = new Set(rows.map((row) => row.id));
+      const more = await this.candidates(scope, terms, 'any');
+      rows = [...rows, ...more.filter((row) => !found.has(row.id))];
+    }
+    return rankByBm25(terms, rows)
+      .slice(0, limit)
+      .map(({ item, relevance }) => toChunk({ ...item, relevance }));
+  }
+
+  private candidates(scope: MemoryScope, terms: readonly string[], mode: 'all' | 'any'): Promise<ChunkRow[]> {
+    return this.db.$queryRaw<ChunkRow[]>(
+      this.postgres ? pgCandidates(scope, terms, mode) : sqliteCandidates(scope, terms, mode),
+    );
   }
 
   async expand(scope: MemoryScope, ref: MemoryRef, window: number): Promise<MemoryExpansion | undefined> {
@@ -127,15 +145,61 @@ function inScope(scope: MemoryScope): Sql {
     ${scope.agent ? sql`AND s."agent" = ${scope.agent}` : sql``}`;
 }
 
-/** Plain words (`memoryTerms`) as an FTS5 expression: each a quoted string, any of them matching. */
-function ftsExpression(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+/**
+ * FTS5: the scope's owners as phrases of their columns (tokenized as the index tokenizes them),
+ * the words, each a quoted string, in `content`. The CROSS JOIN keeps SQLite from walking the
+ * principal's whole index instead of looking up the candidates by id.
+ */
+function sqliteCandidates(scope: MemoryScope, terms: readonly string[], mode: 'all' | 'any'): Sql {
+  const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const owners = [
+    ['principal', scope.principal],
+    ['session_id', scope.sessionId],
+    ['agent', scope.agent],
+  ].flatMap(([column, value]) => {
+    const tokens = value?.match(/[\p{L}\p{N}]+/gu);
+    return tokens ? [`${column} : ${quoted(tokens.join(' '))}`] : [];
+  });
+  const words = `content : (${terms.map(quoted).join(mode === 'all' ? ' AND ' : ' OR ')})`;
+  return sql`
+    SELECT s."id", ${CHUNK_COLUMNS} FROM (
+      SELECT rowid AS id FROM "MemorySegmentFts" WHERE "MemorySegmentFts" MATCH ${[...owners, words].join(' AND ')}
+      ORDER BY rowid DESC LIMIT ${CANDIDATES}
+    ) c CROSS JOIN "MemorySegment" s ON s."id" = c.id
+    WHERE ${inScope(scope)}`;
+}
+
+/**
+ * PostgreSQL: the stored documents (the text's lexemes and the owners') against the scope's
+ * lexemes and the words.
+ */
+function pgCandidates(scope: MemoryScope, terms: readonly string[], mode: 'all' | 'any'): Sql {
+  const owners = [`p${md5(scope.principal)}`];
+  if (scope.sessionId) owners.push(`s${md5(scope.sessionId)}`);
+  if (scope.agent) owners.push(`a${md5(scope.agent)}`);
+  const words = sql`to_tsquery('simple'::regconfig, ${terms.join(mode === 'all' ? ' & ' : ' | ')})`;
+  return sql`
+    SELECT s."id", ${CHUNK_COLUMNS} FROM "MemorySegmentSearch" x JOIN "MemorySegment" s ON s."id" = x."id"
+    WHERE x."document" @@ (${owners.join(' & ')}::tsquery && ${words}) AND ${inScope(scope)}
+    ORDER BY x."id" DESC LIMIT ${CANDIDATES}`;
+}
+
+/** The segments the INSERT stored, and their documents: words and owners' lexemes (see the migration). */
+function withDocuments(insert: Sql): Sql {
+  return sql`WITH stored AS (${insert} RETURNING "id", "principal", "session_id", "agent", "content")
+    INSERT INTO "MemorySegmentSearch" ("id", "document")
+    SELECT "id", array_to_tsvector(ARRAY['p' || md5("principal"), 's' || md5("session_id"), 'a' || md5("agent")])
+      || to_tsvector('simple'::regconfig, "content") FROM stored`;
+}
+
+function md5(text: string): string {
+  return createHash('md5').update(text).digest('hex');
 }
 
 function toChunk(row: ChunkRow): MemoryChunk {
   return {
     content: row.content,
-    relevance: Math.round(Number(row.relevance ?? 0) * 10_000) / 10_000,
+    relevance: Math.round((row.relevance ?? 0) * 10_000) / 10_000,
     anchor: {
       run_id: row.run_id,
       iteration_index: Number(row.iteration_index),

@@ -4,6 +4,7 @@ import { InMemoryFunctions } from '../testing/in-memory-functions';
 import type { FunctionCallRequest } from '../ports';
 import { MEMORY_EXPAND, MEMORY_RETRIEVE, MemoryFunctionCaller } from './memory-functions';
 import type { MemoryStore } from './memory-store';
+import { rankByBm25 } from './memory-ranking';
 import { MAX_MEMORY_TERMS, memoryTerms } from './memory-terms';
 import { MAX_SEGMENT_CHARS, segmentRun } from './run-segments';
 
@@ -24,6 +25,30 @@ describe('memoryTerms', () => {
     expect(
       memoryTerms('w '.repeat(10) + Array.from({ length: 50 }, (_, i) => `t${i}`).join(' ')),
     ).toHaveLength(MAX_MEMORY_TERMS);
+  });
+});
+
+describe('rankByBm25', () => {
+  it('puts the rarer word, the more matches and the shorter text first', () => {
+    const ranked = rankByBm25(
+      ['miso', 'cat'],
+      [
+        { content: 'a cat' },
+        { content: 'my cat Miso' },
+        { content: 'the cat sat on the cat mat with another cat and more words' },
+        { content: 'Mìso' },
+        { content: 'nothing here' },
+      ],
+    );
+    expect(ranked.map((r) => r.item.content)).toEqual([
+      'my cat Miso',
+      'Mìso',
+      'a cat',
+      'the cat sat on the cat mat with another cat and more words',
+      'nothing here',
+    ]);
+    expect(ranked.at(-1)?.relevance).toBe(0);
+    expect(rankByBm25(['x'], [])).toEqual([]);
   });
 });
 

@@ -10,16 +10,16 @@ import { migrationsList, prismaDir, writeMigration } from './migrations-dir';
 type SchemaEngine = any;
 
 /**
- * Tables written by hand in the migrations, which Prisma's schema cannot express (SQLite's FTS5
- * index of the memory segments, with its shadow tables): left out of the schema comparison, so a
- * new migration does not drop them.
+ * Tables written by hand in the migrations, which Prisma's schema cannot express (the memory
+ * segments' full-text indexes: SQLite's FTS5 table with its shadow tables, PostgreSQL's table of
+ * tsvectors): left out of the schema comparison, so a new migration does not drop them.
  */
-const FTS_TABLES = [
-  'MemorySegmentFts',
-  ...['config', 'data', 'docsize', 'idx'].map((t) => `MemorySegmentFts_${t}`),
-];
+const HAND_WRITTEN_TABLES: Record<DatabaseProvider, string[]> = {
+  sqlite: ['MemorySegmentFts', ...['config', 'data', 'docsize', 'idx'].map((t) => `MemorySegmentFts_${t}`)],
+  postgresql: ['public.MemorySegmentSearch'],
+};
 const filtersFor = (provider: DatabaseProvider): { externalTables: string[]; externalEnums: string[] } => ({
-  externalTables: provider === 'sqlite' ? FTS_TABLES : [],
+  externalTables: HAND_WRITTEN_TABLES[provider],
   externalEnums: [],
 });
 

@@ -27,6 +27,19 @@ CREATE UNIQUE INDEX "MemorySegment_run_id_iteration_index_segment_index_key" ON 
 ALTER TABLE "MemorySegment" ADD CONSTRAINT "MemorySegment_run_id_fkey" FOREIGN KEY ("run_id") REFERENCES "Run"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 
--- Full-text index over the segments' text (written by hand: Prisma has no tsvector). The
--- language-neutral 'simple' configuration, as SQLite's unicode61 tokenizer: no stemming, any script.
-CREATE INDEX "MemorySegment_content_fts_idx" ON "MemorySegment" USING GIN (to_tsvector('simple'::regconfig, "content"));
+-- Full-text index over the segments (written by hand: Prisma has no tsvector, and the migrator
+-- leaves this table out of its schema comparison). Each segment's document holds its text's words
+-- (the language-neutral 'simple' configuration, as SQLite's unicode61 tokenizer: no stemming, any
+-- script) and its owners as lexemes of their own ('p', 's', 'a' and the MD5 of the principal,
+-- session and agent), so a search narrows to one principal (session, agent) inside the index.
+-- Stored, so a search that walks the newest segments reads each document instead of parsing it.
+-- The repository writes a segment and its document in one statement.
+CREATE TABLE "MemorySegmentSearch" (
+    "id" INTEGER NOT NULL,
+    "document" tsvector NOT NULL,
+
+    CONSTRAINT "MemorySegmentSearch_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "MemorySegmentSearch_id_fkey" FOREIGN KEY ("id") REFERENCES "MemorySegment" ("id") ON DELETE CASCADE
+);
+
+CREATE INDEX "MemorySegmentSearch_document_idx" ON "MemorySegmentSearch" USING GIN ("document");

@@ -22,6 +22,9 @@ import {
 } from '@app/persistence';
 import { PLATFORM_CONFIG } from '@app/runtime';
 
+/** Whether a segment must have all the words of a search, or any. */
+type Mode = 'all' | 'any';
+
 interface ChunkRow {
   id?: number | bigint;
   content: string;
@@ -37,7 +40,7 @@ interface ChunkRow {
 
 /** Rows per INSERT: well under SQLite's 32,766 bound parameters (9 a row). */
 const INSERT_BATCH = 500;
-/** Matches one query of a search ranks: the newest within the scope (see `search`). */
+/** Segments with all the words, and with any, a search ranks: the newest within the scope (see `search`). */
 const CANDIDATES = 100;
 const CHUNK_COLUMNS = sql`s."content", s."run_id", s."iteration_index", s."segment_index", s."segment_type", s."created_at", s."session_id", s."agent"`;
 
@@ -76,28 +79,20 @@ export class MemorySegmentRepository implements MemoryStore {
   }
 
   /**
-   * The segments with all the words, topped up with those with any of them when too few, ranked
-   * together (`rankByBm25`). Each query takes only the newest `CANDIDATES` matches within the
-   * scope, so a search costs about the same however much the principal has stored; an older
-   * memory is still found by the words only it and few others share.
+   * The newest `CANDIDATES` segments in scope with all the words, and as many with any of them,
+   * found in one query and ranked together (`rankByBm25`), so a search costs about the same
+   * however much the principal has stored; an older memory is still found by the words only it
+   * and few others share.
    */
   async search(scope: MemoryScope, terms: readonly string[], limit: number): Promise<MemoryChunk[]> {
     if (terms.length === 0) return [];
-    let rows = await this.candidates(scope, terms, 'all');
-    if (rows.length < limit && terms.length > 1) {
-      const found = new Set(rows.map((row) => row.id));
-      const more = await this.candidates(scope, terms, 'any');
-      rows = [...rows, ...more.filter((row) => !found.has(row.id))];
-    }
+    const modes: Mode[] = terms.length > 1 ? ['all', 'any'] : ['any'];
+    const rows = await this.db.$queryRaw<ChunkRow[]>(
+      this.postgres ? pgCandidates(scope, terms, modes) : sqliteCandidates(scope, terms, modes),
+    );
     return rankByBm25(terms, rows)
       .slice(0, limit)
       .map(({ item, relevance }) => toChunk({ ...item, relevance }));
-  }
-
-  private candidates(scope: MemoryScope, terms: readonly string[], mode: 'all' | 'any'): Promise<ChunkRow[]> {
-    return this.db.$queryRaw<ChunkRow[]>(
-      this.postgres ? pgCandidates(scope, terms, mode) : sqliteCandidates(scope, terms, mode),
-    );
   }
 
   async expand(scope: MemoryScope, ref: MemoryRef, window: number): Promise<MemoryExpansion | undefined> {
@@ -150,7 +145,7 @@ function inScope(scope: MemoryScope): Sql {
  * the words, each a quoted string, in `content`. The CROSS JOIN keeps SQLite from walking the
  * principal's whole index instead of looking up the candidates by id.
  */
-function sqliteCandidates(scope: MemoryScope, terms: readonly string[], mode: 'all' | 'any'): Sql {
+function sqliteCandidates(scope: MemoryScope, terms: readonly string[], modes: Mode[]): Sql {
   const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
   const owners = [
     ['principal', scope.principal],
@@ -160,12 +155,15 @@ function sqliteCandidates(scope: MemoryScope, terms: readonly string[], mode: 'a
     const tokens = value?.match(/[\p{L}\p{N}]+/gu);
     return tokens ? [`${column} : ${quoted(tokens.join(' '))}`] : [];
   });
-  const words = `content : (${terms.map(quoted).join(mode === 'all' ? ' AND ' : ' OR ')})`;
-  return sql`
-    SELECT s."id", ${CHUNK_COLUMNS} FROM (
+  const newest = (mode: Mode) => {
+    const words = `content : (${terms.map(quoted).join(mode === 'all' ? ' AND ' : ' OR ')})`;
+    return sql`SELECT id FROM (
       SELECT rowid AS id FROM "MemorySegmentFts" WHERE "MemorySegmentFts" MATCH ${[...owners, words].join(' AND ')}
-      ORDER BY rowid DESC LIMIT ${CANDIDATES}
-    ) c CROSS JOIN "MemorySegment" s ON s."id" = c.id
+      ORDER BY rowid DESC LIMIT ${CANDIDATES})`;
+  };
+  return sql`
+    SELECT s."id", ${CHUNK_COLUMNS} FROM (${sqlJoin(modes.map(newest), ' UNION ')}) c
+    CROSS JOIN "MemorySegment" s ON s."id" = c.id
     WHERE ${inScope(scope)}`;
 }
 
@@ -173,15 +171,20 @@ function sqliteCandidates(scope: MemoryScope, terms: readonly string[], mode: 'a
  * PostgreSQL: the stored documents (the text's lexemes and the owners') against the scope's
  * lexemes and the words.
  */
-function pgCandidates(scope: MemoryScope, terms: readonly string[], mode: 'all' | 'any'): Sql {
+function pgCandidates(scope: MemoryScope, terms: readonly string[], modes: Mode[]): Sql {
   const owners = [`p${md5(scope.principal)}`];
   if (scope.sessionId) owners.push(`s${md5(scope.sessionId)}`);
   if (scope.agent) owners.push(`a${md5(scope.agent)}`);
-  const words = sql`to_tsquery('simple'::regconfig, ${terms.join(mode === 'all' ? ' & ' : ' | ')})`;
+  const newest = (mode: Mode) => {
+    const words = sql`to_tsquery('simple'::regconfig, ${terms.join(mode === 'all' ? ' & ' : ' | ')})`;
+    return sql`(SELECT x."id" FROM "MemorySegmentSearch" x
+      WHERE x."document" @@ (${owners.join(' & ')}::tsquery && ${words})
+      ORDER BY x."id" DESC LIMIT ${CANDIDATES})`;
+  };
   return sql`
-    SELECT s."id", ${CHUNK_COLUMNS} FROM "MemorySegmentSearch" x JOIN "MemorySegment" s ON s."id" = x."id"
-    WHERE x."document" @@ (${owners.join(' & ')}::tsquery && ${words}) AND ${inScope(scope)}
-    ORDER BY x."id" DESC LIMIT ${CANDIDATES}`;
+    SELECT s."id", ${CHUNK_COLUMNS} FROM (${sqlJoin(modes.map(newest), ' UNION ')}) c
+    JOIN "MemorySegment" s ON s."id" = c."id"
+    WHERE ${inScope(scope)}`;
 }
 
 /** The segments the INSERT stored, and their documents: words and owners' lexemes (see the migration). */

@@ -44,6 +44,8 @@ export interface MemoryExpansion {
  * query language ever comes from a caller.
  */
 export interface MemoryStore {
+  /** Stores a finished run's segments (`segmentRun`); a segment already stored at its anchor is kept. */
+  append(segments: readonly MemorySegment[]): Promise<void>;
   search(scope: MemoryScope, terms: readonly string[], limit: number): Promise<MemoryChunk[]>;
   /** `undefined` when the segment does not exist within the scope. */
   expand(scope: MemoryScope, ref: MemoryRef, window: number): Promise<MemoryExpansion | undefined>;

@@ -128,6 +128,7 @@ describe('MemoryFunctionCaller', () => {
     caller: { kind: 'agent' } as FunctionCallRequest['caller'],
   });
   const store = (): MemoryStore => ({
+    append: vi.fn(async () => undefined),
     search: vi.fn(async () => []),
     expand: vi.fn(async () => undefined),
   });

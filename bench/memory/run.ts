@@ -31,9 +31,9 @@ const SEGMENTS_PER_RUN = 10;
 const INDEX_RUNS = 300;
 const LOAD_AT_START = loadavg()[0];
 
-/** A seeded generator (mulberry32): the same corpus and queries on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
+/** A generator with a fixed start (mulberry32): the same corpus and queries on every machine. */
+function random(start: number): () => number {
+  let a = start >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -68,7 +68,7 @@ interface BenchDb {
 let runCount = 0;
 
 /** `count` segments of `principal`, in runs of ten, with their Run rows. */
-async function seed(db: BenchDb, memory: Repository, principal: string, count: number): Promise<void> {
+async function fill(db: BenchDb, memory: Repository, principal: string, count: number): Promise<void> {
   const BATCH_RUNS = 500;
   for (let done = 0; done < count; done += BATCH_RUNS * SEGMENTS_PER_RUN) {
     const runs = Array.from(
@@ -173,12 +173,12 @@ async function measure(name: string, url: string): Promise<string[]> {
   const writer = openSqlWriter(url, db);
   const memory: Repository = new MemorySegmentRepository(db, writer, { database: { url } });
   try {
-    for (let p = 0; p < 50; p++) await seed(db, memory, `other_${p}`, OTHERS / 50);
+    for (let p = 0; p < 50; p++) await fill(db, memory, `other_${p}`, OTHERS / 50);
     const rows: string[] = [];
     let first = 0;
     let stored = 0;
     for (const size of SIZES) {
-      await seed(db, memory, 'target', size - stored);
+      await fill(db, memory, 'target', size - stored);
       stored = size;
       await analyze(db, url);
       const { p50, p99, hits } = await latency(memory);

@@ -46,8 +46,9 @@ const CHUNK_COLUMNS = sql`s."content", s."run_id", s."iteration_index", s."segme
 
 /**
  * MemorySegment rows and their full-text index (written in the migrations): SQLite's FTS5 table,
- * PostgreSQL's GIN-indexed tsvectors. The databases find the candidates; `rankByBm25` ranks them. Every read is bounded by a `MemoryScope`. Writes go through the raw writer: one
- * statement for a run's segments, off the turn's reply path.
+ * PostgreSQL's GIN-indexed tsvectors. The databases find the candidates, `rankByBm25` ranks them;
+ * every read is bounded by a `MemoryScope`. Writes go through the raw writer: one statement for a
+ * run's segments, off the turn's reply path.
  */
 @Injectable()
 export class MemorySegmentRepository implements MemoryStore {
@@ -61,7 +62,7 @@ export class MemorySegmentRepository implements MemoryStore {
     this.postgres = providerOf(config.database.url) === 'postgresql';
   }
 
-  /** Stores segments (PostgreSQL: with their search documents); a segment already stored (the same anchor) is kept as it was. */
+  /** Stores segments (PostgreSQL: with their search documents); one stored already at its anchor is kept. */
   async append(segments: readonly MemorySegment[]): Promise<void> {
     const statements: Sql[] = [];
     for (let start = 0; start < segments.length; start += INSERT_BATCH) {

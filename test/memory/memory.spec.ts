@@ -2,6 +2,7 @@
 // SQLite, the scripted model. A fact told in one session is recalled by `memory_retrieve` in a
 // new session of the same principal, never by another principal's; forgetting removes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentChassisClient } from '@app/client';
 import type { AgentRunReply, MemorySearchReply, RunView } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import { type ChatStack, post, startChatStack } from '../chat/chat-stack';
@@ -114,8 +115,10 @@ describe('long-term memory (gateway and executor processes, real NATS, SQLite, t
     expect((await search(alice, 'teal')).chunks).toEqual([]);
     expect(await recall(alice)).not.toContain('teal');
 
-    const all = await call(alice, 'DELETE', '/api/v1/memory');
-    expect(all.status).toBe(200);
-    expect((await search(alice, 'favourite colour')).chunks).toEqual([]);
+    // the typed client's view of the same routes
+    const client = new AgentChassisClient({ baseUrl: stack.base, apiKey: alice });
+    expect((await client.memory.search({ q: 'colour', limit: 50 })).chunks).not.toEqual([]);
+    expect((await client.memory.forget()).deleted).toBeGreaterThan(0);
+    expect((await client.memory.search({ q: 'favourite colour' })).chunks).toEqual([]);
   });
 });

@@ -15,6 +15,10 @@ import type {
   FunctionDefinition,
   ListRunsQuery,
   ListSessionsQuery,
+  MemoryForgetQuery,
+  MemoryForgetReply,
+  MemorySearchQuery,
+  MemorySearchReply,
   RunPage,
   RunView,
   SessionPage,
@@ -110,6 +114,15 @@ export class AgentChassisClient {
       this.stream(`/api/v1/runs/${segment(id)}/approve`, undefined, options.signal),
     reject: (id: string): Promise<AgentRunReply> =>
       this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`),
+  };
+
+  readonly memory = {
+    /** The caller's long-term memories matching `q` (every agent's, every scope), best first. */
+    search: (query: MemorySearchQuery): Promise<MemorySearchReply> =>
+      this.http.json('GET', '/api/v1/memory/search', { query: pageQuery(query) }),
+    /** Forgets all the caller's memories, or one session's (`session_id`) or one run's (`run_id`). */
+    forget: (query: MemoryForgetQuery = {}): Promise<MemoryForgetReply> =>
+      this.http.json('DELETE', '/api/v1/memory', { query: pageQuery(query) }),
   };
 
   readonly agents = {

@@ -260,7 +260,7 @@ async function main(): Promise<void> {
     'any. A principal with 1,000 segments seldom fills them (fewer than 5 chunks found for many queries); one with 10,000 mostly does,',
     'and what grows after that is the index walking longer lists of common words, not the ranking, whose work is bounded.',
     'The p99 on this shared machine carries the pauses of other processes: in one run the slowest',
-    'queries at 100,000 (50–450 ms) took 1–7 ms each when asked again right after (the load average was between 2 and 13 during that day's runs).',
+    'queries at 100,000 (50–450 ms) took 1–7 ms each when asked again right after (the load average was between 2 and 13 during the runs of that day).',
     "Searching with the databases' own rankers (bm25 in FTS5, ts_rank over",
     'to_tsvector) read every match of a common word: 202 ms (SQLite) and 2,048 ms (PostgreSQL) p99 at 100,000 on 2026-11-26.',
     '',

@@ -14,6 +14,7 @@ import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { OpenAiModule } from './openai/openai.module';
 import { RunsModule } from './runs/runs.module';
+import { MemoryModule } from './memory/memory.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { TasksModule } from './tasks/tasks.module';
 
@@ -32,6 +33,7 @@ export class GatewayModule {
         ChatModule,
         RunsModule,
         SessionsModule,
+        MemoryModule,
         AgentsModule,
         TasksModule,
         DocsModule,

@@ -28,7 +28,7 @@ export type {
   FunctionCallRequest,
   FunctionCaller,
   Hooks,
-  MemoryRetriever,
+  MemoryStore,
   RunMetrics,
   RunStore,
   SessionStore,
@@ -89,6 +89,18 @@ export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-fun
 export { newId } from './ids';
 export { InMemoryRunInbox, type RunInbox } from './inbox/run-inbox';
 export { classifyMessage, type RoutingVerdict } from './inbox/message-routing';
+export type { MemoryExpansion, MemoryRef, MemoryScope, MemorySegment } from './memory/memory-store';
+export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
+export { rankByBm25, searchWords } from './memory/memory-ranking';
+export { MAX_SEGMENT_CHARS, segmentRun, type FinishedRun } from './memory/run-segments';
+export {
+  isMemoryFunction,
+  MEMORY_EXPAND,
+  MEMORY_FUNCTION_NAMES,
+  MEMORY_FUNCTIONS,
+  MEMORY_RETRIEVE,
+  MemoryFunctionCaller,
+} from './memory/memory-functions';
 export {
   JournalCursor,
   type JournalEntry,

@@ -6,6 +6,7 @@ import type { RunState } from './run-state';
 import type { ToolCall, ToolOutcome } from './tools/tool-call';
 
 export type { ModelClient } from './model/model-client';
+export type { MemoryStore } from './memory/memory-store';
 
 export interface FunctionCallRequest {
   name: string;
@@ -70,11 +71,6 @@ export interface Hooks {
   afterTool?(run: RunState, outcome: ToolOutcome): Promise<void> | void;
   onPlanStepComplete?(run: RunState, step: PlanStep): Promise<void> | void;
   onTurnEnd?(run: RunState, outcome: RunOutcome): Promise<void> | void;
-}
-
-/** Facts recalled for a turn (nothing uses it yet). */
-export interface MemoryRetriever {
-  retrieve(query: string, options: { sessionId?: string; limit?: number }): Promise<string[]>;
 }
 
 /** Counters the host may keep; every method optional. */

@@ -6,7 +6,7 @@ import type {
   EventSink,
   FunctionCaller,
   Hooks,
-  MemoryRetriever,
+  MemoryStore,
   RunMetrics,
   RunStore,
   SessionStore,
@@ -19,7 +19,7 @@ export interface RuntimeOptions {
   functions: FunctionCaller;
   store?: RunStore;
   hooks?: Hooks;
-  memory?: MemoryRetriever;
+  memory?: MemoryStore;
   clock?: Clock;
   metrics?: RunMetrics;
   /** Where sessions keep their history; in memory when absent. */
@@ -86,7 +86,7 @@ export class AgentRuntimeBuilder {
     return this.set('hooks', hooks);
   }
 
-  memory(memory: MemoryRetriever): this {
+  memory(memory: MemoryStore): this {
     return this.set('memory', memory);
   }
 

@@ -17,6 +17,10 @@ import type {
   ListRunsQuery,
   ListSessionsQuery,
   RejectRunBody,
+  MemoryForgetQuery,
+  MemoryForgetReply,
+  MemorySearchQuery,
+  MemorySearchReply,
   RunPage,
   RunView,
   SessionPage,
@@ -135,6 +139,15 @@ export class AgentChassisClient {
       options: StreamOptions = {},
     ): AsyncGenerator<ChatEvent, void, undefined> =>
       this.stream('/api/v1/runs', { ...request, stream: true }, options.signal),
+  };
+
+  readonly memory = {
+    /** The caller's long-term memories matching `q` (every agent's, every scope), best first. */
+    search: (query: MemorySearchQuery): Promise<MemorySearchReply> =>
+      this.http.json('GET', '/api/v1/memory/search', { query: pageQuery(query) }),
+    /** Forgets all the caller's memories, or one session's (`session_id`) or one run's (`run_id`). */
+    forget: (query: MemoryForgetQuery = {}): Promise<MemoryForgetReply> =>
+      this.http.json('DELETE', '/api/v1/memory', { query: pageQuery(query) }),
   };
 
   readonly agents = {

@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { NAME_PATTERN, ROUTINGS, type Routing } from './agent';
 import { AgentHook, AgentHookSpec } from './agent-hooks';
+import { MEMORY_SCOPES, type MemoryScopeKind, MemorySettings } from './memory';
 
 export const AGENT_PROTOCOLS = ['xml-toon', 'json-action', 'native'] as const;
 export type AgentProtocol = (typeof AGENT_PROTOCOLS)[number];
@@ -121,6 +122,8 @@ export class AgentProfileFields {
    * agents, scheduled tasks and API clients call it with a `message` and get its reply.
    */
   @IsOptional() @IsBoolean() expose_as_function?: boolean;
+  /** Long-term memory: finished runs are archived and `memory_retrieve` / `memory_expand` offered. */
+  @IsOptional() @ValidateNested() @Type(() => MemorySettings) memory?: MemorySettings;
 }
 
 /**
@@ -137,6 +140,12 @@ export class AgentProfileSpec extends AgentProfileFields {
   @ValidateNested({ each: true })
   @Type(() => AgentHookSpec)
   override hooks?: AgentHookSpec[] = undefined;
+}
+
+/** A profile's memory with its default scope filled in. */
+export class MemoryView {
+  @IsBoolean() enabled!: boolean;
+  @IsIn(MEMORY_SCOPES) scope!: MemoryScopeKind;
 }
 
 /** An agent profile as the API shows it: defaults filled in, never a key. */
@@ -168,6 +177,7 @@ export class AgentProfileView {
   @IsOptional() @IsIn(APPROVAL_DEFAULTS) approval_default?: ApprovalDefault;
   @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
   @IsBoolean() expose_as_function!: boolean;
+  @ValidateNested() @Type(() => MemoryView) memory!: MemoryView;
 }
 
 export class AgentNameRequest {

@@ -12,6 +12,7 @@ export * from './functions';
 export * from './health';
 export * from './listing';
 export * from './message-routing';
+export * from './memory';
 export * from './json-schema';
 export * from './scheduler';
 export * from './route';

@@ -6,6 +6,7 @@ import { type FnCatalogReply, type FnExecReply, FnExecRequest, FnInvokeRequest }
 import type { PingReply, ServiceName } from './health';
 import { ListRunsRequest, ListSessionsRequest, type Page, RunSummary, SessionSummary } from './listing';
 import { type MessageRouteReply, MessageRouteRequest, RunInboxRequest } from './message-routing';
+import { MemoryForgetReply, MemoryForgetRequest, MemorySearchReply, MemorySearchRequest } from './memory';
 import { NO_BODY, replyOf, route } from './route';
 import {
   CreateCronRequest,
@@ -80,6 +81,11 @@ export const Routes = {
   ),
   agentSessionGet: route(Subjects.agentSessionGet, SessionRefRequest, SessionView, executorRead),
   agentSessionDelete: route(Subjects.agentSessionDelete, SessionRefRequest, replyOf<{ deleted: true }>(), {
+    ...executor,
+    timeoutMs: QUERY_MS,
+  }),
+  agentMemorySearch: route(Subjects.agentMemorySearch, MemorySearchRequest, MemorySearchReply, executorRead),
+  agentMemoryForget: route(Subjects.agentMemoryForget, MemoryForgetRequest, MemoryForgetReply, {
     ...executor,
     timeoutMs: QUERY_MS,
   }),

@@ -12,7 +12,7 @@ export const Subjects = {
    * gateway waiting on runs listens once; under `agent.events.` (run ids start with `run_`).
    */
   agentRunResumed: 'agent.events.resumed',
-  /** Requests any executor answers (queue group `agent-executor`): runs, sessions, agent profiles. */
+  /** Requests any executor answers (queue group `agent-executor`): runs, sessions, memory, agent profiles. */
   agentRunGet: 'agent.runs.get',
   agentRunList: 'agent.runs.list',
   agentRunCancel: 'agent.runs.cancel',
@@ -27,6 +27,8 @@ export const Subjects = {
   agentSessionGet: 'agent.sessions.get',
   agentSessionList: 'agent.sessions.list',
   agentSessionDelete: 'agent.sessions.delete',
+  agentMemorySearch: 'agent.memory.search',
+  agentMemoryForget: 'agent.memory.forget',
   agentProfileList: 'agent.profiles.list',
   agentProfileGet: 'agent.profiles.get',
   agentProfileCreate: 'agent.profiles.create',

@@ -77,6 +77,12 @@ export const Metrics = {
       'Runs taken over from an executor that stopped: resumed from their journal, or failed (nothing could carry them on).',
       ['outcome'],
     ),
+  memorySegments: () =>
+    counter(
+      'ac_memory_segments_total',
+      'Segments of finished runs archived to long-term memory (archived), or lost to a failed write (failed).',
+      ['status'],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

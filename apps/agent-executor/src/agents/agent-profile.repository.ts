@@ -20,7 +20,9 @@ export class AgentProfileRepository {
   /** False when the name is taken. */
   async create(spec: AgentProfileFields, owner: string): Promise<boolean> {
     try {
-      await this.db.agentProfile.create({ data: { name: spec.name, owner, spec: toJson({ ...spec }) } });
+      const { memory, ...rest } = spec;
+      const stored = { ...rest, ...(memory ? { memory: { ...memory } } : {}) };
+      await this.db.agentProfile.create({ data: { name: spec.name, owner, spec: toJson(stored) } });
       return true;
     } catch (err) {
       if (constraintViolation(err) === 'unique') return false;

@@ -22,6 +22,7 @@ const DEFAULTS = {
   description: '',
   hooks: [] as ResolvedHook[],
   expose_as_function: false,
+  memory: { enabled: false, scope: 'agent' },
 } as const satisfies Omit<AgentProfileView, 'name' | 'source'>;
 
 /** The built-in `default` agent may call every function; a config-file `default` replaces it. */
@@ -34,6 +35,7 @@ export function resolveProfile(spec: AgentProfileSpec, source: AgentProfile['sou
     allowed_tools: [...DEFAULTS.allowed_tools],
     ...defined,
     hooks: (spec.hooks ?? []).map(resolveHook),
+    memory: { ...DEFAULTS.memory, ...(spec.memory ?? {}) },
     source,
   } as unknown as AgentProfile;
 }

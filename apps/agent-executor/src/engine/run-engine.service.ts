@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type ChatMessage,
   endedByHook,
+  type FunctionCaller,
   JSON_PLAN_PARSER,
+  MemoryFunctionCaller,
   type ModelClient,
   type PriorProgress,
   PromptSet,
@@ -20,11 +22,14 @@ import { BusFunctionCaller } from '../tools/bus-function.caller';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { LlmRegistry } from './llm-registry.service';
 import { RunJournalStore } from './run-journal.store';
+import { MemorySegmentRepository } from '../memory/memory-segment.repository';
+import { memoryEnabled, memoryScopeOf, withMemoryFunctions } from '../memory/memory-scope';
 
 /**
  * The executor's side of the run engine (libs/agent-core): a run's state with the platform's
- * limits, and its ports: the profile's model, the functions over the bus, the profile's hooks, the
- * run's journal, the events publisher, the executor's counters.
+ * limits, and its ports: the profile's model, the functions over the bus (with the run's memory
+ * when its profile has one), the profile's hooks, the run's journal, the events publisher, the
+ * executor's counters.
  */
 @Injectable()
 export class RunEngineService {
@@ -36,6 +41,7 @@ export class RunEngineService {
     @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(RunMetrics) private readonly metrics: RunMetrics,
     @Inject(ProfileHooksFactory) private readonly hooks: ProfileHooksFactory,
+    @Inject(MemorySegmentRepository) private readonly memory: MemorySegmentRepository,
   ) {}
 
   /** A run of `profile`; `prior`: a plan held for approval, taken up again. */
@@ -43,6 +49,7 @@ export class RunEngineService {
     const definition = {
       ...profile,
       function_definition_budget: this.config.executor.function_definition_budget,
+      ...(memoryEnabled(profile) ? { allowed_tools: withMemoryFunctions(profile) } : {}),
     };
     const run = new ExecutorRun(identity, definition, {
       timeoutMs: this.timeoutFor(profile),
@@ -63,7 +70,7 @@ export class RunEngineService {
     return {
       run,
       model: this.modelFor(run.profile),
-      functions: this.functions,
+      functions: this.functionsFor(run),
       prompts: new PromptSet(run.profile),
       hooks: run.hooks,
       store: this.journal,
@@ -71,6 +78,12 @@ export class RunEngineService {
       clientTools: run.clientTools,
       inbox: run.inbox,
     };
+  }
+
+  /** The bus's functions; with the profile's memory, `memory_*` answered here within the run's scope. */
+  private functionsFor(run: ExecutorRun): FunctionCaller {
+    if (!memoryEnabled(run.profile)) return this.functions;
+    return new MemoryFunctionCaller(this.functions, this.memory, memoryScopeOf(run.profile, run.identity));
   }
 
   /**

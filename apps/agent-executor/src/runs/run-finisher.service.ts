@@ -10,6 +10,8 @@ import { newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/age
 import { type NewMessage, SessionRepository } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import type { ExecutorRun } from '../engine/executor-run';
+import { MemoryArchiverService } from '../memory/memory-archiver.service';
+import { memoryEnabled } from '../memory/memory-scope';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
 /**
@@ -25,6 +27,7 @@ export class RunFinisherService {
     @Inject(RunApprovalRepository) private readonly approvals: RunApprovalRepository,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(Logger) private readonly logger: Logger,
+    @Inject(MemoryArchiverService) private readonly memory: MemoryArchiverService,
   ) {}
 
   async finish(run: ExecutorRun, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
@@ -46,6 +49,7 @@ export class RunFinisherService {
     else {
       const said = outcome.transcript ?? outcome.reply;
       await this.finishTurn(run.identity.sessionId, run.runId, progress, input, said, run);
+      if (status === 'completed' && memoryEnabled(run.profile)) this.remember(run, input, outcome.reply);
     }
     const body = await this.withSessionCost(run, {
       ...replyOf(run, outcome),
@@ -84,6 +88,21 @@ export class RunFinisherService {
     if (!run.price || !run.identity.sessionId) return body;
     const spent = await this.sessions.cost(run.identity.sessionId);
     return spent === undefined ? body : { ...body, session_cost_so_far: spent };
+  }
+
+  /** Archives the completed run to the agent's memory, behind the reply. */
+  private remember(run: ExecutorRun, input: string, reply: string): void {
+    const { runId, sessionId, principal } = run.identity;
+    this.memory.archive({
+      runId,
+      sessionId,
+      principal: principal ?? '',
+      agent: run.profile.name,
+      input,
+      trace: run.trace,
+      reply,
+      at: new Date(),
+    });
   }
 
   /** Ends a run that is not in flight anywhere (paused for approval, or orphaned by a dead executor). */

@@ -7,6 +7,7 @@ import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { RunJournalStore } from '../engine/run-journal.store';
 import { RunJournalRepository } from '../journal/run-journal.repository';
 import { PlanApprovalService } from './plan-approval.service';
+import { MemoryModule } from '../memory/memory.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { ToolsModule } from '../tools/tools.module';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
@@ -34,7 +35,7 @@ import { ToolApprovalService } from '../approvals/tool-approval.service';
 
 /** Runs on the run engine (libs/agent-core), ReAct and plan mode: everything between `agent.run` and its reply. */
 @Module({
-  imports: [AgentsModule, EventsModule, SessionsModule, ToolsModule],
+  imports: [AgentsModule, EventsModule, MemoryModule, SessionsModule, ToolsModule],
   providers: [
     AgentTurnService,
     LlmRegistry,

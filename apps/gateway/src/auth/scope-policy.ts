@@ -13,7 +13,7 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/$|^\/assets\/[^/]+$/, scope: 'public' },
   { method: /^GET$/, path: /^\/metrics$/, scope: 'metrics' },
   { method: /^GET$/, path: /^\/api\/docs(\/[^/]+)?$|^\/api\/openapi\.json$/, scope: 'docs' },
-  { method: /^(GET|POST|DELETE)$/, path: /^\/api\/v1\/(chat|sessions|runs)(\/.*)?$/, scope: 'chat' },
+  { method: /^(GET|POST|DELETE)$/, path: /^\/api\/v1\/(chat|sessions|runs|memory)(\/.*)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
   // The OpenAI-compatible API: its two routes, and a 404 in its own error shape for any other.
   { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },

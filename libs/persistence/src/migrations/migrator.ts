@@ -9,7 +9,19 @@ import { migrationsList, prismaDir, writeMigration } from './migrations-dir';
 /* eslint-disable @typescript-eslint/no-explicit-any -- the WASM engine's API is untyped JSON-RPC */
 type SchemaEngine = any;
 
-const filters = { externalTables: [], externalEnums: [] };
+/**
+ * Tables written by hand in the migrations, which Prisma's schema cannot express (the memory
+ * segments' full-text indexes: SQLite's FTS5 table with its shadow tables, PostgreSQL's table of
+ * tsvectors): left out of the schema comparison, so a new migration does not drop them.
+ */
+const HAND_WRITTEN_TABLES: Record<DatabaseProvider, string[]> = {
+  sqlite: ['MemorySegmentFts', ...['config', 'data', 'docsize', 'idx'].map((t) => `MemorySegmentFts_${t}`)],
+  postgresql: ['public.MemorySegmentSearch'],
+};
+const filtersFor = (provider: DatabaseProvider): { externalTables: string[]; externalEnums: string[] } => ({
+  externalTables: HAND_WRITTEN_TABLES[provider],
+  externalEnums: [],
+});
 
 /**
  * Runs Prisma migrations with the official WASM schema engine through driver adapters, so that no
@@ -22,6 +34,7 @@ export class Migrator {
     private readonly schemaPath: string,
     private readonly schema: string,
     private readonly connections: { dispose(): Promise<void> }[],
+    private readonly filters: ReturnType<typeof filtersFor>,
   ) {}
 
   static async open(url: string, root = process.cwd()): Promise<Migrator> {
@@ -40,7 +53,7 @@ export class Migrator {
     };
     const adapter = bindMigrationAwareSqlAdapterFactory(factory as never);
     const engine = await SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => undefined, adapter);
-    return new Migrator(engine, dir, schemaPath, schema, connections);
+    return new Migrator(engine, dir, schemaPath, schema, connections, filtersFor(provider));
   }
 
   /** Releases the engine and its connections (and with them the migration lock). */
@@ -51,14 +64,20 @@ export class Migrator {
 
   /** Applies every pending committed migration; returns the names applied. */
   async deploy(): Promise<string[]> {
-    const out = await this.engine.applyMigrations({ migrationsList: migrationsList(this.dir), filters });
+    const out = await this.engine.applyMigrations({
+      migrationsList: migrationsList(this.dir),
+      filters: this.filters,
+    });
     return out.appliedMigrationNames as string[];
   }
 
   /** Writes a new migration for the changes between the migrations and the schema (dev only). */
   async create(name: string, now = new Date()): Promise<string | null> {
     await this.deploy();
-    const diagnostic = await this.engine.devDiagnostic({ migrationsList: migrationsList(this.dir), filters });
+    const diagnostic = await this.engine.devDiagnostic({
+      migrationsList: migrationsList(this.dir),
+      filters: this.filters,
+    });
     if (diagnostic.action.tag === 'reset')
       throw new Error(`database drifted, reset needed: ${diagnostic.action.reason}`);
     const out = await this.engine.createMigration({
@@ -66,7 +85,7 @@ export class Migrator {
       migrationName: name,
       migrationsList: migrationsList(this.dir),
       schema: { files: [{ path: this.schemaPath, content: this.schema }] },
-      filters,
+      filters: this.filters,
     });
     if (!out.migrationScript) return null;
     const folder = writeMigration(this.dir, name, out.migrationScript, out.connectorType, now);

@@ -77,6 +77,12 @@ export const Metrics = {
       'Runs taken over from an executor that stopped: resumed from their journal, or failed (nothing could carry them on).',
       ['outcome'],
     ),
+  runEndsFenced: () =>
+    counter(
+      'ac_run_ends_fenced_total',
+      "Run ends refused because another executor held the run's lease by then: dropped here, ended by that executor.",
+      [],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

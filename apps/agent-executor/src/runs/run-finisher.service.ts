@@ -1,16 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AgentRunReply } from '@app/contracts';
+import { type AgentRunReply, RunHandedOverError } from '@app/contracts';
 import { Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
 import { newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import { type NewMessage, SessionRepository } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import type { ExecutorRun } from '../engine/executor-run';
+import { RunLeases } from './run-leases.service';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
 /**
  * Ends a run: writes its record (status, reply, trace, usage), appends the turn to the session
  * (unless the run only paused for approval), publishes `run_end` and builds the chat response.
+ * A run in flight is ended only while this executor holds its lease (one conditional write): an
+ * executor that lost it (paused past the lapse, cut off from the database) neither records nor
+ * answers the run; the executor that took it over ends it.
  */
 @Injectable()
 export class RunFinisherService {
@@ -18,6 +22,7 @@ export class RunFinisherService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
+    @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -35,11 +40,19 @@ export class RunFinisherService {
       usage: pricedUsage(run.usage, run.price),
       total_ms: totalMs,
     };
-    if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
-    else {
-      const said = outcome.transcript ?? outcome.reply;
-      await this.finishTurn(run.identity.sessionId, run.runId, progress, input, said, run);
-    }
+    const written =
+      status === 'awaiting_approval'
+        ? (await this.runs.save(run.runId, progress, this.leases.owner)) ||
+          !(await this.runs.exists(run.runId))
+        : await this.finishTurn(
+            run.identity.sessionId,
+            run.runId,
+            progress,
+            input,
+            outcome.transcript ?? outcome.reply,
+            run,
+          );
+    if (!written) this.fenced(run);
     const body = await this.withSessionCost(run, replyOf(run, outcome));
     run.emit('run_end', body);
     Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });
@@ -57,6 +70,16 @@ export class RunFinisherService {
       ...(outcome.error ? { error: outcome.error } : {}),
     });
     return body;
+  }
+
+  /** Another executor holds the run's lease now: this one drops the run and lets that one end it. */
+  private fenced(run: ExecutorRun): never {
+    this.logger.warn('a run taken over by another executor ended here too late: its end is dropped', {
+      run_id: run.runId,
+      agent: run.profile.name,
+    });
+    Metrics.runEndsFenced().inc();
+    throw new RunHandedOverError(run.runId);
   }
 
   /** A priced run's reply says what its session has cost so far (one sum over the session's runs). */
@@ -89,7 +112,10 @@ export class RunFinisherService {
     return storedReply(record, outcome);
   }
 
-  /** The turn's two messages and the run's final record, in one transaction. */
+  /**
+   * The turn's two messages and the run's final record, in one transaction (fenced on the lease
+   * for a run in flight here): false when the lease was lost.
+   */
   private async finishTurn(
     sessionId: string,
     runId: string,
@@ -97,21 +123,23 @@ export class RunFinisherService {
     input: string,
     reply: string,
     run?: ExecutorRun,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const model = run?.profile.model;
     const messages: NewMessage[] = [
       { id: newId('msg'), role: 'user', content: input, tokens: countTokens(input, model) },
       { id: newId('msg'), role: 'assistant', content: reply, tokens: countTokens(reply, model) },
     ];
-    const appended = await this.turns.finishTurn({
+    const written = await this.turns.finishTurn({
       runId,
       progress,
       sessionId,
       messages,
       lastSeq: run?.sessionLastSeq,
+      ...(run ? { leaseOwner: this.leases.owner } : {}),
     });
-    if (!appended)
+    if (written === 'session_gone')
       this.logger.debug('the session was deleted while its run was in flight', { run_id: runId });
+    return written !== 'fenced';
   }
 }
 

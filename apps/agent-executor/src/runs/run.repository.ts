@@ -70,12 +70,15 @@ type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
 export class RunRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  /** Writes a run's progress; a run whose session was deleted meanwhile is simply gone. */
-  async save(id: string, progress: RunProgress): Promise<void> {
+  /**
+   * Writes a run's progress; a run whose session was deleted meanwhile is simply gone. With a lease
+   * owner, only while that executor holds the run's lease: false when it wrote nothing.
+   */
+  async save(id: string, progress: RunProgress, leaseOwner?: string): Promise<boolean> {
     const { status, reply, finish_reason, error, plan, trace, used_tools, usage, total_ms } = progress;
     const done = status !== 'awaiting_approval' && status !== 'running';
-    await this.db.run.updateMany({
-      where: { id },
+    const { count } = await this.db.run.updateMany({
+      where: { id, ...(leaseOwner === undefined ? {} : { lease_owner: leaseOwner }) },
       data: {
         status,
         reply,
@@ -91,6 +94,11 @@ export class RunRepository {
         finished_at: done ? new Date() : null,
       },
     });
+    return count === 1;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.db.run.count({ where: { id } })) === 1;
   }
 
   /**

@@ -8,6 +8,6 @@ import { RunTakeovers } from './run-takeovers';
 @Module({
   controllers: [ChatController],
   providers: [ChatService, ChatIdempotencyService, IdempotencyKeyRepository, RunTakeovers],
-  exports: [ChatService],
+  exports: [ChatService, RunTakeovers],
 })
 export class ChatModule {}

@@ -76,7 +76,8 @@ export class PlanApprovalService {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
-    if (!(await this.runs.transition(runId, 'awaiting_approval', to))) {
+    const lease = to === 'running' ? this.leases.lease() : undefined;
+    if (!(await this.runs.transition(runId, 'awaiting_approval', to, lease))) {
       const now = await this.runs.find(runId);
       throw new ConflictError(`run '${runId}' is not awaiting approval (${now?.status ?? record.status})`);
     }

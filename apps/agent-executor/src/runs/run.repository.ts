@@ -118,9 +118,21 @@ export class RunRepository {
     await this.db.run.updateMany({ where: { id }, data: { plan: toJson(plan) } });
   }
 
-  /** Moves a run from one status to another only if it is still in the first: true when this caller won. */
-  async transition(id: string, from: RunStatus, to: RunStatus): Promise<boolean> {
-    const { count } = await this.db.run.updateMany({ where: { id, status: from }, data: { status: to } });
+  /**
+   * Moves a run from one status to another only if it is still in the first: true when this caller
+   * won. With a lease, the run is leased in the same statement (a run back to `running` is never
+   * seen running with a lapsed lease, which another executor would take over).
+   */
+  async transition(
+    id: string,
+    from: RunStatus,
+    to: RunStatus,
+    lease?: { owner: string; until: Date },
+  ): Promise<boolean> {
+    const { count } = await this.db.run.updateMany({
+      where: { id, status: from },
+      data: { status: to, ...(lease ? { lease_owner: lease.owner, lease_until: lease.until } : {}) },
+    });
     return count === 1;
   }
 

@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type AgentRunReply, RunHandedOverError } from '@app/contracts';
-import { Logger, Metrics } from '@app/observability';
+import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
 import { newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import { type NewMessage, SessionRepository } from '../sessions/session.repository';
@@ -17,7 +17,7 @@ import { type RunProgress, type RunRecord, RunRepository } from './run.repositor
  * answers the run; the executor that took it over ends it.
  */
 @Injectable()
-export class RunFinisherService {
+export class RunFinisherService implements OnModuleInit {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
@@ -25,6 +25,10 @@ export class RunFinisherService {
     @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
+
+  onModuleInit(): void {
+    initialiseCounter(Metrics.runEndsFenced(), [{}]);
+  }
 
   async finish(run: ExecutorRun, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
     const status = statusOf(outcome.finishReason);

@@ -18,19 +18,23 @@ const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/b
  * A real nats-server of the test's own, on a free port. Executors in one queue group answer any
  * `agent.run` on their server: a test that starts one must not share its broker with other test
  * files running in parallel, or their requests would reach each other's executors. With
- * JetStream, as the platform needs it (a function call keyed for a takeover is answered from the
+ * JetStream (unless told otherwise), as the platform needs it (a function call keyed for a takeover is answered from the
  * recorded outcomes); its store outlives a restart, as a real broker's does.
  */
-export async function startNatsServer(): Promise<NatsServer> {
+export async function startNatsServer({ jetstream = true } = {}): Promise<NatsServer> {
   const binary = BINARIES.find((path) => existsSync(path)) ?? 'nats-server';
   const port = await freePort();
   const store = mkdtempSync(join(tmpdir(), 'ac-nats-'));
   let child: ChildProcess | undefined;
   const start = async () => {
     if (child && child.exitCode === null && child.signalCode === null) return;
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      binary,
+      ['-a', '127.0.0.1', '-p', String(port), ...(jetstream ? ['-js', '-sd', store] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     await waitForReady(child);
   };
   await start();

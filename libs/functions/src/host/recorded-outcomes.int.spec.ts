@@ -182,7 +182,7 @@ describe('keyed function calls (real NATS, JetStream KV)', () => {
     let bareClient: FunctionClient;
 
     beforeAll(async () => {
-      bare = await startNatsServer();
+      bare = await startNatsServer({ jetstream: false });
       await startHost('bare', bare.url);
       const bus = await Bus.connect({ url: bare.url, name: 'outcomes-spec-bare-client' });
       buses.push(bus);

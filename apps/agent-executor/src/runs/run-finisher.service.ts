@@ -46,8 +46,7 @@ export class RunFinisherService implements OnModuleInit {
     };
     const written =
       status === 'awaiting_approval'
-        ? (await this.runs.save(run.runId, progress, this.leases.owner)) ||
-          !(await this.runs.exists(run.runId))
+        ? await this.savePause(run, progress)
         : await this.finishTurn(
             run.identity.sessionId,
             run.runId,
@@ -74,6 +73,12 @@ export class RunFinisherService implements OnModuleInit {
       ...(outcome.error ? { error: outcome.error } : {}),
     });
     return body;
+  }
+
+  /** A pause for approval, fenced on the lease: false when it was lost (a run deleted with its session is just gone). */
+  private async savePause(run: ExecutorRun, progress: RunProgress): Promise<boolean> {
+    if (await this.runs.save(run.runId, progress, this.leases.owner)) return true;
+    return !(await this.runs.exists(run.runId));
   }
 
   /** Another executor holds the run's lease now: this one drops the run and lets that one end it. */

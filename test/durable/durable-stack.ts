@@ -28,11 +28,17 @@ export interface DurableStack {
   close(): Promise<void>;
 }
 
-/** A gateway, a function runner with the test plugins (`<ns>_*`) and two executors, on `databaseUrl`. */
+/**
+ * A gateway, a function runner with the test plugins (`<ns>_*`) and two executors, on `databaseUrl`;
+ * agents `helper` (ReAct) and `approver` (a plan held for approval).
+ */
 export async function startDurableStack(databaseUrl: string, ns: string): Promise<DurableStack> {
   const stack = await startFaultStack({
     services: ['gateway', 'agent-executor', 'function-runner'],
-    agents: [{ name: 'helper', allowed_tools: ['*'] }],
+    agents: [
+      { name: 'helper', allowed_tools: ['*'] },
+      { name: 'approver', mode: 'plan', allowed_tools: ['*'], plan_approval: true },
+    ],
     env: { DATABASE_URL: databaseUrl, FUNCTIONS_DIR: pluginFolder(testPlugins(ns)), ...LEASE_ENV },
   });
   const { db } = await connectMigrated(databaseUrl, REPO_ROOT);

@@ -27,8 +27,8 @@ describe.each(MIGRATED_DATABASES)(
       await drop?.();
     });
 
-    const chat = (message: string, stream = false) =>
-      post(durable.stack.base, '/api/v1/chat', { message, agent: 'helper', stream }, bearer(key));
+    const chat = (message: string, stream = false, agent = 'helper') =>
+      post(durable.stack.base, '/api/v1/chat', { message, agent, stream }, bearer(key));
     const view = async (runId: string) =>
       (await (
         await fetch(`${durable.stack.base}/api/v1/runs/${runId}`, { headers: bearer(key) })
@@ -99,6 +99,34 @@ describe.each(MIGRATED_DATABASES)(
       expect(run.trace.find((step) => step.kind === 'action')?.error).toMatch(
         /whether it took effect is unknown/,
       );
+    }, 60_000);
+
+    it('killed -9 mid approved plan: the approve caller follows the run and gets the answer', async () => {
+      durable.stack.llm.setScript({
+        replies: [
+          JSON.stringify({ steps: [{ description: 'check', tool: `${ns}_noop`, params: {} }] }),
+          { text: ANSWER, latencyMs: 2_500 },
+        ],
+      });
+      const paused = await chat('Plan it first.', false, 'approver');
+      expect(((await paused.json()) as AgentRunReply).finish_reason).toBe('awaiting_approval');
+      const runId = (await durable.db.run.findFirstOrThrow({ where: { status: 'awaiting_approval' } })).id;
+      const asked = durable.stack.llm.requests().length;
+      const approved = post(durable.stack.base, `/api/v1/runs/${runId}/approve`, {}, bearer(key));
+      // the plan's summary, the continuation's last model step, is in flight
+      await expectEventually(() => expect(durable.stack.llm.requests().length).toBe(asked + 1), {
+        timeoutMs: 15_000,
+      });
+      await killHolderOf(runId);
+
+      const answered = await approved;
+      expect(answered.status).toBe(200);
+      expect((await answered.json()) as AgentRunReply).toMatchObject({ reply: ANSWER, run_id: runId });
+      const run = await view(runId);
+      expect(run).toMatchObject({ status: 'completed', takeovers: 1, reply: ANSWER });
+      // the plan step ran before the kill: read from the journal, not run again
+      expect(run.trace.filter((step) => step.kind === 'plan_step')).toHaveLength(1);
+      expect(run.trace.find((step) => step.kind === 'plan_step')?.error).toBeUndefined();
     }, 60_000);
 
     it('SIGTERM mid run: the run is handed over at once and the JSON caller gets its answer', async () => {

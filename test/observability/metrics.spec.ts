@@ -117,6 +117,7 @@ describe('metrics exposition', () => {
     expect(executorText).toMatch(/^ac_tokens_saved_total\{service="agent-executor"\} 0$/m);
     expect(executorText).toMatch(/^ac_run_journal_unwritten_total\{service="agent-executor"\} 0$/m);
     expect(executorText).toMatch(/^ac_run_takeovers_total\{outcome="resumed",service="agent-executor"\} 0$/m);
+    expect(executorText).toMatch(/^ac_run_ends_fenced_total\{service="agent-executor"\} 0$/m);
     for (const text of [runnerText, schedulerText, executorText]) expect(promtoolProblems(text)).toEqual([]);
   });
 });

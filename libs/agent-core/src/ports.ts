@@ -43,7 +43,10 @@ export interface RunStore {
   toolCallCompleted(run: RunState, call: ToolCall, outcome: ToolOutcome): Promise<void> | void;
   /**
    * A call is about to be sent: resolves once that is journaled, so a run taken over knows the
-   * call may have run. Optional: a store without it journals completed calls only.
+   * call may have run. The engine waits for it only before a call that is not idempotent; an
+   * idempotent call is sent at once, so the store must take the entry, in order, when it is
+   * called (and report its own failed writes). Optional: a store without it journals completed
+   * calls only.
    */
   toolCallStarted?(
     run: RunState,

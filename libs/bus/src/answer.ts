@@ -4,14 +4,16 @@ import { SpanKind, inSpan, withRemoteContext } from '@app/observability';
 import { fromNatsHeaders } from './bus-headers';
 import type { Handler } from './bus.types';
 import { decodeJson, encodeJson } from './json.codec';
-import { PROGRESS_HEADER, type ProgressMessage } from './progress-request';
+import { PROGRESS_HEADER, type ProgressMessage, type TakenMessage } from './progress-request';
 
 /** What a responder sends back: its reply, or the error it failed with, by its stable code. */
 export type Envelope = { ok: true; data: unknown } | { ok: false; error: ErrorBody };
 
 /**
  * Runs `handler` on one request and replies with its envelope: every error becomes a reply here
- * and only here. A caller that asked for progress is given a way to send it on its reply inbox.
+ * and only here. A caller that asked for progress is told at once that the request was taken
+ * (so a responder that never takes it, its event loop blocked, is soon known for gone), and is
+ * given a way to send progress on its reply inbox.
  */
 export async function answer(
   connection: NatsConnection,
@@ -27,6 +29,10 @@ export async function answer(
           if (!connection.isClosed()) connection.publish(msg.reply!, encodeJson(body));
         }
       : undefined;
+  if (progress && !connection.isClosed()) {
+    const taken: TakenMessage = { taken: true };
+    connection.publish(msg.reply!, encodeJson(taken));
+  }
   const run = async (): Promise<Envelope> => {
     try {
       const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers, progress });

@@ -9,12 +9,19 @@ export const PROGRESS_HEADER = 'ac-progress';
 export interface ProgressOptions {
   /** Once the responder has spoken, it must speak again within this long or be taken for gone. */
   silenceMs: number;
+  /**
+   * The responder must take the request within this long (its bus says so at once, before the
+   * handler runs) or be taken for gone: one whose event loop is blocked never does.
+   */
+  acceptMs?: number;
   onProgress?: (progress: unknown) => void;
 }
 
 /**
  * The responder took the request, sent progress, then fell silent for longer than allowed: it
- * died (kill -9, a lost host) with the request in hand. `progress` is the last it said.
+ * died (kill -9, a lost host) with the request in hand. `progress` is the last it said. Or the
+ * responder the request was delivered to never took it (`progress` undefined): its event loop is
+ * blocked, or it died with the request in its socket.
  */
 export class ResponderGoneError extends UnavailableError {
   constructor(
@@ -22,13 +29,23 @@ export class ResponderGoneError extends UnavailableError {
     readonly progress: unknown,
     silenceMs: number,
   ) {
-    super(`the responder to '${subject}' fell silent for ${silenceMs} ms`, { subject });
+    super(
+      progress === undefined
+        ? `the responder to '${subject}' did not take it within ${silenceMs} ms`
+        : `the responder to '${subject}' fell silent for ${silenceMs} ms`,
+      { subject },
+    );
   }
 }
 
 /** Sent on the reply inbox before the reply; told apart from the reply's `{ok}` envelope. */
 export interface ProgressMessage {
   progress: unknown;
+}
+
+/** Sent by the responder's bus as soon as it takes a request that asked for progress. */
+export interface TakenMessage {
+  taken: true;
 }
 
 /**
@@ -47,8 +64,14 @@ export function progressRequest(
 ): Promise<Msg> {
   return new Promise<Msg>((resolve, reject) => {
     let silence: NodeJS.Timeout | undefined;
+    const acceptMs = options.acceptMs;
+    const accept =
+      acceptMs === undefined
+        ? undefined
+        : setTimeout(() => end(() => reject(new ResponderGoneError(subject, undefined, acceptMs))), acceptMs);
     const end = (settle: () => void) => {
       clearTimeout(overall);
+      clearTimeout(accept);
       clearTimeout(silence);
       subscription.unsubscribe();
       settle();
@@ -62,8 +85,10 @@ export function progressRequest(
         if (err) return end(() => reject(err));
         if (msg.headers?.hasError && msg.headers.code === 503)
           return end(() => reject(new NoRespondersError(subject)));
-        const body = decodeJson(msg.data) as Partial<ProgressMessage> | null;
+        const body = decodeJson(msg.data) as Partial<ProgressMessage & TakenMessage> | null;
+        if (body && typeof body === 'object' && body.taken === true) return clearTimeout(accept);
         if (!body || typeof body !== 'object' || !('progress' in body)) return end(() => resolve(msg));
+        clearTimeout(accept);
         options.onProgress?.(body.progress);
         clearTimeout(silence);
         silence = setTimeout(

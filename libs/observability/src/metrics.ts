@@ -83,6 +83,12 @@ export const Metrics = {
       'Segments of finished runs archived to long-term memory (archived), or lost to a failed write (failed).',
       ['status'],
     ),
+  runEndsFenced: () =>
+    counter(
+      'ac_run_ends_fenced_total',
+      "Run ends refused because another executor held the run's lease by then: dropped here, ended by that executor.",
+      [],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

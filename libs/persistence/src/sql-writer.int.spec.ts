@@ -5,6 +5,7 @@ import {
   constraintViolation,
   type Db,
   openSqlWriter,
+  prismaWriter,
   sql,
   type SqlWriter,
 } from '@app/persistence';
@@ -94,5 +95,24 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
     await db.$connect();
     await writer.transaction([insertSession('w7', new Date())]);
     expect(await db.session.count({ where: { id: 'w7' } })).toBe(1);
+  });
+
+  it('writes a fenced transaction only when its first statement changes a row (its own and Prisma’s)', async () => {
+    await writer.transaction([insertSession('f1', new Date())]);
+    for (const [i, fenced] of [writer, prismaWriter(db)].entries()) {
+      const lost = await fenced.fenced([
+        sql`UPDATE "Session" SET "title" = 'lost' WHERE "id" = 'f1' AND "summary_upto" = 99`,
+        insertSession(`f-lost-${i}`, new Date()),
+      ]);
+      expect(lost).toBeNull();
+      expect(await db.session.count({ where: { id: `f-lost-${i}` } })).toBe(0);
+      const held = await fenced.fenced([
+        sql`UPDATE "Session" SET "title" = ${`held ${i}`} WHERE "id" = 'f1' AND "summary_upto" = 0`,
+        insertSession(`f-held-${i}`, new Date()),
+      ]);
+      expect(held).toEqual([1, 1]);
+      expect((await db.session.findUnique({ where: { id: 'f1' } }))?.title).toBe(`held ${i}`);
+      expect(await db.session.count({ where: { id: `f-held-${i}` } })).toBe(1);
+    }
   });
 });

@@ -12,7 +12,29 @@ import type { Db } from './prisma.service';
 export interface SqlWriter {
   /** Runs the statements in order, all or none; the rows each one changed. */
   transaction(statements: Sql[]): Promise<number[]>;
+  /**
+   * As `transaction`, when the first statement (a conditional update: a fence) changes a row;
+   * otherwise nothing is written and the answer is `null`.
+   */
+  fenced(statements: Sql[]): Promise<number[] | null>;
   close(): Promise<void>;
+}
+
+/** Thrown inside a transaction to roll it back when its fence changed no row. */
+class FenceLost extends Error {}
+
+const fenceHeld = (changed: number) => {
+  if (changed === 0) throw new FenceLost();
+};
+
+/** The rows each statement changed, or null when a fence rolled the transaction back. */
+async function unlessFenceLost(write: Promise<number[]>): Promise<number[] | null> {
+  try {
+    return await write;
+  } catch (err) {
+    if (err instanceof FenceLost) return null;
+    throw err;
+  }
 }
 
 export type { Sql };
@@ -32,6 +54,7 @@ export function openSqlWriter(url: string, db: Db): SqlWriter {
     }));
   return {
     transaction: async (statements) => (await open()).transaction(statements),
+    fenced: async (statements) => (await open()).fenced(statements),
     close: async () => {
       const writer = await opened?.catch(() => undefined);
       await writer?.close();
@@ -43,6 +66,17 @@ export function openSqlWriter(url: string, db: Db): SqlWriter {
 export function prismaWriter(db: Db): SqlWriter {
   return {
     transaction: (statements) => db.$transaction(statements.map((statement) => db.$executeRaw(statement))),
+    fenced: (statements) =>
+      unlessFenceLost(
+        db.$transaction(async (tx) => {
+          const changed: number[] = [];
+          for (const statement of statements) {
+            changed.push(await tx.$executeRaw(statement));
+            if (changed.length === 1) fenceHeld(changed[0]);
+          }
+          return changed;
+        }),
+      ),
     close: async () => undefined,
   };
 }
@@ -71,21 +105,27 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
     }
     return statement;
   };
-  const writeAll = conn.transaction((batch: Sql[]) =>
-    batch.map((s) => Number(prepared(s.sql).run(s.values.map(sqliteValue)).changes)),
+  const writeAll = conn.transaction((batch: Sql[], fence: boolean) =>
+    batch.map((s, i) => {
+      const changed = Number(prepared(s.sql).run(s.values.map(sqliteValue)).changes);
+      if (fence && i === 0) fenceHeld(changed);
+      return changed;
+    }),
   );
-  return {
-    transaction: async (batch) => {
-      const deadline = Date.now() + BUSY_RETRY_MS;
-      for (;;) {
-        try {
-          return writeAll.immediate(batch);
-        } catch (err) {
-          if (!busy(err) || Date.now() > deadline) throw err;
-          await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
-        }
+  const write = async (batch: Sql[], fence: boolean) => {
+    const deadline = Date.now() + BUSY_RETRY_MS;
+    for (;;) {
+      try {
+        return writeAll.immediate(batch, fence);
+      } catch (err) {
+        if (!busy(err) || Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
       }
-    },
+    }
+  };
+  return {
+    transaction: (batch) => write(batch, false),
+    fenced: (batch) => unlessFenceLost(write(batch, true)),
     close: async () => {
       if (conn.open) conn.close();
     },
@@ -99,26 +139,30 @@ function busy(err: unknown): boolean {
 async function pgWriter(url: string): Promise<SqlWriter> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 4 });
-  return {
-    transaction: async (batch) => {
-      const client = await pool.connect();
-      let broken: Error | undefined;
+  const write = async (batch: Sql[], fence: boolean) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
       try {
-        await client.query('BEGIN');
-        try {
-          const changed: number[] = [];
-          for (const s of batch)
-            changed.push((await client.query(s.text, s.values.map(pgValue))).rowCount ?? 0);
-          await client.query('COMMIT');
-          return changed;
-        } catch (err) {
-          await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
-          throw err;
+        const changed: number[] = [];
+        for (const s of batch) {
+          changed.push((await client.query(s.text, s.values.map(pgValue))).rowCount ?? 0);
+          if (fence && changed.length === 1) fenceHeld(changed[0]);
         }
-      } finally {
-        client.release(broken);
+        await client.query('COMMIT');
+        return changed;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+        throw err;
       }
-    },
+    } finally {
+      client.release(broken);
+    }
+  };
+  return {
+    transaction: (batch) => write(batch, false),
+    fenced: (batch) => unlessFenceLost(write(batch, true)),
     close: () => pool.end(),
   };
 }

@@ -15,15 +15,15 @@ export interface NatsServer {
 const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'];
 
 /**
- * A real nats-server of the test's own, on a free port, with JetStream (its store in a temporary
- * folder, kept across `stop`/`start` like a real server's). Executors in one queue group answer any
- * `agent.run` on their server: a test that starts one must not share its broker with other test
- * files running in parallel, or their requests would reach each other's executors.
+ * A real nats-server of the test's own, on a free port, with JetStream as the platform needs it
+ * (keyed function calls' outcomes live in it; `{ jetstream: false }` for a bare broker), its store
+ * in a temporary folder kept across `stop`/`start` like a real server's. Executors in one queue
+ * group answer any `agent.run` on their server: a test that starts one must not share its broker
+ * with other test files running in parallel, or their requests would reach each other's executors.
  */
 export async function startNatsServer({ jetstream = true } = {}): Promise<NatsServer> {
   const binary = BINARIES.find((path) => existsSync(path)) ?? 'nats-server';
   const port = await freePort();
-  // JetStream as deployed (keyed call outcomes live in it); its store survives the server's restarts.
   const args = ['-a', '127.0.0.1', '-p', String(port)];
   if (jetstream) args.push('-js', '-sd', mkdtempSync(join(tmpdir(), 'nats-js-')));
   let child: ChildProcess | undefined;

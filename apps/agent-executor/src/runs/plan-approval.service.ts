@@ -88,7 +88,8 @@ export class PlanApprovalService {
         [{ field: 'hash', message: 'the run holds function calls for approval: name the call and its hash' }],
         'invalid decision',
       );
-    if (!(await this.runs.transition(runId, 'awaiting_approval', to))) {
+    const lease = to === 'running' ? this.leases.lease() : undefined;
+    if (!(await this.runs.transition(runId, 'awaiting_approval', to, lease))) {
       const now = await this.runs.find(runId);
       throw new ConflictError(`run '${runId}' is not awaiting approval (${now?.status ?? record.status})`);
     }

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { AgentRunReply } from '@app/contracts';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { type AgentRunReply, RunHandedOverError } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { type HeldApproval, heldApprovals, pendingView } from '../approvals/held-approval';
 import { RunApprovalRepository } from '../approvals/run-approval.repository';
-import { Logger, Metrics } from '@app/observability';
+import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
 import { newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import { type NewMessage, SessionRepository } from '../sessions/session.repository';
@@ -12,23 +12,32 @@ import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import type { ExecutorRun } from '../engine/executor-run';
 import { MemoryArchiverService } from '../memory/memory-archiver.service';
 import { memoryEnabled } from '../memory/memory-scope';
+import { RunLeases } from './run-leases.service';
 import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
 
 /**
  * Ends a run: writes its record (status, reply, trace, usage), appends the turn to the session
  * (unless the run only paused for approval), publishes `run_end` and builds the chat response.
+ * A run in flight is ended only while this executor holds its lease (one conditional write): an
+ * executor that lost it (paused past the lapse, cut off from the database) neither records nor
+ * answers the run; the executor that took it over ends it.
  */
 @Injectable()
-export class RunFinisherService {
+export class RunFinisherService implements OnModuleInit {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(RunApprovalRepository) private readonly approvals: RunApprovalRepository,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(Logger) private readonly logger: Logger,
     @Inject(MemoryArchiverService) private readonly memory: MemoryArchiverService,
   ) {}
+
+  onModuleInit(): void {
+    initialiseCounter(Metrics.runEndsFenced(), [{}]);
+  }
 
   async finish(run: ExecutorRun, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
     const status = statusOf(outcome.finishReason);
@@ -45,12 +54,19 @@ export class RunFinisherService {
       total_ms: totalMs,
     };
     const held = outcome.heldCalls ? await this.holdCalls(run, outcome) : undefined;
-    if (status === 'awaiting_approval') await this.runs.save(run.runId, progress);
-    else {
-      const said = outcome.transcript ?? outcome.reply;
-      await this.finishTurn(run.identity.sessionId, run.runId, progress, input, said, run);
-      if (status === 'completed' && memoryEnabled(run.profile)) this.remember(run, input, outcome.reply);
-    }
+    const written =
+      status === 'awaiting_approval'
+        ? await this.savePause(run, progress)
+        : await this.finishTurn(
+            run.identity.sessionId,
+            run.runId,
+            progress,
+            input,
+            outcome.transcript ?? outcome.reply,
+            run,
+          );
+    if (!written) this.fenced(run);
+    if (status === 'completed' && memoryEnabled(run.profile)) this.remember(run, input, outcome.reply);
     const body = await this.withSessionCost(run, {
       ...replyOf(run, outcome),
       ...(held ? { approvals: held.map(pendingView) } : {}),
@@ -81,6 +97,22 @@ export class RunFinisherService {
     for (const approval of held)
       run.emit('approval_required', { run_id: run.runId, ...pendingView(approval) });
     return held;
+  }
+
+  /** A pause for approval, fenced on the lease: false when it was lost (a run deleted with its session is just gone). */
+  private async savePause(run: ExecutorRun, progress: RunProgress): Promise<boolean> {
+    if (await this.runs.save(run.runId, progress, this.leases.owner)) return true;
+    return !(await this.runs.exists(run.runId));
+  }
+
+  /** Another executor holds the run's lease now: this one drops the run and lets that one end it. */
+  private fenced(run: ExecutorRun): never {
+    this.logger.warn('a run taken over by another executor ended here too late: its end is dropped', {
+      run_id: run.runId,
+      agent: run.profile.name,
+    });
+    Metrics.runEndsFenced().inc();
+    throw new RunHandedOverError(run.runId);
   }
 
   /** A priced run's reply says what its session has cost so far (one sum over the session's runs). */
@@ -128,7 +160,10 @@ export class RunFinisherService {
     return storedReply(record, outcome);
   }
 
-  /** The turn's two messages and the run's final record, in one transaction. */
+  /**
+   * The turn's two messages and the run's final record, in one transaction (fenced on the lease
+   * for a run in flight here): false when the lease was lost.
+   */
   private async finishTurn(
     sessionId: string,
     runId: string,
@@ -136,21 +171,23 @@ export class RunFinisherService {
     input: string,
     reply: string,
     run?: ExecutorRun,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const model = run?.profile.model;
     const messages: NewMessage[] = [
       { id: newId('msg'), role: 'user', content: input, tokens: countTokens(input, model) },
       { id: newId('msg'), role: 'assistant', content: reply, tokens: countTokens(reply, model) },
     ];
-    const appended = await this.turns.finishTurn({
+    const written = await this.turns.finishTurn({
       runId,
       progress,
       sessionId,
       messages,
       lastSeq: run?.sessionLastSeq,
+      ...(run ? { leaseOwner: this.leases.owner } : {}),
     });
-    if (!appended)
+    if (written === 'session_gone')
       this.logger.debug('the session was deleted while its run was in flight', { run_id: runId });
+    return written !== 'fenced';
   }
 }
 

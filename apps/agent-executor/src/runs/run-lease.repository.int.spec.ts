@@ -3,6 +3,7 @@ import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/pe
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import { RunLeaseRepository } from './run-lease.repository';
+import { RunRepository } from './run.repository';
 
 const seconds = (n: number) => new Date(Date.now() + n * 1000);
 
@@ -84,5 +85,23 @@ describe.each(MIGRATED_DATABASES)('RunLeaseRepository on $name', ({ create }) =>
     const later = new Date(Date.now() + 1);
     expect((await leases.lapsed(later, 100)).map((run) => run.id)).toContain('handed');
     expect(await leases.claim('handed', 'exec-b', later, seconds(60))).toBe(true);
+  });
+
+  it('leases a plan approved in the statement that sets it running: no sweep finds it lapsed', async () => {
+    await leased('paused', 'first', seconds(-60));
+    await db.run.update({ where: { id: 'paused' }, data: { status: 'awaiting_approval' } });
+    const runs = new RunRepository(db);
+    const until = seconds(60);
+
+    expect(
+      await runs.transition('paused', 'awaiting_approval', 'running', { owner: 'approver', until }),
+    ).toBe(true);
+    expect(await row('paused')).toMatchObject({
+      status: 'running',
+      lease_owner: 'approver',
+      lease_until: until,
+    });
+    expect((await leases.lapsed(new Date(), 100)).map((run) => run.id)).not.toContain('paused');
+    expect(await leases.claim('paused', 'thief', new Date(), seconds(60))).toBe(false);
   });
 });

@@ -80,12 +80,15 @@ type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
 export class RunRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  /** Writes a run's progress; a run whose session was deleted meanwhile is simply gone. */
-  async save(id: string, progress: RunProgress): Promise<void> {
+  /**
+   * Writes a run's progress; a run whose session was deleted meanwhile is simply gone. With a lease
+   * owner, only while that executor holds the run's lease: false when it wrote nothing.
+   */
+  async save(id: string, progress: RunProgress, leaseOwner?: string): Promise<boolean> {
     const { status, reply, finish_reason, error, plan, trace, used_tools, usage, total_ms } = progress;
     const done = status !== 'awaiting_approval' && status !== 'running';
-    await this.db.run.updateMany({
-      where: { id },
+    const { count } = await this.db.run.updateMany({
+      where: { id, ...(leaseOwner === undefined ? {} : { lease_owner: leaseOwner }) },
       data: {
         status,
         reply,
@@ -101,6 +104,11 @@ export class RunRepository {
         finished_at: done ? new Date() : null,
       },
     });
+    return count === 1;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.db.run.count({ where: { id } })) === 1;
   }
 
   /**
@@ -120,9 +128,21 @@ export class RunRepository {
     await this.db.run.updateMany({ where: { id }, data: { plan: toJson(plan) } });
   }
 
-  /** Moves a run from one status to another only if it is still in the first: true when this caller won. */
-  async transition(id: string, from: RunStatus, to: RunStatus): Promise<boolean> {
-    const { count } = await this.db.run.updateMany({ where: { id, status: from }, data: { status: to } });
+  /**
+   * Moves a run from one status to another only if it is still in the first: true when this caller
+   * won. With a lease, the run is leased in the same statement (a run back to `running` is never
+   * seen running with a lapsed lease, which another executor would take over).
+   */
+  async transition(
+    id: string,
+    from: RunStatus,
+    to: RunStatus,
+    lease?: { owner: string; until: Date },
+  ): Promise<boolean> {
+    const { count } = await this.db.run.updateMany({
+      where: { id, status: from },
+      data: { status: to, ...(lease ? { lease_owner: lease.owner, lease_until: lease.until } : {}) },
+    });
     return count === 1;
   }
 

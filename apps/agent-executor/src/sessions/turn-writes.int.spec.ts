@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+import { RunLeaseRepository } from '../runs/run-lease.repository';
 import { type RunProgress, RunRepository } from '../runs/run.repository';
 import { SessionRepository } from './session.repository';
 import { TurnWritesRepository } from './turn-writes.repository';
@@ -105,7 +106,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         messages: [message('m1', 'user', 'hi'), message('m2', 'assistant', 'ok')],
         lastSeq: 0,
       }),
-    ).toBe(true);
+    ).toBe('written');
     const run = (await runs.view('run_s3'))!.view;
     expect(run).toMatchObject({
       status: 'completed',
@@ -176,7 +177,48 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         messages: [message('c1', 'user', 'x')],
         lastSeq: 0,
       }),
-    ).toBe(false);
+    ).toBe('session_gone');
     expect(await runs.view('run_s6')).toBeNull();
+  });
+
+  it("refuses the end of an executor that lost the run's lease, and writes the new holder's", async () => {
+    const leases = new RunLeaseRepository(db);
+    const lapsed = new Date(Date.now() - 1000);
+    await turns.startTurn(
+      {
+        id: 'run_s7',
+        session_id: 's7',
+        owner: 'alice',
+        agent: 'default',
+        mode: 'react',
+        input: 'hi',
+        lease: { owner: 'exec-stale', until: lapsed },
+      },
+      { id: 's7', agent: 'default', owner: 'alice', title: 'hi', earlier: [] },
+    );
+    expect(await leases.claim('run_s7', 'exec-new', new Date(), new Date(Date.now() + 60_000))).toBe(true);
+    const end = (leaseOwner: string, reply: string) =>
+      turns.finishTurn({
+        runId: 'run_s7',
+        progress: progress({ reply }),
+        sessionId: 's7',
+        messages: [message(`${leaseOwner}-1`, 'user', 'hi'), message(`${leaseOwner}-2`, 'assistant', reply)],
+        leaseOwner,
+      });
+
+    expect(await end('exec-stale', 'stale answer')).toBe('fenced');
+    expect(
+      await runs.save(
+        'run_s7',
+        progress({ reply: 'stale pause', status: 'awaiting_approval' }),
+        'exec-stale',
+      ),
+    ).toBe(false);
+    expect((await runs.view('run_s7'))!.view).toMatchObject({ status: 'running', reply: null });
+    expect((await sessions.view('s7'))!.view.messages).toEqual([]);
+
+    expect(await end('exec-new', 'the answer')).toBe('written');
+    expect((await runs.view('run_s7'))!.view).toMatchObject({ status: 'completed', reply: 'the answer' });
+    expect((await sessions.view('s7'))!.view.messages.map((m) => m.content)).toEqual(['hi', 'the answer']);
   });
 });

@@ -30,7 +30,12 @@ export interface TurnEnd {
   messages: NewMessage[];
   /** The session's last sequence number, when the caller knows it: saves a read. */
   lastSeq?: number;
+  /** The executor running the run: its end is written only while this executor holds its lease. */
+  leaseOwner?: string;
 }
+
+/** How a turn's end went: written, its session deleted meanwhile, or refused (lease lost). */
+export type TurnEndWrite = 'written' | 'session_gone' | 'fenced';
 
 const APPEND_ATTEMPTS = 3;
 
@@ -64,27 +69,36 @@ export class TurnWritesRepository {
   /**
    * Writes the run's final record and appends the turn's messages. Two turns finishing at once on
    * one session race for the same sequence numbers; the loser reads the last one and retries.
-   * False when the session was deleted meanwhile (its runs went with it).
+   * With a lease owner, the run's update is the transaction's fence: when another executor holds
+   * the lease by then, nothing is written.
    */
-  async finishTurn(turn: TurnEnd): Promise<boolean> {
+  async finishTurn(turn: TurnEnd): Promise<TurnEndWrite> {
     let known = turn.lastSeq;
     for (let attempt = 1; ; attempt++) {
       const first = (known ?? (await this.lastSeq(turn.sessionId))) + 1;
       const now = new Date();
+      const statements = [
+        saveRun(turn.runId, turn.progress, now, turn.leaseOwner),
+        insertMessages(turn.sessionId, turn.runId, turn.messages, first, now),
+        sql`UPDATE "Session" SET "updated_at" = ${now} WHERE "id" = ${turn.sessionId}`,
+      ];
       try {
-        await this.writer.transaction([
-          saveRun(turn.runId, turn.progress, now),
-          insertMessages(turn.sessionId, turn.runId, turn.messages, first, now),
-          sql`UPDATE "Session" SET "updated_at" = ${now} WHERE "id" = ${turn.sessionId}`,
-        ]);
-        return true;
+        if (turn.leaseOwner === undefined) await this.writer.transaction(statements);
+        else if (!(await this.writer.fenced(statements))) return this.whyRefused(turn.runId);
+        return 'written';
       } catch (err) {
         const violated = constraintViolation(err);
-        if (violated === 'foreign_key') return false;
+        if (violated === 'foreign_key') return 'session_gone';
         if (violated !== 'unique' || attempt >= APPEND_ATTEMPTS) throw err;
         known = undefined;
       }
     }
+  }
+
+  /** A fenced end changed no row: the run went with its session, or another executor holds it. */
+  private async whyRefused(runId: string): Promise<TurnEndWrite> {
+    const run = await this.db.run.findUnique({ where: { id: runId }, select: { id: true } });
+    return run ? 'fenced' : 'session_gone';
   }
 
   private async lastSeq(sessionId: string): Promise<number> {
@@ -119,7 +133,7 @@ function insertMessages(
     VALUES ${sqlJoin(rows)}`;
 }
 
-function saveRun(id: string, progress: RunProgress, now: Date): Sql {
+function saveRun(id: string, progress: RunProgress, now: Date, leaseOwner?: string): Sql {
   const { status, reply, finish_reason, error, plan, trace, used_tools, usage, total_ms } = progress;
   const done = status !== 'awaiting_approval' && status !== 'running';
   return sql`UPDATE "Run" SET
@@ -129,5 +143,5 @@ function saveRun(id: string, progress: RunProgress, now: Date): Sql {
     "prompt_tokens" = ${usage.prompt_tokens}, "completion_tokens" = ${usage.completion_tokens},
     "cost_usd" = ${usage.cost_usd ?? null},
     "total_ms" = ${total_ms}, "finished_at" = ${done ? now : null}, "updated_at" = ${now}
-    WHERE "id" = ${id}`;
+    WHERE "id" = ${id}${leaseOwner === undefined ? sql`` : sql` AND "lease_owner" = ${leaseOwner}`}`;
 }

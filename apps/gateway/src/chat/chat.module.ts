@@ -15,6 +15,6 @@ import { RunTakeovers } from './run-takeovers';
     IdempotencyKeyRepository,
     RunTakeovers,
   ],
-  exports: [ChatService],
+  exports: [ChatService, RunTakeovers],
 })
 export class ChatModule {}

@@ -7,7 +7,8 @@ import {
   type RunView,
   Subjects,
 } from '@app/contracts';
-import { followRun } from './run-follower';
+import { ConnectionLostError } from '@app/bus';
+import { followApproval, followRun } from './run-follower';
 import type { RunTakeovers } from './run-takeovers';
 
 const REQUEST = { message: 'hi', run_id: 'run_1' };
@@ -25,7 +26,7 @@ const stored = (status: RunView['status']) =>
     session_id: 'ses_1',
     status,
     reply: status === 'completed' ? 'Hello from the stored run.' : null,
-    finish_reason: status === 'completed' ? 'final' : null,
+    finish_reason: { completed: 'final', awaiting_approval: 'awaiting_approval' }[status as string] ?? null,
     trace: [],
     usage: { prompt_tokens: 1, completion_tokens: 1 },
   }) as unknown as RunView;
@@ -39,7 +40,7 @@ function fakeBus(runs: (() => Promise<unknown>)[], get: () => Promise<unknown>) 
     untilConnected: async () => true,
     request: (route: { subject: string }) => {
       asked.push(route.subject);
-      return route.subject === Subjects.agentRun ? (runs.shift() ?? never)() : get();
+      return route.subject === Subjects.agentRunGet ? get() : (runs.shift() ?? never)();
     },
   } as unknown as Bus;
   return { bus, asked };
@@ -89,5 +90,44 @@ describe('following a run', () => {
       async () => stored('completed'),
     );
     expect((await followRun(bus, REQUEST, { timeoutMs: 5_000 })).reply).toBe('Hello from the stored run.');
+  });
+});
+
+describe('following an approved plan', () => {
+  const APPROVAL = { run_id: 'run_1', stream: false };
+
+  it('follows the stored run past the pause when the bus connection drops mid continuation', async () => {
+    const states = [stored('awaiting_approval'), stored('running'), stored('completed')];
+    const { bus, asked } = fakeBus(
+      [
+        async () => {
+          throw new ConnectionLostError(Subjects.agentRunApprove);
+        },
+      ],
+      async () => (states.length > 1 ? states.shift() : states[0]),
+    );
+    const reply = await followApproval(bus, APPROVAL, { timeoutMs: 10_000 });
+    expect(reply.reply).toBe('Hello from the stored run.');
+    expect(asked.filter((subject) => subject === Subjects.agentRunApprove)).toHaveLength(1);
+    expect(asked.filter((subject) => subject === Subjects.agentRunGet)).toHaveLength(3);
+  });
+
+  it('follows the stored run once the continuation is taken over', async () => {
+    const { bus } = fakeBus([never], async () => stored('completed'));
+    let takenOver!: () => void;
+    const takeovers = {
+      watch: () => ({
+        takenOver: new Promise<void>((resolve) => (takenOver = resolve)),
+        stop: () => undefined,
+      }),
+    } as unknown as RunTakeovers;
+    const following = followApproval(bus, APPROVAL, { timeoutMs: 5_000, takeovers });
+    takenOver();
+    expect((await following).reply).toBe('Hello from the stored run.');
+  });
+
+  it('answers the executor’s reply when it comes', async () => {
+    const { bus } = fakeBus([async () => ANSWER], async () => stored('running'));
+    expect(await followApproval(bus, APPROVAL, { timeoutMs: 5_000 })).toEqual(ANSWER);
   });
 });

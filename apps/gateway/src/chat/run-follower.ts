@@ -4,8 +4,10 @@ import {
   AppError,
   type AgentRunReply,
   type AgentRunRequest,
+  type RunApproveRequest,
   RunHandedOverError,
   Routes,
+  type RunStatus,
   type RunView,
   TimeoutError,
   UnavailableError,
@@ -32,34 +34,79 @@ export interface FollowOptions {
   lostAfterMs?: number;
 }
 
+/** One request on a run, followed: what asks it, and how the stored run tells it was taken up. */
+interface Followed {
+  runId: string;
+  principal?: string;
+  ask: (timeoutMs: number) => Promise<AgentRunReply>;
+  /** The status the stored run keeps until an executor takes the request up (none: the run is unknown until then). */
+  waitingIn?: RunStatus;
+  /** Said when no executor answers at all. */
+  unavailable: string;
+}
+
 /**
  * Follows a run rather than a request: `agent.run` is asked, and if its reply cannot come — the
  * bus connection dropped while it was in flight, or the run moved to another executor (its first
  * one stopped: taken over, or handed over on shutdown) — the run is looked up by its id until it
  * has answered, and the caller gets the reply built from the stored run.
  */
-export async function followRun(
+export function followRun(
   bus: Bus,
   request: AgentRunRequest & { run_id: string },
   options: FollowOptions,
 ): Promise<AgentRunReply> {
+  return follow(
+    bus,
+    {
+      runId: request.run_id,
+      principal: request.principal,
+      ask: (timeoutMs) => bus.request(Routes.agentRun, request, { timeoutMs }),
+      unavailable: 'no agent-executor answers: chat needs one running',
+    },
+    options,
+  );
+}
+
+/**
+ * Follows an approved plan's run as `followRun` follows a turn: its continuation's reply is lost
+ * with the bus connection or with the executor carrying it on, not its answer. A run still
+ * awaiting approval once the connection is back never got the approval.
+ */
+export function followApproval(
+  bus: Bus,
+  request: RunApproveRequest,
+  options: Omit<FollowOptions, 'lostAfterMs'>,
+): Promise<AgentRunReply> {
+  return follow(
+    bus,
+    {
+      runId: request.run_id,
+      principal: request.principal,
+      ask: (timeoutMs) => bus.request(Routes.agentRunApprove, request, { timeoutMs }),
+      waitingIn: 'awaiting_approval',
+      unavailable: 'no agent-executor answers: running a plan needs one running',
+    },
+    options,
+  );
+}
+
+async function follow(bus: Bus, followed: Followed, options: FollowOptions): Promise<AgentRunReply> {
   const deadline = Date.now() + options.timeoutMs;
-  const watch = options.takeovers?.watch(request.run_id);
+  const watch = options.takeovers?.watch(followed.runId);
   const settled = new AbortController();
   try {
-    const asked = [bus.request(Routes.agentRun, request, { timeoutMs: options.timeoutMs })];
+    const asked = [followed.ask(options.timeoutMs)];
     if (watch) asked.push(watch.takenOver.then(() => Promise.reject(new TakenOver())));
     if (options.lostAfterMs)
-      asked.push(askedAgainIfLost(bus, request, options.lostAfterMs, deadline, settled.signal));
+      asked.push(askedAgainIfLost(bus, followed, options.lostAfterMs, deadline, settled.signal));
     return await Promise.race(asked);
   } catch (err) {
     if (err instanceof NoRespondersError)
-      throw new UnavailableError('no agent-executor answers: chat needs one running', {
-        part: 'agent-executor',
-      });
-    if (!(err instanceof ConnectionLostError || err instanceof TakenOver || movedOn(err, request.run_id)))
+      throw new UnavailableError(followed.unavailable, { part: 'agent-executor' });
+    if (!(err instanceof ConnectionLostError || err instanceof TakenOver || movedOn(err, followed.runId)))
       throw err;
-    return replyOfStoredRun(bus, request.run_id, request.principal, deadline);
+    return replyOfStoredRun(bus, followed, deadline);
   } finally {
     settled.abort();
     watch?.stop();
@@ -73,18 +120,18 @@ function movedOn(err: unknown, runId: string): boolean {
   return (err.details as { run_id?: unknown } | undefined)?.run_id === runId;
 }
 
-/** Asks `agent.run` again if, after `lostAfterMs`, no executor knows the run; else never settles. */
+/** Asks again if, after `lostAfterMs`, no executor knows the run; else never settles. */
 async function askedAgainIfLost(
   bus: Bus,
-  request: AgentRunRequest & { run_id: string },
+  followed: Followed,
   lostAfterMs: number,
   deadline: number,
   settled: AbortSignal,
 ): Promise<AgentRunReply> {
   await sleep(lostAfterMs, undefined, { signal: settled });
-  if ((await lookUp(bus, request.run_id, request.principal, deadline)) !== null || settled.aborted)
+  if ((await lookUp(bus, followed.runId, followed.principal, deadline)) !== null || settled.aborted)
     return new Promise<never>(() => undefined);
-  return bus.request(Routes.agentRun, request, { timeoutMs: Math.max(1, deadline - Date.now()) });
+  return followed.ask(Math.max(1, deadline - Date.now()));
 }
 
 /** Follows a run another request started, by its id, until it has answered. */
@@ -94,7 +141,7 @@ export function followStartedRun(
   principal: string | undefined,
   timeoutMs: number,
 ): Promise<AgentRunReply> {
-  return replyOfStoredRun(bus, runId, principal, Date.now() + timeoutMs);
+  return replyOfStoredRun(bus, { runId, principal }, Date.now() + timeoutMs);
 }
 
 /** Whether no executor knows the run (it never started); false when it is known, or could not be asked. */
@@ -102,32 +149,39 @@ export async function neverStarted(bus: Bus, runId: string, principal: string | 
   return (await lookUp(bus, runId, principal, Date.now() + NOT_STARTED_AFTER_MS)) === null;
 }
 
-/** Polls `agent.runs.get` with backoff until the run has answered, the deadline passes, or it never started. */
+/**
+ * Polls `agent.runs.get` with backoff until the run has answered, the deadline passes, or no
+ * executor took the request up (the run unknown, or still waiting, for a while).
+ */
 async function replyOfStoredRun(
   bus: Bus,
-  runId: string,
-  principal: string | undefined,
+  { runId, principal, waitingIn }: Pick<Followed, 'runId' | 'principal' | 'waitingIn'>,
   deadline: number,
 ): Promise<AgentRunReply> {
   let wait = FIRST_POLL_MS;
-  let unknownSince: number | undefined;
+  let untakenSince: number | undefined;
   while (Date.now() < deadline) {
     if (await bus.untilConnected(deadline - Date.now())) {
       const run = await lookUp(bus, runId, principal, deadline);
-      if (run && hasAnswered(run)) return replyFromRun(run);
-      if (run === null) {
-        unknownSince ??= Date.now();
-        if (Date.now() - unknownSince >= NOT_STARTED_AFTER_MS)
-          throw new UnavailableError(
-            'the connection to NATS was lost before an agent-executor took the run; it did not start',
-            { part: 'nats', run_id: runId },
-          );
-      } else unknownSince = undefined;
+      const untaken = run === null || (waitingIn !== undefined && run?.status === waitingIn);
+      if (run && !untaken && hasAnswered(run)) return replyFromRun(run);
+      if (untaken) {
+        untakenSince ??= Date.now();
+        if (Date.now() - untakenSince >= NOT_STARTED_AFTER_MS) throw notTakenUp(runId, run);
+      } else untakenSince = undefined;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
     wait = Math.min(wait * 2, MAX_POLL_MS);
   }
   throw new TimeoutError(`run ${runId} did not answer in time; see GET /api/v1/runs/${runId}`);
+}
+
+function notTakenUp(runId: string, run: RunView | null): UnavailableError {
+  const what =
+    run === null
+      ? 'before an agent-executor took the run; it did not start'
+      : `before an agent-executor took the request up; the run is still ${run.status}`;
+  return new UnavailableError(`the connection to NATS was lost ${what}`, { part: 'nats', run_id: runId });
 }
 
 /** The stored run; null if no executor knows it; undefined if it could not be asked right now. */

@@ -17,6 +17,8 @@ import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { UsageLimits } from '../auth/usage-limits.service';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
+import { followApproval } from '../chat/run-follower';
+import { RunTakeovers } from '../chat/run-takeovers';
 import { relayRun } from '../chat/sse-relay';
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
@@ -26,6 +28,7 @@ export class RunsService {
     @Inject(Bus) private readonly bus: Bus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
+    @Inject(RunTakeovers) private readonly takeovers: RunTakeovers,
   ) {}
 
   list(query: ListRunsQuery, principal: string): Promise<Page<RunSummary>> {
@@ -57,7 +60,8 @@ export class RunsService {
    * Running a held plan or call is a turn like any other: it takes a run slot and its tokens and
    * cost count against the key's day. The reply's usage covers the whole run, so only what it adds
    * to the usage at the pause is charged (what came before was charged with the earlier turn). An
-   * admin key may decide any run's held call.
+   * admin key may decide any run's held call. The run is followed as a chat turn is: a lost bus
+   * connection or executor does not lose its answer.
    */
   private async approveRequest(
     runId: string,
@@ -69,10 +73,10 @@ export class RunsService {
     const principal = decision && hasScope(caller.scopes, 'admin') ? '' : caller.principal;
     const before = (await this.get(runId, principal)).usage;
     const { reply } = await this.limits.withinLimits(caller, async () => {
-      const reply = await this.bus.request(
-        Routes.agentRunApprove,
+      const reply = await followApproval(
+        this.bus,
         { ...ref(runId, principal), stream, scopes: caller.scopes, ...(decision ? { decision } : {}) },
-        { timeoutMs },
+        { timeoutMs, takeovers: this.takeovers },
       );
       return { reply, usage: added(reply.usage, before) };
     });

@@ -186,7 +186,7 @@ async function execute(
   definition?: FunctionDefinition,
 ): Promise<ToolOutcome> {
   const { run } = ctx;
-  await ctx.store?.toolCallStarted?.(run, { step: run.step, index, name: call.name, args });
+  await journalStart(ctx, { step: run.step, index, name: call.name, args }, definition);
   const started = performance.now();
   const timeoutMs = Math.max(1, Math.min(run.definition.single_call_timeout, run.remainingMs()));
   let reply: FunctionCallOutcome;
@@ -232,6 +232,23 @@ function callerOf(run: RunContext['run']): CallerDto {
     ...(tokensLeft === undefined ? {} : { tokens_left: tokensLeft }),
     ...(costLeft === undefined ? {} : { cost_left_usd: costLeft }),
   };
+}
+
+/**
+ * Journals that the call is about to be sent. Only a call that is not idempotent waits for the
+ * entry: if it were lost, a run taken over would send the call again, doing its work twice. An
+ * idempotent call sent again carries the same idempotency key and gets the recorded outcome, so its
+ * entry is written behind the call (the store takes entries in order as they are handed over).
+ */
+async function journalStart(
+  ctx: RunContext,
+  started: { step: number; index: number; name: string; args: Record<string, unknown> },
+  definition?: FunctionDefinition,
+): Promise<void> {
+  const written = ctx.store?.toolCallStarted?.(ctx.run, started);
+  if (!definition?.idempotent) return written;
+  // Not awaited, so not failing the call either: the store reports its own failed writes.
+  void Promise.resolve(written).catch(() => undefined);
 }
 
 function outcomeOf(

@@ -59,7 +59,8 @@ export class ProviderGoneError extends UnavailableError {
  * judged the call: `unavailable` (nobody serves the name right now), `not_found` (not a function
  * name), `timeout` (no answer by the deadline), `cancelled`. The provider that takes a call
  * sends heartbeats on its reply inbox: one silent for `FN_SILENCE_MS` is gone, and the call fails
- * at once with `unavailable` (`ProviderGoneError`) rather than at its timeout.
+ * at once with `unavailable` (`ProviderGoneError`) rather than at its timeout; so does a call the
+ * provider it was delivered to does not take within `FN_SILENCE_MS` (its event loop blocked).
  */
 export class FunctionClient {
   constructor(private readonly bus: Bus) {}
@@ -83,7 +84,11 @@ export class FunctionClient {
     const reply = this.bus.request(Routes.fnExec(name), request, {
       timeoutMs: options.timeoutMs + (options.graceMs ?? 0),
       headers,
-      progress: { silenceMs: FN_SILENCE_MS, onProgress: accepted(options.onAccepted) },
+      progress: {
+        silenceMs: FN_SILENCE_MS,
+        acceptMs: FN_SILENCE_MS,
+        onProgress: accepted(options.onAccepted),
+      },
     });
     try {
       return await this.untilAborted(reply, request.call_id!, options.signal);
@@ -126,7 +131,13 @@ function cancelled(): AppError {
 }
 
 function transportError(name: string, err: unknown, timeoutMs: number): unknown {
-  if (err instanceof ResponderGoneError) return new ProviderGoneError(name, err.progress as FnExecProgress);
+  if (err instanceof ResponderGoneError)
+    return err.progress === undefined
+      ? new UnavailableError(
+          `function '${name}' is unavailable: the provider it was sent to did not take the call within ${FN_SILENCE_MS} ms (stalled or gone)`,
+          { part: 'function-provider', function: name },
+        )
+      : new ProviderGoneError(name, err.progress as FnExecProgress);
   if (!(err instanceof AppError)) return err;
   // Nobody subscribed: whether the name never existed or its provider is down is the catalogue's to say.
   if (err instanceof NoRespondersError)

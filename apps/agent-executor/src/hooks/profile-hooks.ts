@@ -1,4 +1,5 @@
 import {
+  callerOf,
   type CompletionRequest,
   type CompletionResult,
   HookFailed,
@@ -118,7 +119,7 @@ export class ProfileHooks implements Hooks {
     const elapsed = () => Math.round(performance.now() - started);
     try {
       const reply = await untilAborted(
-        hook.target.call({ context, signal: deadline.signal, timeoutMs, caller: callerOf(run) }),
+        hook.target.call({ context, signal: deadline.signal, timeoutMs, caller: callerOf(run, 'hook') }),
         deadline.signal,
       );
       const value = read(reply);
@@ -141,18 +142,6 @@ export class ProfileHooks implements Hooks {
       clearTimeout(timer);
     }
   }
-}
-
-/** A hook's function call is made for the run's caller, as its tool calls are. */
-function callerOf(run: RunState) {
-  return {
-    agent: run.definition.name,
-    run_id: run.runId,
-    session_id: run.identity.sessionId,
-    principal: run.identity.principal,
-    scopes: run.identity.scopes,
-    kind: 'hook',
-  };
 }
 
 /** A target that does not give up when told (a DNS lookup) still loses the race with its deadline. */

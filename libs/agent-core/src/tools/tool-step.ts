@@ -217,8 +217,11 @@ async function execute(
     : outcomeOf(ctx, call, args, { error: reply.error, executed: true, elapsedMs });
 }
 
-/** Who a run's call is made for: its caller's identity, its agent chain and what it may still spend. */
-function callerOf(run: RunContext['run']): CallerDto {
+/**
+ * Who a run's call is made for: its caller's identity, its agent chain and what it may still spend
+ * (a hook's function call too, as `kind: 'hook'`).
+ */
+export function callerOf(run: RunContext['run'], kind: CallerDto['kind'] = 'agent'): CallerDto {
   const tokensLeft = run.tokensLeft();
   const costLeft = run.costLeftUsd();
   return {
@@ -227,7 +230,7 @@ function callerOf(run: RunContext['run']): CallerDto {
     session_id: run.identity.sessionId,
     principal: run.identity.principal,
     scopes: run.identity.scopes,
-    kind: 'agent',
+    kind,
     chain: [...(run.identity.chain ?? []), run.definition.name],
     ...(tokensLeft === undefined ? {} : { tokens_left: tokensLeft }),
     ...(costLeft === undefined ? {} : { cost_left_usd: costLeft }),

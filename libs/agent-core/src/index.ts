@@ -55,7 +55,8 @@ export { failureOf } from './run-failure';
 export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
-export { callerOf, idempotencyKeyOf, toolStep } from './tools/tool-step';
+export { toolStep } from './tools/tool-step';
+export { callerOf, idempotencyKeyOf } from './tools/call-identity';
 export { paramErrors } from './tools/param-check';
 export type { ToolBatch, ToolCall, ToolOutcome } from './tools/tool-call';
 export {

@@ -23,6 +23,7 @@ import {
   FINISH_REASONS,
   type FinishReason,
   ID_PATTERN,
+  type RoutingDecision,
   Usage,
 } from './agent';
 
@@ -81,14 +82,6 @@ export const TRACE_STEP_KINDS = [
 ] as const;
 
 /** A `hook` step: which hook ran, how it ended (`ok`, `error`, `timeout`) and what it decided. */
-/** Where a message without a run id went while its session had a run going, and why. */
-export interface RoutingDecision {
-  decision: 'join' | 'new';
-  /** `join`, `new`: the caller's choice; `auto`: the model's answer. */
-  routing: 'join' | 'new' | 'auto';
-  reason: string;
-}
-
 export interface HookTrace {
   event: string;
   /** `function:<name>` or the webhook's origin and path. */

@@ -19,7 +19,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsScopes, type Scope } from './api-keys';
-import type { RoutingDecision } from './agent-runs';
 import { ErrorBody } from './errors';
 import { PendingApproval } from './approvals';
 
@@ -132,6 +131,14 @@ export class AgentRunRequest {
 
 export const ROUTINGS = ['join', 'new', 'auto'] as const;
 export type Routing = (typeof ROUTINGS)[number];
+
+/** Where a message without a run id went while its session had a run going, and why. */
+export interface RoutingDecision {
+  decision: 'join' | 'new';
+  /** `join`, `new`: the caller's choice; `auto`: the model's answer. */
+  routing: 'join' | 'new' | 'auto';
+  reason: string;
+}
 
 /** Body of `POST /api/v1/chat`. */
 export class ChatRequest {

@@ -1,6 +1,6 @@
 import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ID_PATTERN, MAX_MESSAGE_CHARS, ROUTINGS, type Routing } from './agent';
-import type { RoutingDecision } from './agent-runs';
+import type { RoutingDecision } from './agent';
 
 /**
  * Body of `agent.messages.route`: where a chat message goes. With `run_id`, into that run while it

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { IdempotencyConflictError } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { type IdempotencyClaim, IdempotencyKeyRepository } from './idempotency-key.repository';
-import type { TurnRequest } from './chat.service';
+import type { TurnRequest } from './turn-request';
 
 /** How long a key holds its run. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

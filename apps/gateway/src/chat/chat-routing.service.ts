@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import { type ChatJoinedReply, type ChatRequest, type MessageRouteReply, Routes } from '@app/contracts';
-import { type Caller, ChatService, closedEarly, type RoutedChat } from './chat.service';
+import { type Caller, ChatService, closedEarly } from './chat.service';
+import type { RoutedChat } from './turn-request';
 
 /**
  * `POST /api/v1/chat`: a message naming a run, or a session with a run going, is routed first

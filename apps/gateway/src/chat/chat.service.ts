@@ -6,13 +6,11 @@ import {
   AppError,
   type AgentRunReply,
   type AgentRunRequest,
-  type ChatRequest,
-  type RoutingDecision,
-  type RunPlanRequest,
   type Scope,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
+import type { TurnRequest } from './turn-request';
 import { UsageLimits } from '../auth/usage-limits.service';
 import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.service';
 import { followRun, followStartedRun, neverStarted } from './run-follower';
@@ -27,15 +25,6 @@ export interface Caller {
   /** The key's own daily budget in USD, when it has one. */
   dailyCostBudgetUsd?: number;
 }
-
-/** A chat message routed to a new run: what an ended run it follows up did, and why it is a run of its own. */
-export type RoutedChat = Omit<ChatRequest, 'run_id' | 'routing'> & {
-  instructions?: string;
-  routing_decision?: RoutingDecision;
-};
-
-/** What a turn may be asked with: a chat message, or the caller's own plan (`POST /api/v1/runs`). */
-export type TurnRequest = RoutedChat | RunPlanRequest;
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */
 export const EXECUTOR_REPLY_GRACE_MS = 5_000;

@@ -1,6 +1,7 @@
 import type { CallerDto, ErrorBody, FunctionDefinition, FunctionResult } from '@app/contracts';
 import { allowsEverything, applySchemaTypes, isAllowed } from '@app/protocol';
 import { newId } from '../ids';
+import { callerOf, idempotencyKeyOf } from './call-identity';
 import type { FunctionCallOutcome } from '../ports';
 import type { RunContext } from '../run-context';
 import { answerFunctionDescribe, isFunctionDescribe } from './function-describe';
@@ -218,26 +219,6 @@ async function execute(
 }
 
 /**
- * Who a run's call is made for: its caller's identity, its agent chain and what it may still spend
- * (a hook's function call too, as `kind: 'hook'`).
- */
-export function callerOf(run: RunContext['run'], kind: CallerDto['kind'] = 'agent'): CallerDto {
-  const tokensLeft = run.tokensLeft();
-  const costLeft = run.costLeftUsd();
-  return {
-    agent: run.definition.name,
-    run_id: run.runId,
-    session_id: run.identity.sessionId,
-    principal: run.identity.principal,
-    scopes: run.identity.scopes,
-    kind,
-    chain: [...(run.identity.chain ?? []), run.definition.name],
-    ...(tokensLeft === undefined ? {} : { tokens_left: tokensLeft }),
-    ...(costLeft === undefined ? {} : { cost_left_usd: costLeft }),
-  };
-}
-
-/**
  * Journals that the call is about to be sent. Only a call that is not idempotent waits for the
  * entry: if it were lost, a run taken over would send the call again, doing its work twice. An
  * idempotent call sent again carries the same idempotency key and gets the recorded outcome, so its
@@ -284,11 +265,6 @@ const OUTCOME_UNKNOWN: ErrorBody = {
   message:
     'this call was in flight when the run was interrupted; whether it took effect is unknown. Check before calling it again.',
 };
-
-/** The same call of the same run has the same key, on whichever executor it is sent (again). */
-export function idempotencyKeyOf(runId: string, step: number, index: number): string {
-  return `${runId}:${step}:${index}`;
-}
 
 /** A call as its journal entry kept it: the observation the model read, not sent again. */
 function replayedOutcome(call: ToolCall, args: Record<string, unknown>, entry: ToolCallEntry): ToolOutcome {

@@ -1,4 +1,4 @@
-import type { CallerDto, ErrorBody, FunctionDefinition, FunctionResult } from '@app/contracts';
+import type { ErrorBody, FunctionDefinition, FunctionResult } from '@app/contracts';
 import { allowsEverything, applySchemaTypes, isAllowed } from '@app/protocol';
 import { newId } from '../ids';
 import { callerOf, idempotencyKeyOf } from './call-identity';

@@ -84,7 +84,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   /** Opens (or creates) the file; throws a clear error when better-sqlite3 is not installed. */
   static async open(path: string): Promise<SqliteMemoryStore> {
-    const Database = await loadSqliteDriver('SQLite memory');
+    const Database = await loadSqliteDriver('SQLite memory stores');
     return new SqliteMemoryStore(new Database(path));
   }
 

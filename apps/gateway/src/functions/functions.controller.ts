@@ -5,9 +5,9 @@ import {
   FunctionList,
   InvokeFunctionBody,
   parseDto,
-  type Scope,
 } from '@app/contracts';
-import { CurrentCaller } from '../auth/principal.decorator';
+import type { Principal } from '../auth/api-keys.service';
+import { CurrentRunCaller } from '../auth/principal.decorator';
 import { FunctionsService } from './functions.service';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
@@ -49,7 +49,7 @@ export class FunctionsController {
     @Param('name') name: string,
     @Body() body: unknown,
     @Headers('idempotency-key') idempotencyHeader: string | undefined,
-    @CurrentCaller() caller: { principal: string; scopes: Scope[] },
+    @CurrentRunCaller() caller: Principal,
   ) {
     const request = parseDto(InvokeFunctionBody, body ?? {}, 'request');
     return this.functions.invoke(name, request, caller, idempotencyKeyOf(idempotencyHeader));

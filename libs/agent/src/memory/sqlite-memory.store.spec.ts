@@ -49,6 +49,17 @@ describe('SqliteMemoryStore', () => {
     reopened.close();
   });
 
+  it('still finds an older segment with all the words behind many newer ones with one of them', async () => {
+    const store = await SqliteMemoryStore.open(tempFile());
+    await store.append(run('old', 'ana', 'The locker code is 4711', 'ok'));
+    for (let i = 0; i < 150; i += 1) await store.append(run(`r${i}`, 'ana', `locker number ${i}`, 'ok'));
+
+    const found = await store.search({ principal: 'ana' }, memoryTerms('locker code'), 3);
+
+    expect(found[0].content).toBe('The locker code is 4711');
+    store.close();
+  });
+
   it('takes FTS5 syntax in a word as a plain word', async () => {
     const store = await SqliteMemoryStore.open(tempFile());
     await store.append(run('r1', 'ana', 'say "hello" OR NOT', 'ok'));

@@ -12,8 +12,11 @@ import {
 import type { MemoryChunk, MemorySegmentType } from '@app/contracts';
 import { loadSqliteDriver } from '../sqlite/sqlite-driver';
 
-/** The newest matching segments a search ranks: its cost stays flat however much is stored. */
-const CANDIDATES = 200;
+/**
+ * Segments with all the words, and with any, a search ranks: the newest in scope of each, as the
+ * platform's store does, so its cost stays flat however much is stored.
+ */
+const CANDIDATES = 100;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS agent_memory (
@@ -95,14 +98,16 @@ export class SqliteMemoryStore implements MemoryStore {
   async search(scope: MemoryScope, terms: readonly string[], limit: number): Promise<MemoryChunk[]> {
     if (terms.length === 0) return [];
     // Each word a quoted string: no operator of FTS5's query language comes from the caller.
-    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+    const quoted = terms.map((term) => `"${term.replaceAll('"', '""')}"`);
+    const matches = terms.length > 1 ? [quoted.join(' AND '), quoted.join(' OR ')] : quoted;
     const { where, params } = inScope(scope);
+    const newest = `SELECT id FROM (SELECT m.id FROM agent_memory_fts f JOIN agent_memory m ON m.id = f.rowid
+      WHERE agent_memory_fts MATCH ? AND ${where} ORDER BY m.id DESC LIMIT ${CANDIDATES})`;
     const rows = this.db
       .prepare(
-        `SELECT ${COLUMNS} FROM agent_memory_fts f JOIN agent_memory m ON m.id = f.rowid
-         WHERE agent_memory_fts MATCH ? AND ${where} ORDER BY m.id DESC LIMIT ?`,
+        `SELECT ${COLUMNS} FROM agent_memory m WHERE m.id IN (${matches.map(() => newest).join(' UNION ')})`,
       )
-      .all(match, ...params, CANDIDATES) as Row[];
+      .all(...matches.flatMap((match) => [match, ...params])) as Row[];
     return rankByBm25(terms, rows.map(segmentOf))
       .slice(0, limit)
       .map(({ item, relevance }) => chunkOf(item, relevance));

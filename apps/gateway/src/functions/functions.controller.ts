@@ -41,6 +41,9 @@ export class FunctionsController {
     },
     errors: {
       409: 'idempotency_conflict: the Idempotency-Key was used with other params',
+      429:
+        'rate_limited / budget_exceeded: an agent’s function (provider `agents`) is a run of that agent, ' +
+        'refused when the key has no run slot free, or its daily token quota or cost budget is spent',
       503: 'unavailable: no provider serves the function, or a keyed call’s outcome store is unreachable',
     },
   })

@@ -32,7 +32,7 @@ const SCRIPT = {
 
 // Plain JavaScript, as an application without a build step writes it.
 const CONSUMER = `
-import { createAgent, defineFunction, openai, sqliteSessions } from '@agentchassis/agent';
+import { createAgent, defineFunction, openai, sqliteMemory, sqliteSessions } from '@agentchassis/agent';
 
 const looked = [];
 const getWeather = defineFunction({
@@ -55,12 +55,27 @@ const streamed = await stream.result;
 const json = await createAgent({ name: 'json', model, functions: [getWeather], protocol: 'json-action' }).run('Weather in Tromso?');
 // better-sqlite3 is an optional peer, not installed here: only SQLite sessions need it.
 const sqlite = await sqliteSessions('sessions.db').then(() => 'opened', (err) => err.message);
-console.log(JSON.stringify({ first, second: second.reply, turns: session.turnIndex, events, streamed: streamed.reply, json: json.reply, looked, sqlite }));
+const sqliteMem = await sqliteMemory('memory.db').then(() => 'opened', (err) => err.message);
+// Memory in the process by default: the run is archived behind its result.
+const remembering = createAgent({ name: 'concierge', model, memory: { scope: { principal: 'ana' } } });
+await remembering.run('Remember the blue umbrella');
+await remembering.memory.settled();
+const remembered = (await remembering.memory.store.search({ principal: 'ana' }, ['umbrella'], 5)).map((c) => c.content);
+console.log(JSON.stringify({ first, second: second.reply, turns: session.turnIndex, events, streamed: streamed.reply, json: json.reply, looked, sqlite, sqliteMem, remembered }));
 `;
 
 // Type-checked against the packed declarations alone, with the platform's @Param decorators.
 const TYPED_CONSUMER = `
-import { createAgent, openai, Param, type AgentFunction, type AgentResult, type RunEvent } from '@agentchassis/agent';
+import {
+  createAgent,
+  InMemoryMemoryStore,
+  openai,
+  Param,
+  type AgentFunction,
+  type AgentResult,
+  type MemoryStore,
+  type RunEvent,
+} from '@agentchassis/agent';
 
 class WeatherParams {
   @Param({ description: 'city name', required: true }) city!: string;
@@ -77,6 +92,12 @@ const agent = createAgent({
   functions: [getWeather as AgentFunction],
   protocol: 'json-action',
   limits: { maxSteps: 4, callTimeoutMs: 5_000 },
+});
+const store: MemoryStore = new InMemoryMemoryStore();
+export const remembering = createAgent({
+  name: 'concierge',
+  model: openai({ baseURL: 'http://127.0.0.1:4010/v1', model: 'scripted-model' }),
+  memory: { store, scope: { principal: 'ana', agent: 'concierge' } },
 });
 export async function turn(): Promise<string[]> {
   const result: AgentResult = await agent.session('ses_1').submitTurn('hi');
@@ -137,6 +158,8 @@ describe('the packed @agentchassis/agent installed in a project outside the mono
       json: 'It is 4 °C in Tromso.',
       looked: ['Oslo', 'Bergen', 'Tromso'],
       sqlite: expect.stringMatching(/^SQLite sessions need the better-sqlite3 package/),
+      sqliteMem: expect.stringMatching(/^SQLite memory stores need the better-sqlite3 package/),
+      remembered: ['Remember the blue umbrella'],
     });
     expect(result.events).toEqual(
       expect.arrayContaining(['run_start', 'tool_call', 'tool_result', 'run_end']),

@@ -94,6 +94,8 @@ export type { MemoryExpansion, MemoryRef, MemoryScope, MemorySegment } from './m
 export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
 export { rankByBm25, searchWords } from './memory/memory-ranking';
 export { MAX_SEGMENT_CHARS, segmentRun, type FinishedRun } from './memory/run-segments';
+export { chunkOf, expansionOf, withinScope } from './memory/memory-chunks';
+export { InMemoryMemoryStore } from './memory/in-memory-memory.store';
 export {
   isMemoryFunction,
   MEMORY_EXPAND,

@@ -4,9 +4,12 @@ import {
   AgentRuntime,
   AgentSession,
   defineAgent,
+  type AgentResult,
   type EventSink,
+  type ExecuteOptions,
   type Hooks,
   type ModelClient,
+  type RunInput,
   type SessionSettings,
   type SessionStore,
   TaskAgent,
@@ -14,6 +17,7 @@ import {
 import type { AgentMode, AgentProtocol } from '@app/contracts';
 import type { AgentFunction, FunctionLogger } from '@app/functions';
 import { InProcessFunctions } from './functions/in-process-functions';
+import { type AgentMemoryOptions, RunArchive } from './memory/run-archive';
 
 /** A run's limits; each falls back to the platform's default. */
 export interface AgentLimits {
@@ -51,14 +55,39 @@ export interface AgentOptions {
   hooks?: Hooks;
   /** Receives every run's events, besides the stream `send()` returns. */
   events?: EventSink;
+  /**
+   * Long-term memory: completed runs archived to `store` (in this process when absent), searched
+   * by the model with `memory_retrieve` and `memory_expand` within `scope`.
+   */
+  memory?: AgentMemoryOptions;
   /** Where functions log (`ctx.logger`); silent when absent. */
   logger?: FunctionLogger;
   /** Anything else of the run engine's definition (temperature, prompts, language, …). */
   definition?: Partial<Omit<AgentDefinition, 'name'>>;
 }
 
-/** The run engine's Agent, with `session(id?)` for conversations. */
+/** The run engine's Agent, with `session(id?)` for conversations, and its memory when given one. */
 export class EmbeddedAgent extends Agent {
+  constructor(
+    runtime: AgentRuntime,
+    definition: AgentDefinition,
+    /** Absent when the agent has no memory. */
+    readonly memory?: RunArchive,
+  ) {
+    super(runtime, definition);
+  }
+
+  override withDefinition(changes: Partial<AgentDefinition>): EmbeddedAgent {
+    return new EmbeddedAgent(this.runtime, { ...this.definition, ...changes }, this.memory);
+  }
+
+  /** The run, then (not awaited) its archive to memory. */
+  override async execute(input: RunInput, options?: ExecuteOptions): Promise<AgentResult> {
+    const result = await super.execute(input, options);
+    this.memory?.archive(result);
+    return result;
+  }
+
   /** A conversation: each `submitTurn` sees the turns before it. Reuse an id to continue one. */
   session(id?: string, settings?: SessionSettings): AgentSession {
     return new AgentSession(this, { sessionId: id, settings });
@@ -67,18 +96,20 @@ export class EmbeddedAgent extends Agent {
 
 /** An agent running in this process: all behaviour is the run engine's (@app/agent-core). */
 export function createAgent(options: AgentOptions): EmbeddedAgent {
-  return new EmbeddedAgent(runtimeFor(options), definitionFor(options));
+  const memory = options.memory && new RunArchive(options.memory, options.name, options.logger);
+  return new EmbeddedAgent(runtimeFor(options, memory), definitionFor(options), memory);
 }
 
 /** An agent that works by plans: `run(goal)` plans first; `executePlan(steps)` runs yours. */
-export function createTaskAgent(options: AgentOptions): TaskAgent {
+export function createTaskAgent(options: Omit<AgentOptions, 'memory'>): TaskAgent {
   return new TaskAgent(runtimeFor(options), definitionFor(options));
 }
 
-function runtimeFor(options: AgentOptions): AgentRuntime {
+function runtimeFor(options: AgentOptions, memory?: RunArchive): AgentRuntime {
+  const functions = new InProcessFunctions(options.functions ?? [], options.logger);
   return AgentRuntime.create({
     model: options.model,
-    functions: new InProcessFunctions(options.functions ?? [], options.logger),
+    functions: memory ? memory.functions(functions) : functions,
     sessions: options.sessions,
     hooks: options.hooks,
     events: options.events,

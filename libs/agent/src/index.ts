@@ -10,6 +10,8 @@ export { defineFunction, type FunctionSpec } from './functions/define-function';
 export { InProcessFunctions } from './functions/in-process-functions';
 export { anthropic, openai, type ModelOptions } from './models/models';
 export { sqliteSessions, SqliteSessionStore } from './sessions/sqlite-session.store';
+export { sqliteMemory, SqliteMemoryStore } from './memory/sqlite-memory.store';
+export { RunArchive, type AgentMemoryOptions } from './memory/run-archive';
 export {
   Agent,
   AgentError,
@@ -17,6 +19,7 @@ export {
   Cancelled,
   ConfigurationError,
   HookFailed,
+  InMemoryMemoryStore,
   InMemorySessionStore,
   LimitExceeded,
   ModelError,
@@ -29,6 +32,8 @@ export {
   type AgentRunStream,
   type EventSink,
   type Hooks,
+  type MemoryScope,
+  type MemoryStore,
   type ModelClient,
   type RunEvent,
   type RunInput,

@@ -59,6 +59,12 @@ export class FunctionResult {
   @IsOptional() @ValidateNested() @Type(() => Usage) usage?: Usage;
 }
 
+/**
+ * The provider of agents served as functions (their executors' queue group): a call of one is an
+ * agent's run, charged to its caller's key as a chat turn is.
+ */
+export const AGENT_FUNCTION_PROVIDER = 'agents';
+
 export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** An idempotency key (`<run_id>:<step>:<call index>`, an `Idempotency-Key` header): visible ASCII. */

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import type { AgentProfileView } from '@app/contracts';
+import { AGENT_FUNCTION_PROVIDER, type AgentProfileView } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { type AgentFunction, FunctionHost, FunctionRegistry } from '@app/functions';
 import { Logger } from '@app/observability';
@@ -15,8 +15,6 @@ import { agentFunctionName } from './agent-chain';
 import { AgentCallsService } from './agent-calls.service';
 import { AgentMessageParams } from './agent-message.params';
 
-/** The provider name of agents served as functions (their executors' queue group). */
-export const AGENT_FUNCTION_PROVIDER = 'agents';
 /** Agent runs called as functions at once on one executor. */
 const CONCURRENCY = 64;
 /** Of the shutdown timeout, what calls in flight may use before they are given up. */

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +7,9 @@ import { loadConfig } from '@app/config';
 import { Routes } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
-import { RuntimeModule } from '@app/runtime';
+import { RedisModule, RuntimeModule } from '@app/runtime';
 import { expectEventually } from '@app/testing';
+import { UsageLimits } from '../auth/usage-limits.service';
 import { configureHttp } from '../common/http-app';
 import { HttpErrorFilter } from '../common/http-error.filter';
 import { FunctionsModule } from './functions.module';
@@ -114,12 +115,16 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
       logger: quiet,
       bus,
     });
+    // What the gateway's global auth module gives the functions API: the keys' run limits.
+    @Global()
+    @Module({ providers: [UsageLimits], exports: [UsageLimits] })
+    class TestLimits {}
     @Module({})
     class TestGateway {
       static root(): DynamicModule {
         return {
           module: TestGateway,
-          imports: [runtime, FunctionsModule],
+          imports: [runtime, RedisModule.forRoot(config.redis.url), TestLimits, FunctionsModule],
           providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
         };
       }

@@ -5,9 +5,9 @@ import {
   FunctionList,
   InvokeFunctionBody,
   parseDto,
-  type Scope,
 } from '@app/contracts';
-import { CurrentCaller } from '../auth/principal.decorator';
+import type { Principal } from '../auth/api-keys.service';
+import { CurrentRunCaller } from '../auth/principal.decorator';
 import { FunctionsService } from './functions.service';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
@@ -41,6 +41,9 @@ export class FunctionsController {
     },
     errors: {
       409: 'idempotency_conflict: the Idempotency-Key was used with other params',
+      429:
+        'rate_limited / budget_exceeded: an agent’s function (provider `agents`) is a run of that agent, ' +
+        'refused when the key has no run slot free, or its daily token quota or cost budget is spent',
       503: 'unavailable: no provider serves the function, or a keyed call’s outcome store is unreachable',
     },
   })
@@ -49,7 +52,7 @@ export class FunctionsController {
     @Param('name') name: string,
     @Body() body: unknown,
     @Headers('idempotency-key') idempotencyHeader: string | undefined,
-    @CurrentCaller() caller: { principal: string; scopes: Scope[] },
+    @CurrentRunCaller() caller: Principal,
   ) {
     const request = parseDto(InvokeFunctionBody, body ?? {}, 'request');
     return this.functions.invoke(name, request, caller, idempotencyKeyOf(idempotencyHeader));

@@ -2,16 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Bus, NoRespondersError } from '@app/bus';
 import type { PlatformConfig } from '@app/config';
 import {
+  AGENT_FUNCTION_PROVIDER,
   AppError,
   type FnExecReply,
+  type FnInvokeRequest,
   type FunctionDefinition,
   type InvokeFunctionBody,
   Routes,
-  type Scope,
   UnavailableError,
 } from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
+import type { Principal } from '../auth/api-keys.service';
+import { UsageLimits } from '../auth/usage-limits.service';
 
 /** How long the gateway waits past the call's own limit for the executor's answer. */
 const RELAY_GRACE_MS = 1_000;
@@ -25,7 +28,9 @@ const FUNCTION_OUTCOMES = new Set(['function_error', 'timeout']);
  * with the function's outcome, `status: "success"` or `status: "error"` with `function_error` (it
  * threw) or `timeout` (it ran past its time limit), as AWS Lambda's Invoke does. Only a call the
  * platform could not make is an HTTP error: 400 invalid params, 403, 404 unknown function, 503
- * unavailable (NATS, the executor or the function's provider), 504 no answer at all.
+ * unavailable (NATS, the executor or the function's provider), 504 no answer at all. An agent's
+ * function (provider `agents`) runs a turn of that agent, so it is held to the calling key's
+ * limits as a chat turn is (429 when refused).
  */
 @Injectable()
 export class FunctionsService {
@@ -33,6 +38,7 @@ export class FunctionsService {
     @Inject(FunctionCatalog) private readonly catalog: FunctionCatalog,
     @Inject(Bus) private readonly bus: Bus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
   list(): Promise<FunctionDefinition[]> {
@@ -46,7 +52,7 @@ export class FunctionsService {
   async invoke(
     name: string,
     body: InvokeFunctionBody,
-    { principal, scopes }: { principal: string; scopes: Scope[] },
+    caller: Principal,
     idempotencyKey?: string,
   ): Promise<FnExecReply> {
     const definition = await this.get(name);
@@ -55,20 +61,36 @@ export class FunctionsService {
       name,
       params: body.params ?? {},
       timeout_ms,
-      principal: principal || undefined,
-      scopes,
+      principal: caller.principal || undefined,
+      scopes: caller.scopes,
       idempotency_key: idempotencyKey,
     };
-    const reply = await this.bus
-      .request(Routes.fnInvoke, request, { timeoutMs: timeout_ms + RELAY_GRACE_MS })
+    const reply =
+      definition.provider === AGENT_FUNCTION_PROVIDER
+        ? await this.agentRun(caller, () => this.relay(request))
+        : await this.relay(request);
+    if (reply.status === 'error' && !FUNCTION_OUTCOMES.has(reply.error.code))
+      throw AppError.fromBody(reply.error);
+    return reply;
+  }
+
+  /** An agent's run for the key: one of its run slots while it runs, its tokens and cost charged after. */
+  private async agentRun(caller: Principal, relay: () => Promise<FnExecReply>): Promise<FnExecReply> {
+    const { reply } = await this.limits.withinLimits(caller, async () => {
+      const reply = await relay();
+      return { reply, usage: reply.status === 'success' ? reply.result.usage : undefined };
+    });
+    return reply;
+  }
+
+  private relay(request: FnInvokeRequest): Promise<FnExecReply> {
+    return this.bus
+      .request(Routes.fnInvoke, request, { timeoutMs: request.timeout_ms + RELAY_GRACE_MS })
       .catch((err: unknown) => {
         if (!(err instanceof NoRespondersError)) throw err;
         throw new UnavailableError('no agent-executor answers: it relays direct function calls', {
           part: 'agent-executor',
         });
       });
-    if (reply.status === 'error' && !FUNCTION_OUTCOMES.has(reply.error.code))
-      throw AppError.fromBody(reply.error);
-    return reply;
   }
 }

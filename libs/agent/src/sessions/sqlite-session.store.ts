@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SessionStore, StoredTurnMessage } from '@app/agent-core';
+import { loadSqliteDriver } from '../sqlite/sqlite-driver';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS agent_sessions (
   session_id TEXT PRIMARY KEY,
@@ -38,7 +39,7 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Opens (or creates) the file; throws a clear error when better-sqlite3 is not installed. */
   static async open(path: string): Promise<SqliteSessionStore> {
-    const Database = await loadDriver();
+    const Database = await loadSqliteDriver('SQLite sessions');
     return new SqliteSessionStore(new Database(path));
   }
 
@@ -75,15 +76,4 @@ export function sqliteSessions(path: string): Promise<SqliteSessionStore> {
 interface Session {
   summary: string | null;
   messages: StoredTurnMessage[];
-}
-
-async function loadDriver(): Promise<typeof BetterSqlite3> {
-  try {
-    const loaded = (await import('better-sqlite3')) as { default?: typeof BetterSqlite3 };
-    return loaded.default ?? (loaded as unknown as typeof BetterSqlite3);
-  } catch (err) {
-    throw new Error(
-      `SQLite sessions need the better-sqlite3 package (npm install better-sqlite3): ${(err as Error).message}`,
-    );
-  }
 }

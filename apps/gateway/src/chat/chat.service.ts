@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import {
-  AppError,
-  type AgentRunReply,
-  type AgentRunRequest,
-  type Scope,
-} from '@app/contracts';
+import { AppError, type AgentRunReply, type AgentRunRequest, type Scope } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { TurnRequest } from './turn-request';

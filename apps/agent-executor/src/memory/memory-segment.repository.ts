@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  chunkOf,
   type MemoryExpansion,
   type MemoryRef,
   type MemoryScope,
@@ -200,18 +201,18 @@ function md5(text: string): string {
   return createHash('md5').update(text).digest('hex');
 }
 
+/** A row as the core's chunk (one mapping, shared with the embedded SDK's stores). */
 function toChunk(row: ChunkRow): MemoryChunk {
-  return {
-    content: row.content,
-    relevance: Math.round((row.relevance ?? 0) * 10_000) / 10_000,
-    anchor: {
-      run_id: row.run_id,
-      iteration_index: Number(row.iteration_index),
-      segment_index: Number(row.segment_index),
-      segment_type: row.segment_type as MemorySegmentType,
-      timestamp: new Date(row.created_at).toISOString(),
-    },
-    session_id: row.session_id,
+  const segment: MemorySegment = {
+    principal: '',
+    sessionId: row.session_id,
     agent: row.agent,
+    runId: row.run_id,
+    iterationIndex: Number(row.iteration_index),
+    segmentIndex: Number(row.segment_index),
+    type: row.segment_type as MemorySegmentType,
+    content: row.content,
+    at: new Date(row.created_at),
   };
+  return chunkOf(segment, row.relevance ?? 0);
 }

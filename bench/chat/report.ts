@@ -132,8 +132,8 @@ What was cut on 2026-11-22, in order (CPU per sequential turn, gateway + executo
 day, with authentication on): API-key checks cached for 5 s instead of a database read per request; the rate limit, the
 concurrent-run slot and the daily quota as one Redis script each (2 round trips a turn instead of 5); SQLite statements
 prepared once instead of per query (the Prisma adapter prepares every query afresh); the turn's two transactions as raw
-SQL instead of Prisma model queries; the model called over node:http keep-alive agents instead of the built-in fetch
-(0.2 ms less CPU per call); no stack trace captured up front for every NATS request (about 2.0 + 5.5 ms after these);
+SQL instead of Prisma model queries; the model called over keep-alive connections with undici's \`request\` instead of the built-in fetch
+(0.3 ms less CPU per call: "The SDKs' fetch" below); no stack trace captured up front for every NATS request (about 2.0 + 5.5 ms after these);
 then the turn's two transactions run on the driver (better-sqlite3 or a pg pool) instead of through Prisma's client, which cut the executor by 1.1 to 1.5 ms a turn (alternating A/B runs:
 5.6 to 6.0 ms before, 4.5 ms after; p50 0.8 to 1.4 ms lower). Earlier: \`createMany\` for messages avoided, no interactive
 transaction, no re-read of the last sequence number, no history query on a new session. On 2026-11-26 that
@@ -203,25 +203,76 @@ the lean profile: storing the runner's call report (\`fn.calls.record\`: a Prism
 span batching and export (~5%), more garbage collection; its two JSON log lines a turn cost ~1%. Not yet cut: bus
 messages validated by compiled JSON Schemas (ajv) instead of class-validator; the executor recording the calls it
 made itself instead of a second message from the runner; a leaner sandbox IPC.
-`;
+
+Measured again on 2026-11-26 (AMD EPYC, 2 cores, Node v24.21.0, the machine shared with four other jobs: load 4.4 to 9),
+after the day's additions (run leases, a \`tool_started\` journal entry per call, hooks, cost, memory, routing): ratios of
+2.96 to 3.66 for latency p50 and 3.10 to 3.57 for CPU over twelve runs of 300 to 800 turns, this one included, the
+platform's CPU 12.7 to 17.4 ms a turn (gateway 2.9 to 4.1, executor 7.6 to 10.5, runner 1.8 to 2.8); on 2026-11-24 the
+ratios were 2.73 and 2.88. The figures move by ±20% from run to run with the load, more than either of the day's
+two cuts (described below) could change them. CPU profiles of the
+gateway and the executor over 800 deployed turns (\`PROFILE=executor,gateway\`): about 30% of each one's busy samples
+fall in the socket writes of the NATS client (\`writeBuffer\`); on loopback the kernel's whole send path, waking the
+NATS server included, is charged to the writer, and under this load the writer is often preempted by the process it
+wakes, so that share overstates the CPU but shows that the hops cost more than the work. The executor's own rest:
+SQLite's transactions ~6%, garbage collection ~7%, the tokenizer ~3% (counting the function catalog's tokens for every
+system prompt: now fitted once per catalog and budget, 23 µs down to 9 µs a prompt for six functions in a
+microbenchmark, more for bigger catalogs), class-validator ~3%, the OpenAI SDK and undici ~6%, span export ~2% (the OTLP exporter's keep-alive socket
+removes its listeners one by one, 133 ms over the run). The gateway: the key's limits in Redis (checked on the way in,
+the run slot released on the way out) ~15%, authentication ~8%, validation ~4%. The deployed round chats without a session, so
+routing's extra round trip (only asked for a message naming a run or a session) is not in it. Left for later: routing
+answered by the turn itself (the executor loads the session for the turn anyway and could tell from it that no run is
+going, instead of a separate \`agent.messages.route\` request first), fewer Redis round trips for the key's limits.`;
 }
 
-function memorySection(r: Results): string {
+export function memorySection(r: Pick<Results, 'conversations' | 'memory'>): string {
   const m = r.memory;
-  const perRun = (service: keyof Rss) =>
-    ((m.atAll[service] - m.idle[service]) / r.conversations / 1024).toFixed(0);
+  const fromIdle = (service: keyof Rss) => kb((m.atAll[service] - m.idle[service]) / r.conversations);
+  const marginal = (service: keyof Rss) =>
+    kb((m.atAll[service] - m.at100[service]) / (r.conversations - 100));
+  const row = (name: string, service: keyof Rss) =>
+    `| ${name} | ${mb(m.idle[service])} MB | ${mb(m.at100[service])} MB | ${mb(m.atAll[service])} MB | ${fromIdle(service)} KB | ${marginal(service)} KB |`;
   return `
 ### Memory under load
 
 RSS from \`/proc/<pid>/status\` (lean profile): idle right after start, and the highest value sampled every 100 ms while 100
 and while ${r.conversations} conversations were in flight (1 s model latency, the concurrent rounds above).
 
-| service | idle | 100 in flight | ${r.conversations} in flight | per run in flight |
-| --- | ---: | ---: | ---: | ---: |
-| gateway | ${mb(m.idle.gateway)} MB | ${mb(m.at100.gateway)} MB | ${mb(m.atAll.gateway)} MB | ${perRun('gateway')} KB |
-| agent-executor | ${mb(m.idle.executor)} MB | ${mb(m.at100.executor)} MB | ${mb(m.atAll.executor)} MB | ${perRun('executor')} KB |
+| service | idle | 100 in flight | ${r.conversations} in flight | per run, from idle | per run, 100 → ${r.conversations} |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${row('gateway', 'gateway')}
+${row('agent-executor', 'executor')}
 
 - Executor ≤ 300 MB with ${r.conversations} runs in flight: ${met(m.atAll.executor <= 300 * 1024 * 1024)}.
-- Per run in flight = (peak − idle) / ${r.conversations}: an upper bound, since the heap grows ahead of what it holds.
-`;
+- Per run from idle = (peak − idle) / ${r.conversations}: it also counts what the first turn loads once (the tokenizer's
+  tables, lazily compiled code); per run 100 → ${r.conversations} = the growth between the two peaks / ${r.conversations - 100}.
+  Both are upper bounds of what a run holds, since the heap grows ahead of what it holds.
+${MEMORY_NOTES}`;
 }
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(0);
+
+// Measured by hand, not by this script: kept here so that --write does not drop it.
+const MEMORY_NOTES = `
+What a run in flight holds (2026-11-26, V8 heap snapshots of the executor taken with \`--heapsnapshot-signal\`, 3 s
+after 1 and after 1000 first turns were sent at once with a 4 s model): 55.5 MB of live heap with one run, 89.5 MB with
+1000, so about 34 KB of live JavaScript objects per run (closures and their contexts ~7 KB, arrays ~6 KB, plain objects
+~3 KB, strings ~3 KB, 38 promises ~1.8 KB, the model request's undici client, socket and parser ~2 KB, the two NATS
+subscriptions of the run's interrupt and inbox ~0.5 KB). The rest of the growth under load is garbage not yet
+collected and the heap's headroom, not memory the runs keep.
+
+That peak moves with when V8 collects: \`--memory-only\` five times the same afternoon (load 7 to 9), the executor's
+peak with 1000 in flight was 359 and 376 MB before the day's two changes below and 292, 423 and 341 MB after them, so
+the 300 MB budget is met now and then, not reliably. Started with \`--optimize-for-size\` the executor peaked at 228 and
+241 MB (with \`--heap-growing-percent=20\`: 248 and 252 MB). CPU per deployed turn in runs alternating with and without
+the flag (two each): the executor 11.0 and 11.2 ms with \`--optimize-for-size\`, 10.3 and 10.1 ms with
+\`--heap-growing-percent=20\`, 10.5 and 9.0 ms with neither. So the second keeps the peak under the budget at no CPU
+visible at this load; not adopted yet: Node does not accept that V8 flag in \`NODE_OPTIONS\` (the Dockerfile's and the
+manifests' way of passing flags), so the services' command lines would have to carry it, and two runs are too few.
+
+Cut on 2026-11-26: the bus kept every handler subscription it had served until the process stopped, the two each run
+opens (its interrupt and its inbox) included, about 1.6 KB per closed subscription (20,000 served and closed on a real
+NATS, heap after a full GC), so an executor grew by ~3.3 KB for every run it had ever run; now a closed subscription
+is let go (1 byte each, the same measurement). Each run still opens and closes two subscriptions, four protocol
+messages to the NATS server; one subscription per executor, addressed by the lease owner the run record already holds,
+would do instead (not done: the subjects change, and a dead owner must still answer "no responders" at once).
+`;

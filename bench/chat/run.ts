@@ -1,6 +1,7 @@
 // Chat-turn benchmarks: the budgets are in docs/benchmarks.md. Build first, then from the repo root:
 //   npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts [--turns 1000] [--concurrent 1000] [--deployed-turns 500] [--write]
-// `--deployed-only` runs only the deployed profile's round (with PROFILE=executor,gateway,runner for CPU profiles).
+// `--deployed-only` runs only the deployed profile's round (with PROFILE=executor,gateway,runner for CPU profiles);
+// `--memory-only` only the RSS rounds (idle, 100 and --concurrent conversations in flight).
 // Prints the `## Chat (bench/chat)` section of docs/benchmarks.md; --write replaces it there.
 import { loadavg } from 'node:os';
 import { writeDocSection } from '../common/doc-section';
@@ -8,9 +9,9 @@ import { concurrent, interleaved, ramped } from '../common/measure';
 import { measureDeployed } from './deployed';
 import { postJson } from './http-client';
 import { peakRss } from './memory';
-import { type Cpu, deployedSection, report } from './report';
+import { type Cpu, deployedSection, memorySection, report } from './report';
 import { startSdk } from './sdk';
-import { ADMIN_KEY, startStack } from './stack';
+import { ADMIN_KEY, type Stack, startStack } from './stack';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -45,21 +46,16 @@ async function main(): Promise<void> {
     process.stdout.write(`${deployedSection(deployed)}\n`);
     return;
   }
+  if (args.includes('--memory-only')) {
+    process.stdout.write(
+      `${memorySection({ conversations: CONVERSATIONS, memory: await measureMemory() })}\n`,
+    );
+    return;
+  }
   const stack = await startStack();
   try {
     const idle = stack.rssBytes();
-    const ours = async (i: number, state: { sessionId?: string } = {}) => {
-      const res = await postJson(
-        `${stack.gateway}/api/v1/chat`,
-        { message: `What is 2 + 3? (${i})`, ...(state.sessionId ? { session_id: state.sessionId } : {}) },
-        { authorization: `Bearer ${ADMIN_KEY}` },
-      );
-      const body = res.body as { session_id: string; finish_reason?: string; function_calls?: unknown[] };
-      if (res.status !== 200 || body.finish_reason !== 'final' || body.function_calls?.length !== 1) {
-        throw new Error(`turn ${i} failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
-      }
-      state.sessionId = body.session_id;
-    };
+    const ours = chatTurn(stack);
     const sdk = startSdk(stack.llm);
     const theirs = (i: number) => sdk.turn(`${SDK_ASK} (${i})`);
 
@@ -70,9 +66,7 @@ async function main(): Promise<void> {
     const perTurn = (key: keyof Cpu) => (cpuAfter[key] - cpuBefore[key]) / (TURNS + WARMUP);
 
     const rampMs = LATENCY_MS * MODEL_CALLS_PER_TURN;
-    await stack.setScript({ ...XML_SCRIPT, latencyMs: LATENCY_MS });
-    const at100 = await peakRss(stack, ramped(100, rampMs, 1, ours));
-    const atAll = await peakRss(stack, ramped(CONVERSATIONS, rampMs, TURNS_EACH, ours));
+    const { at100, atAll } = await loadRounds(stack);
     const oursBurst = await concurrent(CONVERSATIONS, (i) => ours(i));
     await stack.setScript({ ...NATIVE_SCRIPT, latencyMs: LATENCY_MS });
     const sdkConcurrent = await ramped(CONVERSATIONS, rampMs, TURNS_EACH, (i) => theirs(i));
@@ -108,6 +102,44 @@ async function main(): Promise<void> {
     if (args.includes('--write')) writeDocSection('Chat (bench/chat)', section);
   } finally {
     await stack.close().catch(() => undefined);
+  }
+}
+
+/** One platform turn through the gateway; with `state`, the next turn goes on in the same session. */
+function chatTurn(stack: Stack) {
+  return async (i: number, state: { sessionId?: string } = {}) => {
+    const res = await postJson(
+      `${stack.gateway}/api/v1/chat`,
+      { message: `What is 2 + 3? (${i})`, ...(state.sessionId ? { session_id: state.sessionId } : {}) },
+      { authorization: `Bearer ${ADMIN_KEY}` },
+    );
+    const body = res.body as { session_id: string; finish_reason?: string; function_calls?: unknown[] };
+    if (res.status !== 200 || body.finish_reason !== 'final' || body.function_calls?.length !== 1) {
+      throw new Error(`turn ${i} failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+    }
+    state.sessionId = body.session_id;
+  };
+}
+
+/** 100, then all the conversations in flight at once (1 s a model call), RSS sampled throughout. */
+async function loadRounds(stack: Stack) {
+  const ours = chatTurn(stack);
+  const rampMs = LATENCY_MS * MODEL_CALLS_PER_TURN;
+  await stack.setScript({ ...XML_SCRIPT, latencyMs: LATENCY_MS });
+  const at100 = await peakRss(stack, ramped(100, rampMs, 1, ours));
+  const atAll = await peakRss(stack, ramped(CONVERSATIONS, rampMs, TURNS_EACH, ours));
+  return { at100, atAll };
+}
+
+/** The RSS rounds alone, on a stack of their own: idle, then the peaks with 100 and with all conversations in flight. */
+async function measureMemory() {
+  const stack = await startStack();
+  try {
+    const idle = stack.rssBytes();
+    const { at100, atAll } = await loadRounds(stack);
+    return { idle, at100: at100.peak, atAll: atAll.peak };
+  } finally {
+    await stack.close();
   }
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus, NatsUnavailableError, NoRespondersError } from '@app/bus';
 import { IsInt } from 'class-validator';
 import { AppError, InvalidParamsError, NO_BODY, replyOf, route } from '@app/contracts';
+import { expectEventually } from '@app/testing';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const unique = `test.bus.${process.pid}.${Date.now()}`;
@@ -101,6 +102,19 @@ describe('Bus (real NATS)', () => {
       .request(drain, undefined, { timeoutMs: 1_000 })
       .catch((e: unknown) => e)) as AppError;
     expect(after.code).toBe('unavailable');
+  });
+
+  it('lets go of a handler subscription once it is closed (an executor serves two per run)', async () => {
+    const perRun = await Bus.connect({ url, name: 'bus-spec-per-run' });
+    const held = () => (perRun as unknown as { served: Set<unknown> }).served.size;
+    const subscriptions = Array.from({ length: 20 }, (_, i) =>
+      perRun.serve(at(`run.${i}`, 1_000), () => 'ok'),
+    );
+    expect(held()).toBe(20);
+    subscriptions.forEach((s) => s.unsubscribe());
+    await perRun.flush();
+    await expectEventually(() => expect(held()).toBe(0));
+    await perRun.drain();
   });
 
   it('balances a queue group and gathers answers from every responder', async () => {

@@ -35,7 +35,8 @@ export type { BusHeaders };
  */
 export class Bus {
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly served: Subscription[] = [];
+  /** Open handler subscriptions, to drain on a graceful stop; a run's own leave it when they close. */
+  private readonly served = new Set<Subscription>();
   private readonly watch: ConnectionWatch;
 
   private constructor(readonly connection: NatsConnection) {
@@ -188,7 +189,9 @@ export class Bus {
         void answering.finally(() => this.inFlight.delete(answering));
       },
     });
-    this.served.push(subscription);
+    this.served.add(subscription);
+    const forget = () => this.served.delete(subscription);
+    void subscription.closed.then(forget, forget);
     return subscription;
   }
 
@@ -239,7 +242,7 @@ export class Bus {
   async drain(timeoutMs = 0): Promise<void> {
     if (this.connection.isClosed()) return;
     if (timeoutMs > 0 && this.inFlight.size > 0) {
-      await Promise.all(this.served.map((s) => s.drain().catch(() => undefined)));
+      await Promise.all([...this.served].map((s) => s.drain().catch(() => undefined)));
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
       await Promise.race([Promise.allSettled([...this.inFlight]), deadline]);

@@ -56,6 +56,17 @@ describe('describeFunctions', () => {
     expect(text).not.toContain('limit');
   });
 
+  it('fits a catalog seen before to each budget it is asked for again', () => {
+    const functions = manyFunctions(40);
+    const roomy = describeFunctions(functions, { budget: 100_000 });
+    const tight = describeFunctions(functions, { budget: 600 });
+    expect(roomy).toBe(['## Functions', ...functions.map(describeFunction)].join('\n'));
+    expect(tight).toContain(FUNCTION_DESCRIBE);
+    expect(describeFunctions(functions, { budget: 100_000 })).toBe(roomy);
+    expect(describeFunctions(functions, { budget: 600 })).toBe(tight);
+    expect(describeFunctions(functions.slice(1), { budget: 100_000 })).not.toContain(functions[0].name + '(');
+  });
+
   it('keeps every name of 1,000 functions within 5,000 tokens at the default budget', () => {
     const functions = manyFunctions(1_000);
     expect(new Set(functions.map((fn) => fn.name)).size).toBe(1_000);

@@ -32,7 +32,25 @@ const BRIEF_WORDS = 12;
 export function describeFunctions(functions: PromptFunction[], options: CatalogOptions = {}): string {
   const full = ['## Functions', ...functions.map(describeFunction)].join('\n');
   const { budget, model } = options;
-  if (budget === undefined || countTokens(full, model) <= budget) return full;
+  if (budget === undefined) return full;
+  // Counting the catalog's tokens costs more than building the whole prompt, and a deployment's
+  // runs list the same few catalogs turn after turn: the fitted listing is kept per catalog.
+  const key = `${model ?? ''}\u0000${budget}\u0000${full}`;
+  let fitted = fittedCatalogs.get(key);
+  if (fitted === undefined) {
+    fitted = fitCatalog(functions, full, budget, model);
+    if (fittedCatalogs.size >= FITTED_KEPT) fittedCatalogs.delete(fittedCatalogs.keys().next().value!);
+    fittedCatalogs.set(key, fitted);
+  }
+  return fitted;
+}
+
+/** Catalogs fitted to a budget, oldest first; a handful covers the profiles a process serves. */
+const fittedCatalogs = new Map<string, string>();
+const FITTED_KEPT = 32;
+
+function fitCatalog(functions: PromptFunction[], full: string, budget: number, model?: string): string {
+  if (countTokens(full, model) <= budget) return full;
   const brief = (words: number) => briefCatalog(functions, words);
   let words = BRIEF_WORDS;
   while (words > 0 && countTokens(brief(words), model) > budget) words -= words > 4 ? 2 : 1;

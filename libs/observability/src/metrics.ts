@@ -83,6 +83,12 @@ export const Metrics = {
       'Segments of finished runs archived to long-term memory (archived), or lost to a failed write (failed).',
       ['status'],
     ),
+  memoryEmbeddings: () =>
+    counter(
+      'ac_memory_embeddings_total',
+      'Memory segments embedded for search by meaning (embedded), or left to full-text search by a failed embedding (failed); query embeddings that failed (query_failed).',
+      ['status'],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

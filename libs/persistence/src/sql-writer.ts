@@ -12,6 +12,11 @@ import type { Db } from './prisma.service';
 export interface SqlWriter {
   /** Runs the statements in order, all or none; the rows each one changed. */
   transaction(statements: Sql[]): Promise<number[]>;
+  /**
+   * Reads on the writer's connection: for what only it can see, e.g. SQLite's vector tables (the
+   * connection has sqlite-vec loaded; Prisma's has not).
+   */
+  query<T>(statement: Sql): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -32,6 +37,7 @@ export function openSqlWriter(url: string, db: Db): SqlWriter {
     }));
   return {
     transaction: async (statements) => (await open()).transaction(statements),
+    query: async <T>(statement: Sql) => (await open()).query<T>(statement),
     close: async () => {
       const writer = await opened?.catch(() => undefined);
       await writer?.close();
@@ -43,6 +49,7 @@ export function openSqlWriter(url: string, db: Db): SqlWriter {
 export function prismaWriter(db: Db): SqlWriter {
   return {
     transaction: (statements) => db.$transaction(statements.map((statement) => db.$executeRaw(statement))),
+    query: <T>(statement: Sql) => db.$queryRaw<T[]>(statement),
     close: async () => undefined,
   };
 }
@@ -61,6 +68,7 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
   const conn = new Database(file, { timeout: 0 });
   if (conn.pragma('journal_mode', { simple: true }) !== 'wal') conn.pragma('journal_mode = WAL');
   conn.pragma('foreign_keys = ON');
+  (await import('sqlite-vec')).load(conn);
   const statements = new Map<string, Statement<unknown[]>>();
   const prepared = (text: string) => {
     let statement = statements.get(text);
@@ -86,6 +94,7 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
         }
       }
     },
+    query: async <T>(statement: Sql) => prepared(statement.sql).all(statement.values.map(sqliteValue)) as T[],
     close: async () => {
       if (conn.open) conn.close();
     },
@@ -119,6 +128,8 @@ async function pgWriter(url: string): Promise<SqlWriter> {
         client.release(broken);
       }
     },
+    query: async <T>(statement: Sql) =>
+      (await pool.query(statement.text, statement.values.map(pgValue))).rows as T[],
     close: () => pool.end(),
   };
 }

@@ -77,8 +77,12 @@ function vectorsOf(body: unknown, count: number, dimensions: number): number[][]
         .map((d: { embedding?: unknown }) => d?.embedding)
     : [];
   const valid = (v: unknown): v is number[] =>
-    Array.isArray(v) && v.length === dimensions && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+    Array.isArray(v) &&
+    v.length === dimensions &&
+    v.every((x) => typeof x === 'number' && Number.isFinite(x));
   if (vectors.length !== count || !vectors.every(valid))
-    throw new UnavailableError(`the embeddings endpoint did not answer ${count} vectors of ${dimensions} numbers`);
+    throw new UnavailableError(
+      `the embeddings endpoint did not answer ${count} vectors of ${dimensions} numbers`,
+    );
   return vectors;
 }

@@ -80,7 +80,11 @@ export class MemoryIndexService implements MemoryStore {
   }
 
   /** The nearest segments in scope; `undefined` when the query could not be embedded or searched. */
-  private async nearest(scope: MemoryScope, terms: readonly string[], k: number): Promise<MemoryChunk[] | undefined> {
+  private async nearest(
+    scope: MemoryScope,
+    terms: readonly string[],
+    k: number,
+  ): Promise<MemoryChunk[] | undefined> {
     try {
       const vector = await this.embeddings.embedQuery(terms.join(' '));
       return await this.segments.inScopeByIds(scope, await this.vectors.nearest(scope, vector, k));

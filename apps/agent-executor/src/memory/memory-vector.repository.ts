@@ -114,8 +114,8 @@ export class MemoryVectorRepository implements OnModuleInit {
   private sqliteTable(): Sql {
     return sqlRaw(
       `CREATE VIRTUAL TABLE IF NOT EXISTS "MemorySegmentVec" USING vec0(
-        "principal" TEXT PARTITION KEY, "session_id" TEXT, "agent" TEXT,
-        "embedding" FLOAT[${this.dimensions}] distance_metric=cosine)`,
+        principal TEXT PARTITION KEY, session_id TEXT, agent TEXT,
+        embedding FLOAT[${this.dimensions}] distance_metric=cosine)`,
     );
   }
 

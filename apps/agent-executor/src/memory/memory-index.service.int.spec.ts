@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FinishedRun, type MemoryScope, memoryTerms, segmentRun } from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
 import { type Logger, Metrics } from '@app/observability';
-import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
+import { connectMigrated, type Db, openSqlWriter, sql, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT, type ScriptedLlm, startScriptedLlm } from '@app/testing';
 import { EmbeddingsClient } from './embeddings.client';
 import { MemoryIndexService } from './memory-index.service';
@@ -162,6 +162,18 @@ describe.each(MIGRATED_DATABASES)('memory search by meaning on $name', ({ name, 
     await memory.forget('alice', { runId: 'run_gearbox' });
     const found = await search({ principal: 'alice', sessionId: 'ses_a1' }, 'repairs');
     expect(found.map((c) => c.anchor.run_id)).not.toContain('run_gearbox');
+  });
+
+  it.runIf(vectorsHeld)('drops the vectors of a deleted run at the next boot', async () => {
+    await db.run.delete({ where: { id: 'run_cake' } }); // its segments go by the foreign key
+    const orphans = () =>
+      writer.query<{ n: number }>(
+        sql`SELECT COUNT(*) AS n FROM "MemorySegmentVec" WHERE rowid NOT IN (SELECT "id" FROM "MemorySegment")`,
+      );
+    expect((await orphans())[0].n).toBe(2);
+    index(llm.url);
+    await booted.at(-1)!.onModuleInit();
+    expect((await orphans())[0].n).toBe(0);
   });
 
   it(`${vectorsHeld ? 'holds' : 'says once at boot that it cannot hold'} vectors`, () => {

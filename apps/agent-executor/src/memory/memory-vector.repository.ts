@@ -100,7 +100,16 @@ export class MemoryVectorRepository implements OnModuleInit {
 
   private async prepare(): Promise<boolean> {
     try {
-      await this.writer.transaction(this.postgres ? this.pgTables() : [this.sqliteTable()]);
+      await this.writer.transaction(
+        this.postgres
+          ? this.pgTables()
+          : [
+              this.sqliteTable(),
+              // A deleted run or session takes its segments with it (a foreign key), but a virtual
+              // table has none: its vectors go here, at the next boot.
+              sql`DELETE FROM "MemorySegmentVec" WHERE rowid NOT IN (SELECT "id" FROM "MemorySegment")`,
+            ],
+      );
       return true;
     } catch (err) {
       const database = this.postgres ? 'PostgreSQL (no pgvector extension)' : 'SQLite (no sqlite-vec)';

@@ -148,6 +148,19 @@ export const CONFIG_KEYS = [
   }),
   // The gateway's own MCP server at /mcp; `mcp.servers` (MCP servers the runner mounts) is read apart.
   key('mcp.serve', 'MCP_SERVE', 'bool', { default: true }),
+  // Memory search by meaning: unset base URL, full text only. An OpenAI-compatible `/embeddings` endpoint.
+  key('memory.embeddings.base_url', 'MEMORY_EMBEDDINGS_BASE_URL', 'url', {
+    oneOf: ['http', 'https'],
+    example: 'https://api.openai.com/v1',
+  }),
+  key('memory.embeddings.model', 'MEMORY_EMBEDDINGS_MODEL', 'string', { default: 'text-embedding-3-small' }),
+  key('memory.embeddings.api_key', 'MEMORY_EMBEDDINGS_API_KEY', 'string', { secret: true }),
+  key('memory.embeddings.dimensions', 'MEMORY_EMBEDDINGS_DIMENSIONS', 'int', {
+    default: 1536,
+    min: 2,
+    max: 4096,
+  }),
+  key('memory.embeddings.timeout', 'MEMORY_EMBEDDINGS_TIMEOUT', 'duration', { default: 10_000, min: 1 }),
   key('scheduler.max_tasks_per_owner', 'SCHEDULER_MAX_TASKS_PER_OWNER', 'int', { default: 100, min: 1 }),
   key('scheduler.min_cron_interval', 'SCHEDULER_MIN_CRON_INTERVAL', 'duration', { default: 1_000, min: 0 }),
   key('scheduler.catchup_window', 'SCHEDULER_CATCHUP_WINDOW', 'duration', { default: 300_000, min: 0 }),

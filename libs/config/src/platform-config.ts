@@ -98,6 +98,16 @@ export interface PlatformConfig {
     /** MCP servers whose tools the function-runner serves as functions. */
     servers: McpServerConfig[];
   };
+  memory: {
+    /** Segments and queries embedded for search by meaning; without `base_url`, full-text search only. */
+    embeddings: {
+      base_url?: string;
+      model: string;
+      api_key?: string;
+      dimensions: number;
+      timeout: number;
+    };
+  };
   /** On SIGTERM, how long in-flight requests may take to finish before the bus closes. */
   shutdown: { timeout: number };
   /** Sections that belong to one app and are validated there (e.g. `agents`). */

@@ -89,6 +89,12 @@ export const Metrics = {
       "Run ends refused because another executor held the run's lease by then: dropped here, ended by that executor.",
       [],
     ),
+  memoryEmbeddings: () =>
+    counter(
+      'ac_memory_embeddings_total',
+      'Memory segments embedded for search by meaning (embedded), or left to full-text search by a failed embedding (failed); query embeddings that failed (query_failed).',
+      ['status'],
+    ),
   busRequestDuration: () =>
     histogram(
       'ac_bus_request_duration_seconds',

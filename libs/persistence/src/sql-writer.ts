@@ -17,6 +17,11 @@ export interface SqlWriter {
    * otherwise nothing is written and the answer is `null`.
    */
   fenced(statements: Sql[]): Promise<number[] | null>;
+  /**
+   * Reads on the writer's connection: for what only it can see, e.g. SQLite's vector tables (the
+   * connection has sqlite-vec loaded; Prisma's has not).
+   */
+  query<T>(statement: Sql): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,7 @@ export function openSqlWriter(url: string, db: Db): SqlWriter {
   return {
     transaction: async (statements) => (await open()).transaction(statements),
     fenced: async (statements) => (await open()).fenced(statements),
+    query: async <T>(statement: Sql) => (await open()).query<T>(statement),
     close: async () => {
       const writer = await opened?.catch(() => undefined);
       await writer?.close();
@@ -77,6 +83,7 @@ export function prismaWriter(db: Db): SqlWriter {
           return changed;
         }),
       ),
+    query: <T>(statement: Sql) => db.$queryRaw<T[]>(statement),
     close: async () => undefined,
   };
 }
@@ -95,6 +102,7 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
   const conn = new Database(file, { timeout: 0 });
   if (conn.pragma('journal_mode', { simple: true }) !== 'wal') conn.pragma('journal_mode = WAL');
   conn.pragma('foreign_keys = ON');
+  (await import('sqlite-vec')).load(conn);
   const statements = new Map<string, Statement<unknown[]>>();
   const prepared = (text: string) => {
     let statement = statements.get(text);
@@ -126,6 +134,7 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
   return {
     transaction: (batch) => write(batch, false),
     fenced: (batch) => unlessFenceLost(write(batch, true)),
+    query: async <T>(statement: Sql) => prepared(statement.sql).all(statement.values.map(sqliteValue)) as T[],
     close: async () => {
       if (conn.open) conn.close();
     },
@@ -163,6 +172,8 @@ async function pgWriter(url: string): Promise<SqlWriter> {
   return {
     transaction: (batch) => write(batch, false),
     fenced: (batch) => unlessFenceLost(write(batch, true)),
+    query: async <T>(statement: Sql) =>
+      (await pool.query(statement.text, statement.values.map(pgValue))).rows as T[],
     close: () => pool.end(),
   };
 }

@@ -13,3 +13,4 @@ export * from './redis-server';
 export * from './forward-proxy';
 export * from './packed-package';
 export * from './webhook-receiver';
+export { scriptedEmbedding } from './scripted-llm/embeddings-wire';

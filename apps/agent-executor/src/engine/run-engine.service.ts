@@ -22,7 +22,7 @@ import { BusFunctionCaller } from '../tools/bus-function.caller';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { LlmRegistry } from './llm-registry.service';
 import { RunJournalStore } from './run-journal.store';
-import { MemorySegmentRepository } from '../memory/memory-segment.repository';
+import { MemoryIndexService } from '../memory/memory-index.service';
 import { memoryEnabled, memoryScopeOf, withMemoryFunctions } from '../memory/memory-scope';
 
 /**
@@ -41,7 +41,7 @@ export class RunEngineService {
     @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(RunMetrics) private readonly metrics: RunMetrics,
     @Inject(ProfileHooksFactory) private readonly hooks: ProfileHooksFactory,
-    @Inject(MemorySegmentRepository) private readonly memory: MemorySegmentRepository,
+    @Inject(MemoryIndexService) private readonly memory: MemoryIndexService,
   ) {}
 
   /** A run of `profile`; `prior`: a plan held for approval, taken up again. */

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FinishedRun } from '@app/agent-core';
 import { type Logger, Metrics } from '@app/observability';
 import { MemoryArchiverService } from './memory-archiver.service';
-import type { MemorySegmentRepository } from './memory-segment.repository';
+import type { MemoryIndexService } from './memory-index.service';
 
 const run: FinishedRun = {
   runId: 'run_1',
@@ -21,8 +21,9 @@ const counted = async (status: string) =>
 describe('MemoryArchiverService', () => {
   it('writes behind the caller: nothing before archive returns, the segments after', async () => {
     const append = vi.fn(async () => undefined);
+    const embedRun = vi.fn(async () => undefined);
     const archiver = new MemoryArchiverService(
-      { append } as unknown as MemorySegmentRepository,
+      { append, embedRun } as unknown as MemoryIndexService,
       {} as Logger,
     );
     const before = await counted('archived');
@@ -34,13 +35,15 @@ describe('MemoryArchiverService', () => {
       expect.objectContaining({ type: 'response', content: 'I will.' }),
     ]);
     expect((await counted('archived')) - before).toBe(2);
+    expect(embedRun).toHaveBeenCalledWith('run_1');
   });
 
   it('logs and counts a failed write, and never throws it', async () => {
     const error = vi.fn();
     const append = vi.fn(async () => Promise.reject(new Error('disk full')));
+    const embedRun = vi.fn(async () => undefined);
     const archiver = new MemoryArchiverService(
-      { append } as unknown as MemorySegmentRepository,
+      { append, embedRun } as unknown as MemoryIndexService,
       { error } as unknown as Logger,
     );
     const before = await counted('failed');
@@ -51,5 +54,6 @@ describe('MemoryArchiverService', () => {
       expect.stringContaining('could not archive'),
       expect.objectContaining({ run_id: 'run_1' }),
     );
+    expect(embedRun).not.toHaveBeenCalled();
   });
 });

@@ -1,13 +1,14 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type FinishedRun, segmentRun } from '@app/agent-core';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
-import { MemorySegmentRepository } from './memory-segment.repository';
+import { MemoryIndexService } from './memory-index.service';
 
 /**
  * Archives finished runs into long-term memory, behind the reply: `archive` returns at once and the
  * write happens after. A failed write is logged and counted (`ac_memory_segments_total{status=
  * "failed"}`) and never reaches the run: its caller has its answer already, and memory is a help,
- * not the record (the run's trace is).
+ * not the record (the run's trace is). With embeddings configured, the stored segments then get
+ * their vectors, in one batch per run (`MemoryIndexService.embedRun`).
  */
 @Injectable()
 export class MemoryArchiverService implements OnModuleInit {
@@ -15,12 +16,17 @@ export class MemoryArchiverService implements OnModuleInit {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    @Inject(MemorySegmentRepository) private readonly segments: MemorySegmentRepository,
+    @Inject(MemoryIndexService) private readonly segments: MemoryIndexService,
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
   onModuleInit(): void {
     initialiseCounter(Metrics.memorySegments(), [{ status: 'archived' }, { status: 'failed' }]);
+    initialiseCounter(Metrics.memoryEmbeddings(), [
+      { status: 'embedded' },
+      { status: 'failed' },
+      { status: 'query_failed' },
+    ]);
   }
 
   archive(run: FinishedRun): void {
@@ -49,6 +55,8 @@ export class MemoryArchiverService implements OnModuleInit {
         run_id: run.runId,
         err,
       });
+      return;
     }
+    await this.segments.embedRun(run.runId);
   }
 }

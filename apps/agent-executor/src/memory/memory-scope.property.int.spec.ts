@@ -5,8 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MemoryScope, type MemorySegment, memoryTerms } from '@app/agent-core';
 import { MEMORY_SEGMENT_TYPES, type MemoryChunk } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
-import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+import type { PlatformConfig } from '@app/config';
+import type { Logger } from '@app/observability';
+import { MIGRATED_DATABASES, REPO_ROOT, type ScriptedLlm, startScriptedLlm } from '@app/testing';
+import { EmbeddingsClient } from './embeddings.client';
+import { MemoryIndexService } from './memory-index.service';
 import { MemorySegmentRepository } from './memory-segment.repository';
+import { MemoryVectorRepository } from './memory-vector.repository';
 
 const WORDS = ['cat', 'dog', 'lisbon', 'rain', 'sun', 'or', 'and', 'not', 'near', 'café', '東京', 'x1'];
 const PRINCIPALS = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
@@ -56,6 +61,11 @@ describe.each(MIGRATED_DATABASES)('memory scope isolation on $name', ({ create }
   let writer: SqlWriter;
   let drop: () => Promise<void>;
   let memory: MemorySegmentRepository;
+  /** The same memory searched by words and meaning (vectors on SQLite; full text alone elsewhere). */
+  let hybrid: MemoryIndexService;
+  let vectors: MemoryVectorRepository;
+  let embeddings: EmbeddingsClient;
+  let llm: ScriptedLlm;
   const runs: StoredRun[] = [];
 
   beforeAll(async () => {
@@ -66,6 +76,15 @@ describe.each(MIGRATED_DATABASES)('memory scope isolation on $name', ({ create }
     memory = new MemorySegmentRepository(db, writer, {
       database: { url: database.url, dev_postgres_url: '' },
     });
+    llm = await startScriptedLlm();
+    const config = {
+      database: { url: database.url, dev_postgres_url: '' },
+      memory: { embeddings: { base_url: llm.url, model: 'emb', dimensions: 32, timeout: 5_000 } },
+    } as Pick<PlatformConfig, 'database' | 'memory'>;
+    const logger = { warn: () => undefined } as unknown as Logger;
+    vectors = new MemoryVectorRepository(writer, config, logger);
+    embeddings = new EmbeddingsClient(config);
+    hybrid = new MemoryIndexService(memory, vectors, embeddings, logger);
     const generated = fc.sample(runArb, { numRuns: 150, seed: 20261126 });
     const segments: MemorySegment[] = [];
     generated.forEach((g, i) => {
@@ -91,8 +110,10 @@ describe.each(MIGRATED_DATABASES)('memory scope isolation on $name', ({ create }
       data: runs.map((r) => ({ id: r.runId, owner: r.principal, agent: r.agent, input: '' })),
     });
     await memory.append(segments);
+    for (const run of runs) await hybrid.embedRun(run.runId);
   });
   afterAll(async () => {
+    await llm?.close();
     await writer?.close();
     await db?.$disconnect();
     await drop?.();
@@ -128,6 +149,37 @@ describe.each(MIGRATED_DATABASES)('memory scope isolation on $name', ({ create }
       { numRuns: 150, seed: 7 },
     );
     expect(found).toBeGreaterThan(0);
+  });
+
+  it('a search by words and meaning returns only chunks of its scope, and so does the vector search itself', async () => {
+    const owners = new Map(
+      (
+        await db.memorySegment.findMany({
+          select: { id: true, principal: true, session_id: true, agent: true },
+        })
+      ).map((row) => [row.id, row]),
+    );
+    const held = await vectors.available();
+    let found = 0;
+    await fc.assert(
+      fc.asyncProperty(scopeArb, queryArb, async (s, query) => {
+        const scope = scopeOf(s);
+        const terms = memoryTerms(query);
+        const chunks = await hybrid.search(scope, terms, 20);
+        for (const chunk of chunks) expect(within(scope, chunk)).toBe(true);
+        if (!held || terms.length === 0) return;
+        const ids = await vectors.nearest(scope, await embeddings.embedQuery(terms.join(' ')), 50);
+        found += ids.length;
+        for (const id of ids) {
+          const owner = owners.get(id);
+          expect(owner?.principal).toBe(scope.principal);
+          if (scope.sessionId) expect(owner?.session_id).toBe(scope.sessionId);
+          if (scope.agent) expect(owner?.agent).toBe(scope.agent);
+        }
+      }),
+      { numRuns: 100, seed: 13 },
+    );
+    if (held) expect(found).toBeGreaterThan(0);
   });
 
   it('an expansion of any anchor is refused outside its scope and stays in its run', async () => {

@@ -97,6 +97,19 @@ export class MemorySegmentRepository implements MemoryStore {
       .map(({ item, relevance }) => toChunk({ ...item, relevance }));
   }
 
+  /** The segments of `ids` that are within the scope, in the order of `ids`. */
+  async inScopeByIds(scope: MemoryScope, ids: readonly number[]): Promise<MemoryChunk[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.$queryRaw<ChunkRow[]>(sql`
+      SELECT s."id", ${CHUNK_COLUMNS} FROM "MemorySegment" s
+      WHERE s."id" IN (${sqlJoin(ids)}) AND ${inScope(scope)}`);
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toChunk(row)] : [];
+    });
+  }
+
   async expand(scope: MemoryScope, ref: MemoryRef, window: number): Promise<MemoryExpansion | undefined> {
     const at = sql`s."run_id" = ${ref.runId}`;
     const position = sql`(s."iteration_index", s."segment_index")`;

@@ -11,7 +11,7 @@ import {
 import { requireOwner } from '../common/ownership';
 import { RunRepository } from '../runs/run.repository';
 import { SessionRepository } from '../sessions/session.repository';
-import { MemorySegmentRepository } from './memory-segment.repository';
+import { MemoryIndexService } from './memory-index.service';
 
 const DEFAULT_LIMIT = 10;
 
@@ -22,7 +22,7 @@ const DEFAULT_LIMIT = 10;
 @Injectable()
 export class MemoryService {
   constructor(
-    @Inject(MemorySegmentRepository) private readonly segments: MemorySegmentRepository,
+    @Inject(MemoryIndexService) private readonly segments: MemoryIndexService,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(RunRepository) private readonly runs: RunRepository,
   ) {}

@@ -251,3 +251,32 @@ describe('scripted LLM server, conversations and control', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe('scripted LLM server, embeddings', () => {
+  const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+
+  it('answers the OpenAI client with deterministic unit vectors, close for shared word stems', async () => {
+    const openai = new OpenAI({ baseURL: llm.url, apiKey: 'sk-test' });
+    const reply = await openai.embeddings.create({
+      model: 'emb-test',
+      input: ['the mechanic repairs engines', 'repairing an engine', 'quarterly tax invoice'],
+      dimensions: 32,
+    });
+    const [a, b, c] = reply.data.map((d) => d.embedding);
+    expect(reply.data.map((d) => d.index)).toEqual([0, 1, 2]);
+    expect(a).toHaveLength(32);
+    expect(Math.hypot(...a)).toBeCloseTo(1);
+    expect(cosine(a, b)).toBeGreaterThan(cosine(a, c) + 0.2);
+    const again = await openai.embeddings.create({
+      model: 'emb-test',
+      input: 'repairing an engine',
+      dimensions: 32,
+    });
+    expect(again.data[0].embedding).toEqual(b);
+    expect(llm.requests().at(-1)?.path).toBe('/v1/embeddings');
+  });
+
+  it('rejects an input that is not text with a 400', async () => {
+    expect((await post('/v1/embeddings', { input: [1, 2] })).status).toBe(400);
+  });
+});

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicWire } from './anthropic-wire';
+import { embeddingsReply } from './embeddings-wire';
 import { readJson, sendJson, sendSse, thinkFor } from './http-io';
 import { openAiWire } from './openai-wire';
 import { RequestLog, type RecordedRequest } from './request-log';
@@ -77,6 +78,7 @@ async function route(
   const key = `${req.method} ${path}`;
   const wire = MODEL_ROUTES[path];
   if (wire && req.method === 'POST') return answerModel(req, res, wire, player, log);
+  if (key === 'POST /v1/embeddings' || key === 'POST /embeddings') return answerEmbeddings(req, res, log);
   if (key === 'GET /v1/models' || key === 'GET /models') return sendJson(res, 200, modelList(req));
   if (key === 'PUT /_script') return loadScript(req, res, player);
   if (key === 'GET /_requests') return sendJson(res, 200, log.list());
@@ -105,6 +107,13 @@ async function answerModel(
   }
   if (request.stream) return sendSse(res, wire.stream(reply, request));
   sendJson(res, 200, wire.complete(reply, request));
+}
+
+/** Embeddings need no script: they are computed from the text (`scriptedEmbedding`). */
+async function answerEmbeddings(req: IncomingMessage, res: ServerResponse, log: RequestLog): Promise<void> {
+  const body = await readJsonObject(req);
+  log.add({ method: 'POST', path: req.url ?? '', headers: req.headers, body });
+  sendJson(res, 200, embeddingsReply(body));
 }
 
 async function loadScript(req: IncomingMessage, res: ServerResponse, player: ScriptPlayer): Promise<void> {

@@ -4,6 +4,8 @@ export interface Sample {
   started: number;
   ended: number;
   status: number | 'deadline' | 'error';
+  /** The start of the body of an answer that was neither 200 nor 503, to say what went wrong. */
+  body?: string;
 }
 
 const PACE_MS = 100;
@@ -23,14 +25,16 @@ export function lightLoad(
     while (running) {
       const started = Date.now();
       let status: Sample['status'];
+      let body: string | undefined;
       try {
         const res = await send(AbortSignal.timeout(deadlineMs));
-        await res.arrayBuffer();
+        const text = await res.text();
         status = res.status;
+        if (status !== 200 && status !== 503) body = text.slice(0, 300);
       } catch (err) {
         status = (err as Error).name === 'TimeoutError' ? 'deadline' : 'error';
       }
-      samples.push({ kind, started, ended: Date.now(), status });
+      samples.push({ kind, started, ended: Date.now(), status, ...(body === undefined ? {} : { body }) });
       await new Promise((resolve) => setTimeout(resolve, PACE_MS));
     }
   };

@@ -72,9 +72,7 @@ describe('NATS down for 3 s under light load (gateway, executor and runner proce
     expect(chatAgain).toBeLessThanOrEqual(RECOVERY_BUDGET_MS);
     expect(invokeAgain).toBeLessThanOrEqual(RECOVERY_BUDGET_MS);
     // a failure during the outage is a clear 503, never a 500 or a 504 at some far deadline
-    expect(new Set(samples.map((s) => s.status))).toSatisfy((statuses: Set<unknown>) =>
-      [...statuses].every((status) => status === 200 || status === 503),
-    );
+    expect(samples.filter((s) => s.status !== 200 && s.status !== 503)).toEqual([]);
 
     const full = await Promise.all(
       Array.from({ length: MAX_RUNS }, () =>

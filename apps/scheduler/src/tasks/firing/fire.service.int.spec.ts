@@ -88,4 +88,30 @@ describe.each(DATABASES)('firing on $name: one run per due time, however many tr
     expect(fn.callsTagged('two-ticks')).toHaveLength(2);
     expect(await crons.get('two-ticks')).toMatchObject({ run_count: 2, enabled: false });
   });
+  it('records as missed the ticks between the watermark and the tick it fires (a trigger re-armed after them)', async () => {
+    const crons = replicas[0].get(CronTasksService);
+    await crons.create({
+      name: 'skipped-ticks',
+      cron_expr: '* * * * * *',
+      function: fn.name,
+      params: '{"tag":"skipped-ticks"}',
+    });
+    const { db } = replicas[0];
+    const { id } = await db.cronTask.findUniqueOrThrow({ where: { name: 'skipped-ticks' } });
+    const due = wholeSecondsAgo(1);
+    await db.cronTask.update({ where: { id }, data: { next_run_at: new Date(due - 3_000) } });
+    await fireServices()[0].fireCron(id, due, { expr: '* * * * * *', timezone: 'UTC' });
+    const fires = await db.taskFire.findMany({
+      where: { task_id: id, scheduled_at: { lte: new Date(due) } },
+      orderBy: { scheduled_at: 'asc' },
+    });
+    await crons.delete('skipped-ticks');
+    expect(fires.map((f) => [f.scheduled_at.getTime() - due, f.status])).toEqual([
+      [-3_000, 'missed'],
+      [-2_000, 'missed'],
+      [-1_000, 'missed'],
+      [0, 'completed'],
+    ]);
+    expect(fires.filter((f) => f.status !== 'missed')).toHaveLength(1);
+  });
 });

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CronClaim, DelayClaim, DelayTask } from '../domain/task';
+import { dueTimesBetween, MISSED_TICKS_CAP } from '../domain/cron-schedule';
+import type { CronClaim, CronTask, DelayClaim, DelayTask } from '../domain/task';
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
 import { TaskFireRepository } from '../store/task-fire.repository';
@@ -55,7 +56,21 @@ export class TaskClaims {
       await this.fires.remove(fireId);
       return 'exhausted';
     }
+    await this.recordSkipped(task, due, now);
     if (next) await this.crons.advanceWatermarkPast(taskId, due, next);
     return { task, fireId };
+  }
+
+  /**
+   * Ticks between the watermark and this one that nobody fired were skipped (a trigger re-armed
+   * after a restart comes for the next tick after its own start): recorded as missed now, not
+   * minutes later by the sweep, so a cron's record has every tick.
+   */
+  private async recordSkipped(task: CronTask, due: Date, now: Date): Promise<void> {
+    if (!task.next_run_at || task.next_run_at >= due) return;
+    const spec = { expr: task.cron_expr, timezone: task.timezone };
+    const { times } = dueTimesBetween(spec, task.next_run_at, due, MISSED_TICKS_CAP);
+    await this.fires.recordMissed('cron', task.id, times, now);
+    await this.crons.advanceWatermark(task.id, due);
   }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FunctionCallEvent, Routes } from '@app/contracts';
+import { type FunctionCallBatch, type FunctionCallEvent, Subjects } from '@app/contracts';
 import { expectEventually, freePort } from '@app/testing';
 import {
   api,
@@ -66,10 +66,9 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
       { timeoutMs: 30_000 },
     );
     bus = await Bus.connect({ url: stack.nats.url, name: 'mcp-spec' });
-    bus.serve(Routes.fnCallsRecord, ({ calls }) => {
-      records.push(...calls);
-      return { recorded: calls.length };
-    });
+    // Listens beside the executor's recorder, not in its queue group: a member of the group would
+    // get only some of the batches (the executor records the rest), and which runner's is chance.
+    bus.subscribe(Subjects.fnCallsRecord, (data) => records.push(...(data as FunctionCallBatch).calls));
     await bus.flush();
   }, 90_000);
   afterAll(async () => {

@@ -40,6 +40,8 @@ function profiled(service: string): string[] {
 
 export interface Stack {
   gateway: string;
+  /** The stack's own nats-server, for benches that watch the bus. */
+  nats: string;
   llm: string;
   /** CPU time (user + system) each process has used so far, in ms; `runner` is 0 in the lean profile. */
   cpuMs(): Record<'gateway' | 'executor' | 'runner' | 'model' | 'bench', number>;
@@ -128,6 +130,7 @@ async function start(started: Stoppable[], profile: Profile): Promise<Stack> {
   const port = /http:\/\/[^:\s"]+:(\d+)/.exec(gateway.output())?.[1];
   return {
     gateway: `http://127.0.0.1:${port}`,
+    nats: nats.url,
     llm,
     cpuMs: () => ({
       gateway: processCpuMs(gateway.pid),

@@ -155,7 +155,7 @@ export class Agent {
       ...reply,
       phase: run.phase,
       input: input.message,
-      trace: run.trace,
+      trace: [...run.trace],
       ...(run.plan ? { plan: run.plan } : {}),
       used_tools: run.usedTools,
       total_ms: run.totalMs(),

@@ -93,6 +93,5 @@ function markTakeover(run: ExecutorRun, resumed: RunResumedEvent, owner: string)
     observation: `taken over by ${owner} (takeover ${resumed.takeovers}); carried on from step ${resumed.step}`,
     elapsed_ms: 0,
   };
-  const at = run.trace.findIndex((entry) => entry.step >= resumed.step);
-  run.trace.splice(at === -1 ? run.trace.length : at, 0, step);
+  run.insertTrace(step);
 }

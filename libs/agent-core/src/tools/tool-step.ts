@@ -59,7 +59,7 @@ export async function toolStep(
       };
       continue;
     }
-    run.toolCallsExecuted += 1;
+    run.countToolCall();
   }
   const allowed = await allowedNames(ctx);
   const outcomes = await Promise.all(checked.map((item, index) => settle(ctx, item, index, allowed)));

@@ -1,15 +1,16 @@
 import type { AgentDefinition } from './agent-definition';
 import type { AgentResult, AgentRunStream, ExecuteOptions, RunInput } from './agent-types';
-import { AgentError, HookFailed } from './errors';
+import { AgentError } from './errors';
 import { EventStream, fanOut } from './event-stream';
 import { newId } from './ids';
 import type { ChatMessage } from './model/model-client';
 import { PromptSet } from './prompts/prompt-set';
 import type { RunContext } from './run-context';
 import { failureOf } from './run-failure';
-import { ended, type RunOutcome } from './run-outcome';
+import type { RunOutcome } from './run-outcome';
+import { frameRun } from './run-frame';
 import { RunState } from './run-state';
-import { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
+import { replyOf, runStrategy } from './run-turn';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
 
@@ -74,35 +75,21 @@ export class Agent {
     );
   }
 
-  /** One turn, framed: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
+  /** One turn, in the run frame: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
   async execute(input: RunInput, options: ExecuteOptions = {}): Promise<AgentResult> {
     const run = this.newRun(input, options);
     const ctx = this.contextFor(run, input);
+    const { hooks, store } = this.runtime.ports;
     const stop = () => run.abort('cancelled');
     if (input.signal?.aborted) stop();
     input.signal?.addEventListener('abort', stop, { once: true });
     options.prepare?.(run);
-    run.transition('running');
-    run.emit('run_start', {
-      run_id: run.runId,
-      session_id: run.identity.sessionId,
-      agent: this.definition.name,
-      mode: this.definition.mode,
-      protocol: this.definition.protocol,
-    });
-    let outcome: RunOutcome;
     try {
-      outcome = await this.work(ctx, input);
-    } catch (err) {
-      outcome =
-        err instanceof HookFailed
-          ? endedByHook(run, err)
-          : ended(run, run.abortReason ?? 'error', (err as Error).message || 'internal error');
+      const outcome = await frameRun(run, { hooks, store, work: () => this.work(ctx, input) });
+      return this.result(run, input, outcome);
     } finally {
-      run.close();
       input.signal?.removeEventListener('abort', stop);
     }
-    return this.finish(run, input, outcome);
   }
 
   private newRun(input: RunInput, options: ExecuteOptions): RunState {
@@ -143,11 +130,7 @@ export class Agent {
     return runStrategy(ctx, conversation, this.runtime.planParser);
   }
 
-  private async finish(run: RunState, input: RunInput, outcome: RunOutcome): Promise<AgentResult> {
-    const { ports } = this.runtime;
-    run.transition(phaseAfter(outcome.finishReason));
-    await ports.store?.runEnded(run, outcome);
-    await ports.hooks?.onTurnEnd?.(run, outcome);
+  private result(run: RunState, input: RunInput, outcome: RunOutcome): AgentResult {
     const reply = replyOf(run, outcome);
     run.emit('run_end', reply);
     const failure = failureOf(outcome, this.definition.mode);

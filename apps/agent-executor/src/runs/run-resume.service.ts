@@ -79,9 +79,11 @@ export class RunResumeService {
     };
     const session = record.session_id ? await this.sessions.find(record.session_id) : null;
     const history = session ? await this.history.load(ctx, run, session) : [];
-    const outcome = await this.engine.work(ctx, [...history, { role: 'user', content: record.input }]);
-    if (takeover) markTakeover(run, takeover, this.leases.owner);
-    return outcome;
+    try {
+      return await this.engine.work(ctx, [...history, { role: 'user', content: record.input }]);
+    } finally {
+      if (takeover) markTakeover(run, takeover, this.leases.owner);
+    }
   }
 }
 

@@ -9,8 +9,9 @@ import type { RunContext } from './run-context';
 import { failureOf } from './run-failure';
 import type { RunOutcome } from './run-outcome';
 import { frameRun } from './run-frame';
-import { RunState } from './run-state';
-import { replyOf, runStrategy } from './run-turn';
+import { type PriorProgress, RunState } from './run-state';
+import { phaseAfter, replyOf, runStrategy } from './run-turn';
+import { rejectPlan } from './strategies/plan-rejection';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
 
@@ -57,22 +58,24 @@ export class Agent {
     held: AgentResult,
     input: Omit<RunInput, 'message' | 'runId' | 'sessionId'> = {},
   ): Promise<AgentResult> {
-    if (held.phase !== 'waiting_approval' || !held.plan)
-      throw new AgentError(
-        'not_waiting_approval',
-        `run '${held.run_id}' is not waiting for approval (${held.phase})`,
-      );
-    const prior = {
-      usage: held.usage,
-      trace: held.trace,
-      usedTools: held.used_tools,
-      totalMs: held.total_ms,
-      plan: held.plan,
-    };
-    return this.execute(
-      { ...input, message: held.input, runId: held.run_id, sessionId: held.session_id },
-      { prior },
-    );
+    return this.execute({ ...input, ...heldInput(held) }, { prior: priorOf(held) });
+  }
+
+  /**
+   * Rejects the plan of a run held for approval: none of its steps runs, and the run ends
+   * `rejected` (`phase: 'cancelled'`); no model or hook is called. `reason` becomes its error.
+   */
+  async reject(held: AgentResult, reason?: string): Promise<AgentResult> {
+    const input = heldInput(held);
+    const run = this.newRun(input, { prior: priorOf(held) });
+    run.close();
+    const { plan, outcome } = rejectPlan(run.plan, reason);
+    run.setPlan(plan);
+    run.transition(phaseAfter(outcome.finishReason));
+    const { store } = this.runtime.ports;
+    await store?.planChanged(run);
+    await store?.runEnded(run, outcome);
+    return this.result(run, input, outcome);
   }
 
   /** One turn, in the run frame: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
@@ -146,6 +149,26 @@ export class Agent {
       ...(failure ? { failure } : {}),
     };
   }
+}
+
+/** What a run held for approval had gathered: the run goes on (or ends) with it. */
+function priorOf(held: AgentResult): PriorProgress {
+  if (held.phase !== 'waiting_approval' || !held.plan)
+    throw new AgentError(
+      'not_waiting_approval',
+      `run '${held.run_id}' is not waiting for approval (${held.phase})`,
+    );
+  return {
+    usage: held.usage,
+    trace: held.trace,
+    usedTools: held.used_tools,
+    totalMs: held.total_ms,
+    plan: held.plan,
+  };
+}
+
+function heldInput(held: AgentResult): RunInput {
+  return { message: held.input, runId: held.run_id, sessionId: held.session_id };
 }
 
 function toInput(input: RunInput | string): RunInput {

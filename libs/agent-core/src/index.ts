@@ -80,6 +80,7 @@ export {
   type PlannedStep,
   type PlanParser,
 } from './strategies/plan-parser';
+export { rejectPlan } from './strategies/plan-rejection';
 export { PromptSet, renderTemplate } from './prompts/prompt-set';
 export type { PromptLanguage, PromptTemplates } from './prompts/templates';
 export { ENGLISH_TEMPLATES } from './prompts/templates.en';

@@ -1,15 +1,17 @@
 import type { AgentDefinition } from './agent-definition';
 import type { AgentResult, AgentRunStream, ExecuteOptions, RunInput } from './agent-types';
-import { AgentError, HookFailed } from './errors';
+import { AgentError } from './errors';
 import { EventStream, fanOut } from './event-stream';
 import { newId } from './ids';
 import type { ChatMessage } from './model/model-client';
 import { PromptSet } from './prompts/prompt-set';
 import type { RunContext } from './run-context';
 import { failureOf } from './run-failure';
-import { ended, type RunOutcome } from './run-outcome';
-import { RunState } from './run-state';
-import { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
+import type { RunOutcome } from './run-outcome';
+import { frameRun } from './run-frame';
+import { type PriorProgress, RunState } from './run-state';
+import { phaseAfter, replyOf, runStrategy } from './run-turn';
+import { rejectPlan } from './strategies/plan-rejection';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
 
@@ -56,53 +58,41 @@ export class Agent {
     held: AgentResult,
     input: Omit<RunInput, 'message' | 'runId' | 'sessionId'> = {},
   ): Promise<AgentResult> {
-    if (held.phase !== 'waiting_approval' || !held.plan)
-      throw new AgentError(
-        'not_waiting_approval',
-        `run '${held.run_id}' is not waiting for approval (${held.phase})`,
-      );
-    const prior = {
-      usage: held.usage,
-      trace: held.trace,
-      usedTools: held.used_tools,
-      totalMs: held.total_ms,
-      plan: held.plan,
-    };
-    return this.execute(
-      { ...input, message: held.input, runId: held.run_id, sessionId: held.session_id },
-      { prior },
-    );
+    return this.execute({ ...input, ...heldInput(held) }, { prior: priorOf(held) });
   }
 
-  /** One turn, framed: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
+  /**
+   * Rejects the plan of a run held for approval: none of its steps runs, and the run ends
+   * `rejected` (`phase: 'cancelled'`); no model or hook is called. `reason` becomes its error.
+   */
+  async reject(held: AgentResult, reason?: string): Promise<AgentResult> {
+    const input = heldInput(held);
+    const run = this.newRun(input, { prior: priorOf(held) });
+    run.close();
+    const { plan, outcome } = rejectPlan(run.plan, reason);
+    run.setPlan(plan);
+    run.transition(phaseAfter(outcome.finishReason));
+    const { store } = this.runtime.ports;
+    await store?.planChanged(run);
+    await store?.runEnded(run, outcome);
+    return this.result(run, input, outcome);
+  }
+
+  /** One turn, in the run frame: `run_start`, the strategy, the ending recorded, hooks told, `run_end`. */
   async execute(input: RunInput, options: ExecuteOptions = {}): Promise<AgentResult> {
     const run = this.newRun(input, options);
     const ctx = this.contextFor(run, input);
+    const { hooks, store } = this.runtime.ports;
     const stop = () => run.abort('cancelled');
     if (input.signal?.aborted) stop();
     input.signal?.addEventListener('abort', stop, { once: true });
     options.prepare?.(run);
-    run.transition('running');
-    run.emit('run_start', {
-      run_id: run.runId,
-      session_id: run.identity.sessionId,
-      agent: this.definition.name,
-      mode: this.definition.mode,
-      protocol: this.definition.protocol,
-    });
-    let outcome: RunOutcome;
     try {
-      outcome = await this.work(ctx, input);
-    } catch (err) {
-      outcome =
-        err instanceof HookFailed
-          ? endedByHook(run, err)
-          : ended(run, run.abortReason ?? 'error', (err as Error).message || 'internal error');
+      const outcome = await frameRun(run, { hooks, store, work: () => this.work(ctx, input) });
+      return this.result(run, input, outcome);
     } finally {
-      run.close();
       input.signal?.removeEventListener('abort', stop);
     }
-    return this.finish(run, input, outcome);
   }
 
   private newRun(input: RunInput, options: ExecuteOptions): RunState {
@@ -143,11 +133,7 @@ export class Agent {
     return runStrategy(ctx, conversation, this.runtime.planParser);
   }
 
-  private async finish(run: RunState, input: RunInput, outcome: RunOutcome): Promise<AgentResult> {
-    const { ports } = this.runtime;
-    run.transition(phaseAfter(outcome.finishReason));
-    await ports.store?.runEnded(run, outcome);
-    await ports.hooks?.onTurnEnd?.(run, outcome);
+  private result(run: RunState, input: RunInput, outcome: RunOutcome): AgentResult {
     const reply = replyOf(run, outcome);
     run.emit('run_end', reply);
     const failure = failureOf(outcome, this.definition.mode);
@@ -155,7 +141,7 @@ export class Agent {
       ...reply,
       phase: run.phase,
       input: input.message,
-      trace: run.trace,
+      trace: [...run.trace],
       ...(run.plan ? { plan: run.plan } : {}),
       used_tools: run.usedTools,
       total_ms: run.totalMs(),
@@ -163,6 +149,26 @@ export class Agent {
       ...(failure ? { failure } : {}),
     };
   }
+}
+
+/** What a run held for approval had gathered: the run goes on (or ends) with it. */
+function priorOf(held: AgentResult): PriorProgress {
+  if (held.phase !== 'waiting_approval' || !held.plan)
+    throw new AgentError(
+      'not_waiting_approval',
+      `run '${held.run_id}' is not waiting for approval (${held.phase})`,
+    );
+  return {
+    usage: held.usage,
+    trace: held.trace,
+    usedTools: held.used_tools,
+    totalMs: held.total_ms,
+    plan: held.plan,
+  };
+}
+
+function heldInput(held: AgentResult): RunInput {
+  return { message: held.input, runId: held.run_id, sessionId: held.session_id };
 }
 
 function toInput(input: RunInput | string): RunInput {

@@ -53,6 +53,7 @@ export type { RunContext } from './run-context';
 export { answered, ended, statusOf, type RunOutcome } from './run-outcome';
 export { failureOf } from './run-failure';
 export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
+export { frameRun, type RunFrame } from './run-frame';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
 export { toolStep } from './tools/tool-step';
@@ -79,6 +80,7 @@ export {
   type PlannedStep,
   type PlanParser,
 } from './strategies/plan-parser';
+export { rejectPlan } from './strategies/plan-rejection';
 export { PromptSet, renderTemplate } from './prompts/prompt-set';
 export type { PromptLanguage, PromptTemplates } from './prompts/templates';
 export { ENGLISH_TEMPLATES } from './prompts/templates.en';

@@ -40,6 +40,7 @@ export interface FunctionCaller {
  */
 export interface RunStore {
   modelStepCompleted(run: RunState, step: { step: number; result: CompletionResult }): Promise<void> | void;
+  /** As each call settles: the calls of one step in the order they finished (`outcome.index`: call order). */
   toolCallCompleted(run: RunState, call: ToolCall, outcome: ToolOutcome): Promise<void> | void;
   /**
    * A call is about to be sent: resolves once that is journaled, so a run taken over knows the

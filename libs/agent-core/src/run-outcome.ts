@@ -1,6 +1,7 @@
 import type { ClientToolCall, ErrorBody, FinishReason, RunStatus } from '@app/contracts';
 import type { RunState } from './run-state';
 import type { HeldCall } from './tools/approval-gate';
+import { REJECTED_REPLY } from './strategies/plan-rejection';
 
 /** How a run ended: the finish reason, the reply the user gets, and an error for the record. */
 export interface RunOutcome {
@@ -46,7 +47,7 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, erro
     case 'cancelled':
       return 'The run was cancelled.';
     case 'rejected':
-      return 'The plan was rejected; nothing was executed.';
+      return REJECTED_REPLY;
     case 'awaiting_approval':
       return 'The plan is waiting for approval.';
     case 'client_tool_calls':

@@ -19,6 +19,23 @@ describe('RunState', () => {
     run.close();
   });
 
+  it('steps, calls and trace change only through its methods; insertTrace keeps the trace in step order', () => {
+    const run = newRun();
+    expect([run.nextStep(), run.nextStep()]).toEqual([1, 2]);
+    run.countToolCall();
+    run.addTrace({ step: 1, kind: 'final', elapsed_ms: 0 }, { step: 3, kind: 'final', elapsed_ms: 0 });
+    run.insertTrace({ step: 2, kind: 'takeover', elapsed_ms: 0 });
+    run.insertTrace({ step: 9, kind: 'takeover', elapsed_ms: 0 });
+    expect({ step: run.step, calls: run.toolCallsExecuted }).toEqual({ step: 2, calls: 1 });
+    expect(run.trace.map((entry) => `${entry.step} ${entry.kind}`)).toEqual([
+      '1 final',
+      '2 takeover',
+      '3 final',
+      '9 takeover',
+    ]);
+    run.close();
+  });
+
   it('refuses an illegal transition and stays where it was', () => {
     const run = newRun();
     expect(() => run.transition('completed')).toThrow(IllegalTransition);

@@ -46,7 +46,7 @@ export interface RunIdentity {
 /** What a run held for approval had gathered before the hold. */
 export interface PriorProgress {
   usage: Usage;
-  trace: TraceStep[];
+  trace: readonly TraceStep[];
   usedTools: UsedTools;
   totalMs: number;
   plan?: Plan;
@@ -68,18 +68,18 @@ const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 /**
  * One run's state machine and everything it accumulates in flight: usage, trace, tool
  * statistics, the function calls for the reply, and the one AbortSignal its deadline and a
- * cancel fire. The phase changes only through `transition`.
+ * cancel fire. The phase changes only through `transition`; the step and call counters, the plan
+ * and the trace only through their methods.
  */
 export class RunState<D extends AgentDefinition = AgentDefinition> {
   readonly startedAt = performance.now();
   readonly usage: Usage = { prompt_tokens: 0, completion_tokens: 0 };
-  readonly trace: TraceStep[] = [];
   readonly usedTools: UsedTools = {};
   readonly functionCalls: FunctionCallSummary[] = [];
-  toolCallsExecuted = 0;
-  /** Model steps taken (LLM calls) and plan steps run. */
-  step = 0;
-  plan?: Plan;
+  private readonly steps: TraceStep[] = [];
+  private calls = 0;
+  private taken = 0;
+  private held?: Plan;
   private current: RunPhase = 'queued';
   private seq = 0;
   private priorMs = 0;
@@ -198,6 +198,48 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
     return budget !== undefined && cost !== undefined && cost >= budget;
   }
 
+  /** Model steps taken (LLM calls) and plan steps run. */
+  get step(): number {
+    return this.taken;
+  }
+
+  /** Starts the next step (a model call or a plan step); returns its number. */
+  nextStep(): number {
+    return ++this.taken;
+  }
+
+  /** Function calls sent (or about to be), counted against `max_tool_calls`. */
+  get toolCallsExecuted(): number {
+    return this.calls;
+  }
+
+  countToolCall(): void {
+    this.calls += 1;
+  }
+
+  /** The plan the run carries out; its steps' status changes as they run. */
+  get plan(): Plan | undefined {
+    return this.held;
+  }
+
+  setPlan(plan: Plan | undefined): void {
+    this.held = plan;
+  }
+
+  get trace(): readonly TraceStep[] {
+    return this.steps;
+  }
+
+  addTrace(...steps: TraceStep[]): void {
+    this.steps.push(...steps);
+  }
+
+  /** Places `entry` before the trace's entries of its step and later ones (at the end when there are none). */
+  insertTrace(entry: TraceStep): void {
+    const at = this.steps.findIndex((existing) => existing.step >= entry.step);
+    this.steps.splice(at === -1 ? this.steps.length : at, 0, entry);
+  }
+
   recordToolUse(name: string, elapsedMs: number): void {
     const stats = (this.usedTools[name] ??= { count: 0, total_ms: 0 });
     stats.count += 1;
@@ -207,11 +249,11 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   private restore(prior: PriorProgress): void {
     this.current = 'waiting_approval';
     this.priorMs = prior.totalMs;
-    this.plan = prior.plan;
+    this.held = prior.plan;
     this.addUsage(prior.usage);
-    this.trace.push(...prior.trace);
+    this.steps.push(...prior.trace);
     Object.assign(this.usedTools, prior.usedTools);
-    this.toolCallsExecuted = Object.values(prior.usedTools).reduce((sum, stats) => sum + stats.count, 0);
-    this.step = prior.trace.reduce((max, entry) => Math.max(max, entry.step), 0);
+    this.calls = Object.values(prior.usedTools).reduce((sum, stats) => sum + stats.count, 0);
+    this.taken = prior.trace.reduce((max, entry) => Math.max(max, entry.step), 0);
   }
 }

@@ -50,9 +50,7 @@ export class TaskAgent {
     const input = typeof goal === 'string' ? { message: goal } : goal;
     const planned: PlanStep[] = steps.map((step, index) => ({ ...step, index, status: 'pending' }));
     return this.agent.execute(input, {
-      prepare: (run) => {
-        run.plan = { revision: 0, steps: planned };
-      },
+      prepare: (run) => run.setPlan({ revision: 0, steps: planned }),
     });
   }
 }

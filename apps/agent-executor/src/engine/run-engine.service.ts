@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type ChatMessage,
-  endedByHook,
   type FunctionCaller,
   JSON_PLAN_PARSER,
   MemoryFunctionCaller,
@@ -99,13 +98,12 @@ export class RunEngineService {
     };
   }
 
-  /** The turn's work, once its hooks know it started: ReAct, a new plan, or the plan the run holds. */
+  /**
+   * The turn's work, once its hooks know it started: ReAct, a new plan, or the plan the run holds.
+   * A hook that stops the run throws; the run frame ends the run with it.
+   */
   async work(ctx: RunContext, conversation: ChatMessage[]): Promise<RunOutcome> {
-    try {
-      await ctx.hooks?.onTurnStart?.(ctx.run);
-    } catch (err) {
-      return endedByHook(ctx.run, err);
-    }
+    await ctx.hooks?.onTurnStart?.(ctx.run);
     return runStrategy(ctx, conversation, JSON_PLAN_PARSER);
   }
 }

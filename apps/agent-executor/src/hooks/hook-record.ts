@@ -16,7 +16,7 @@ export interface HookCallRecord {
 /** One hook call in the run's trace (a `hook` step) and in the metrics. */
 export function recordHookCall(run: RunState, record: HookCallRecord): void {
   const { event, target, outcome, decision, policy, error, elapsedMs } = record;
-  run.trace.push({
+  run.addTrace({
     step: run.step,
     kind: 'hook',
     hook: { event, target, outcome, ...(decision ? { decision } : {}), ...(policy ? { policy } : {}) },

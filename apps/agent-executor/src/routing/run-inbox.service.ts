@@ -15,7 +15,7 @@ export class RunInboxService {
   /** Listens for messages to `run` until `ended` settles. */
   listen(run: ExecutorRun, ended: Promise<AgentRunReply>): void {
     const subscription = this.bus.serve(Routes.agentRunInbox(run.runId), ({ message, decision }) => {
-      if (decision) run.trace.push(routingStep(run.step, message, decision));
+      if (decision) run.addTrace(routingStep(run.step, message, decision));
       run.inbox.post(message);
       return Promise.resolve({ accepted: true as const });
     });

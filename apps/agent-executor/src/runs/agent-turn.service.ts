@@ -79,7 +79,7 @@ export class AgentTurnService {
     };
     const run = this.engine.newRun(identity, profile);
     run.clientTools = clientTools;
-    run.plan = planned?.plan;
+    run.setPlan(planned?.plan);
     const earlier = existing ? [] : this.earlierMessages(request.history, profile);
     await resumed?.claim();
     return this.execution.execute(
@@ -98,7 +98,7 @@ export class AgentTurnService {
     routed?: RoutingDecision,
   ) {
     if (isNew) run.sessionLastSeq = 0;
-    if (routed) run.trace.push(routingStep(0, message, routed));
+    if (routed) run.addTrace(routingStep(0, message, routed));
     // Only a caller's plan is there before the work: announced as a model's plan is once written.
     if (run.plan) run.emit('plan', run.plan);
     const ctx = this.engine.contextFor(run);

@@ -6,6 +6,7 @@ import {
   NotFoundError,
   type Scope,
 } from '@app/contracts';
+import { rejectPlan } from '@app/agent-core';
 import { undecided } from '../approvals/held-approval';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
@@ -69,14 +70,9 @@ export class PlanApprovalService {
 
   async reject(runId: string, principal?: string): Promise<AgentRunReply> {
     const record = await this.claim(runId, 'cancelled', principal);
-    const skipped = record.plan
-      ? { ...record.plan, steps: record.plan.steps.map((s) => ({ ...s, status: 'skipped' as const })) }
-      : null;
-    if (skipped) await this.runs.savePlan(runId, skipped);
-    return this.finisher.finishStored(record, {
-      finishReason: 'rejected',
-      reply: 'The plan was rejected; nothing was executed.',
-    });
+    const { plan, outcome } = rejectPlan(record.plan ?? undefined);
+    if (plan) await this.runs.savePlan(runId, plan);
+    return this.finisher.finishStored(record, outcome);
   }
 
   private async claim(runId: string, to: 'running' | 'cancelled', principal?: string): Promise<RunRecord> {

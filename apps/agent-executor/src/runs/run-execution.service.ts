@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AgentRunReply, RunHandedOverError, type RunResumedEvent } from '@app/contracts';
 import { Logger } from '@app/observability';
-import { ended, endedByHook, phaseAfter, type RunOutcome } from '@app/agent-core';
+import { frameRun, type RunOutcome } from '@app/agent-core';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunControlService } from './run-control.service';
@@ -10,11 +10,11 @@ import { RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
 
 /**
- * The frame around a run's work, new or resumed: cancellable while it runs, `run_start` first
- * (`run_resumed` for a run taken over), never a crash (an unexpected error ends the run with
- * `error`), its hooks told how it ended, always finished and recorded (its journal written
- * first) — unless it was handed over to another executor meanwhile, which then ends it: it is
- * answered `RunHandedOverError`, so its caller follows the stored run.
+ * A run's work in the core's run frame (`frameRun`), with what the executor adds: the run
+ * cancellable and open to the caller's messages while it runs, its lease held meanwhile, an
+ * unexpected error logged (the caller reads only `internal error`), the run finished and recorded
+ * — unless it was handed over to another executor meanwhile, which then ends it: it is answered
+ * `RunHandedOverError`, so its caller follows the stored run.
  */
 @Injectable()
 export class RunExecutionService {
@@ -49,51 +49,21 @@ export class RunExecutionService {
     register: () => Promise<void>,
     work: () => Promise<RunOutcome>,
     resumed?: RunResumedEvent,
-  ) {
-    try {
-      await register();
-    } catch (err) {
-      run.close();
-      throw err;
-    }
-    run.transition('running');
-    if (resumed) run.emit('run_resumed', resumed);
-    else
-      run.emit('run_start', {
-        run_id: run.runId,
-        session_id: run.identity.sessionId,
-        agent: run.profile.name,
-        mode: run.profile.mode,
-        protocol: run.profile.protocol,
-      });
-    this.leases.hold(run);
-    let outcome: RunOutcome;
-    try {
-      outcome = await work();
-    } catch (err) {
-      this.logger.error('run failed unexpectedly', { run_id: run.runId, err });
-      outcome = ended(run, run.abortReason ?? 'error', 'internal error');
-    } finally {
-      run.close();
-      this.leases.drop(run.runId);
-    }
-    if (this.leases.wasHandedOver(run.runId)) {
-      await this.journal.runEnded(run);
-      throw new RunHandedOverError(run.runId);
-    }
-    outcome = await this.turnEnded(run, outcome);
-    run.transition(phaseAfter(outcome.finishReason));
-    await this.journal.runEnded(run);
+  ): Promise<AgentRunReply> {
+    const outcome = await frameRun(run, {
+      hooks: run.hooks,
+      store: this.journal,
+      register,
+      resumed,
+      started: () => this.leases.hold(run),
+      stopped: () => this.leases.drop(run.runId),
+      work,
+      unexpected: (err) => {
+        this.logger.error('run failed unexpectedly', { run_id: run.runId, err });
+        return 'internal error';
+      },
+      lost: () => (this.leases.wasHandedOver(run.runId) ? new RunHandedOverError(run.runId) : undefined),
+    });
     return this.finisher.finish(run, input, outcome);
-  }
-
-  /** The hooks hear how the turn ended; a `fail_closed` one that failed turns it into an error. */
-  private async turnEnded(run: ExecutorRun, outcome: RunOutcome): Promise<RunOutcome> {
-    try {
-      await run.hooks?.onTurnEnd?.(run, outcome);
-      return outcome;
-    } catch (err) {
-      return endedByHook(run, err);
-    }
   }
 }

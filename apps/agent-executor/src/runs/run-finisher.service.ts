@@ -48,7 +48,7 @@ export class RunFinisherService implements OnModuleInit {
       finish_reason: outcome.finishReason,
       error: outcome.error,
       plan: run.plan,
-      trace: run.trace,
+      trace: [...run.trace],
       used_tools: run.usedTools,
       usage: pricedUsage(run.usage, run.price),
       total_ms: totalMs,

@@ -79,9 +79,11 @@ export class RunResumeService {
     };
     const session = record.session_id ? await this.sessions.find(record.session_id) : null;
     const history = session ? await this.history.load(ctx, run, session) : [];
-    const outcome = await this.engine.work(ctx, [...history, { role: 'user', content: record.input }]);
-    if (takeover) markTakeover(run, takeover, this.leases.owner);
-    return outcome;
+    try {
+      return await this.engine.work(ctx, [...history, { role: 'user', content: record.input }]);
+    } finally {
+      if (takeover) markTakeover(run, takeover, this.leases.owner);
+    }
   }
 }
 
@@ -93,6 +95,5 @@ function markTakeover(run: ExecutorRun, resumed: RunResumedEvent, owner: string)
     observation: `taken over by ${owner} (takeover ${resumed.takeovers}); carried on from step ${resumed.step}`,
     elapsed_ms: 0,
   };
-  const at = run.trace.findIndex((entry) => entry.step >= resumed.step);
-  run.trace.splice(at === -1 ? run.trace.length : at, 0, step);
+  run.insertTrace(step);
 }

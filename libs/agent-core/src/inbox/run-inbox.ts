@@ -39,6 +39,6 @@ export async function takeUserMessages(ctx: RunContext, messages: ChatMessage[])
 
 function receive({ run }: RunContext, messages: ChatMessage[], text: string): void {
   messages.push({ role: 'user', content: text });
-  run.trace.push({ step: run.step, kind: 'user_message', message: text, elapsed_ms: 0 });
+  run.addTrace({ step: run.step, kind: 'user_message', message: text, elapsed_ms: 0 });
   run.emit('user_message', { step: run.step, text });
 }

@@ -24,7 +24,7 @@ export interface ModelStepEntry extends EntryBase {
  */
 export interface ToolCallEntry extends EntryBase {
   kind: 'tool_call';
-  /** Its place among the calls of its step that completed. */
+  /** Its place among the calls of its step, in the model's order (entries follow the order the calls settled in). */
   index: number;
   name: string;
   /** native: the provider's id the tool message answers. */

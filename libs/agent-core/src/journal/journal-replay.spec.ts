@@ -35,7 +35,7 @@ async function runOnce(
 }
 
 /** The trace without its timings (a call made live again takes its own time). */
-const untimed = (trace: TraceStep[]) => trace.map((step) => ({ ...step, elapsed_ms: 0 }));
+const untimed = (trace: readonly TraceStep[]) => trace.map((step) => ({ ...step, elapsed_ms: 0 }));
 
 /** The journal as it stood after its first `n` entries were written. */
 const prefix = (entries: JournalEntry[], n: number) => entries.slice(0, n);

@@ -47,6 +47,8 @@ export function replayJournal(entries: readonly JournalEntry[], options: ReplayO
     if (entry.kind !== 'model_step') continue;
     const calls: ToolCallEntry[] = [];
     while (ordered[i + 1]?.kind === 'tool_call') calls.push(ordered[++i] as ToolCallEntry);
+    // journaled as they settled; the model read them in call order
+    calls.sort((a, b) => a.index - b.index);
     replayStep(replayed, entry, calls, options.protocol);
   }
   return replayed;

@@ -21,13 +21,13 @@ export function modelFailure(
   const code = err instanceof ModelError ? err.code : 'llm_error';
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof ModelError && err.code === 'llm_bad_response' && /tool call/.test(message)) {
-    run.trace.push({ step: run.step, kind: 'parse_error', error: message, elapsed_ms });
+    run.addTrace({ step: run.step, kind: 'parse_error', error: message, elapsed_ms });
     return {
       repair: prompts.render('repair_tool_arguments', { error: message }),
       error: message,
     };
   }
-  run.trace.push({ step: run.step, kind: 'llm_error', error: `${code}: ${message}`, elapsed_ms });
+  run.addTrace({ step: run.step, kind: 'llm_error', error: `${code}: ${message}`, elapsed_ms });
   const outcome = ended(run, 'error', `${code}: ${message}`);
   return { outcome: err instanceof ModelError ? { ...outcome, failure: upstreamFailure(err) } : outcome };
 }

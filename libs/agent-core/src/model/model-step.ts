@@ -42,7 +42,7 @@ export async function modelStep<T>(
   for (let attempt = 0; attempt <= options.repairs; attempt++) {
     const limit = limitBeforeStep(run, options.maxSteps ?? Number.POSITIVE_INFINITY);
     if (limit) return { ok: false, outcome: ended(run, limit) };
-    run.step += 1;
+    run.nextStep();
     if (attempt === 0) await takeUserMessages(ctx, messages);
     const started = performance.now();
     let result: CompletionResult;
@@ -59,7 +59,7 @@ export async function modelStep<T>(
     const tokens = { ...result.usage };
     const read = options.read(result);
     error = read.ok ? '' : read.error;
-    if (options.traceKind || !read.ok) run.trace.push(traceOf(run.step, options, result, tokens, error));
+    if (options.traceKind || !read.ok) run.addTrace(traceOf(run.step, options, result, tokens, error));
     if (read.ok) return { ok: true, value: read.value, result, tokens };
     messages.push(options.replay?.(result) ?? { role: 'assistant', content: result.text });
     messages.push({ role: 'user', content: error });

@@ -54,7 +54,7 @@ export async function foldHistory(
       ],
       { deltas: 'none' },
     );
-    run.trace.push({
+    run.addTrace({
       step: run.step,
       kind: 'history_summary',
       elapsed_ms: result.elapsedMs,
@@ -63,7 +63,7 @@ export async function foldHistory(
     return { summary: result.text.trim() };
   } catch (err) {
     const elapsed_ms = Math.round(performance.now() - started);
-    run.trace.push({ step: run.step, kind: 'history_summary', error: (err as Error).message, elapsed_ms });
+    run.addTrace({ step: run.step, kind: 'history_summary', error: (err as Error).message, elapsed_ms });
     return { error: err };
   }
 }

@@ -8,7 +8,7 @@ export async function runPlanStep(
   step: PlanStep,
 ): Promise<{ failed: boolean; observation: string; limitReached: boolean }> {
   const { run } = ctx;
-  run.step += 1;
+  run.nextStep();
   step.status = 'running';
   run.emit('step', step);
   const batch = await toolStep(ctx, [{ name: step.tool, params: step.params }]);
@@ -17,7 +17,7 @@ export async function runPlanStep(
   step.elapsed_ms = outcome.elapsedMs;
   if (outcome.status === 'success') step.result = outcome.result;
   else step.error = outcome.error?.message;
-  run.trace.push({
+  run.addTrace({
     step: run.step,
     kind: 'plan_step',
     ...(step.description ? { thought: step.description } : {}),

@@ -98,6 +98,24 @@ describe('plan-then-execute', () => {
     expect(() => agent.approve(done)).toThrow(/not waiting for approval \(completed\)/);
   });
 
+  it('reject: the held plan ends rejected, none of its steps run, the model not called again', async () => {
+    const { agent, functions, model } = planAgent([planOf(add), 'never'], { plan_approval: true });
+    const held = await agent.run('compute');
+    const rejected = await agent.reject(held, 'too risky');
+    expect(rejected).toMatchObject({
+      run_id: held.run_id,
+      finish_reason: 'rejected',
+      phase: 'cancelled',
+      reply: 'The plan was rejected; nothing was executed.',
+      usage: held.usage,
+    });
+    expect(rejected.plan?.steps.map((step) => step.status)).toEqual(['skipped']);
+    expect(rejected.trace).toEqual(held.trace);
+    expect(functions.calls).toHaveLength(0);
+    expect(model.requests).toHaveLength(1);
+    await expect(agent.reject(rejected)).rejects.toThrow(/not waiting for approval \(cancelled\)/);
+  });
+
   it('TaskAgent.executePlan carries out the caller’s plan without asking the model for one', async () => {
     const { agent, model } = harness(['Three.'], {}, { functions: withFailing() });
     const tasks = new TaskAgent(agent.runtime, agent.definition);

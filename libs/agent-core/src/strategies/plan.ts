@@ -33,13 +33,14 @@ export async function startPlan(
   const { run } = ctx;
   const planned = await writePlan(ctx, [await planningTurn(ctx), ...conversation], 'plan', parser);
   if (!planned.ok) return planned.outcome;
-  run.plan = {
+  const plan: Plan = {
     revision: 0,
     steps: planned.value.map((step, index) => ({ ...step, index, status: 'pending' })),
   };
-  run.emit('plan', run.plan);
+  run.setPlan(plan);
+  run.emit('plan', plan);
   if (run.definition.plan_approval)
-    return { finishReason: 'awaiting_approval', reply: describePlan(ctx.prompts, run.plan) };
+    return { finishReason: 'awaiting_approval', reply: describePlan(ctx.prompts, plan) };
   await ctx.store?.planChanged(run);
   return carryOutPlan(ctx, conversation, parser);
 }

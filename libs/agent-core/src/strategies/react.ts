@@ -48,7 +48,7 @@ export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Pr
     if (!step.ok) return step.outcome;
     const { value: reply, result, tokens } = step;
     if (reply.kind === 'final') {
-      run.trace.push({ step: run.step, kind: 'final', elapsed_ms: result.elapsedMs, tokens });
+      run.addTrace({ step: run.step, kind: 'final', elapsed_ms: result.elapsedMs, tokens });
       if (reply.answer) run.emit('delta', { step: run.step, text: reply.answer });
       return answered(reply.answer);
     }
@@ -77,7 +77,7 @@ async function act(
   if (batch.held)
     return { finishReason: 'awaiting_approval', reply: awaitingReply(batch.held), heldCalls: batch.held };
   batch.outcomes.forEach((outcome, i) =>
-    run.trace.push(actionStep(run.step, outcome, i === 0 ? { thought, tokens } : {})),
+    run.addTrace(actionStep(run.step, outcome, i === 0 ? { thought, tokens } : {})),
   );
   messages.push(...resultTurns(batch.outcomes, protocol));
   if (run.abortReason) return ended(run, run.abortReason);
@@ -112,8 +112,8 @@ async function holdForCaller(
     if (clientTools.has(call.name)) {
       const asked = clientTools.pendingCall(call, run.runId, index);
       pending.push(asked);
-      run.trace.push(clientStep(run.step, asked, opening));
-    } else run.trace.push(actionStep(run.step, executed.shift() as ToolOutcome, opening));
+      run.addTrace(clientStep(run.step, asked, opening));
+    } else run.addTrace(actionStep(run.step, executed.shift() as ToolOutcome, opening));
   });
   return {
     finishReason: 'client_tool_calls',

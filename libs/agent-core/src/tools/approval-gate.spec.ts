@@ -14,7 +14,7 @@ const MULTIPLY = { name: 'multiply', params: { a: 2, b: 3 } };
 function stepContext(decisions: Record<string, ApprovalDecision> = {}) {
   const definition = defineAgent({ name: 'gated', allowed_tools: ['*'], needs_approval: ['add'] });
   const run = new RunState({ runId: 'run_1', sessionId: '' }, definition, { timeoutMs: 10_000 });
-  run.step = 1;
+  run.nextStep();
   const functions = arithmetic();
   const ctx: RunContext = {
     run,

@@ -59,7 +59,7 @@ export async function toolStep(
       };
       continue;
     }
-    run.toolCallsExecuted += 1;
+    run.countToolCall();
   }
   const allowed = await allowedNames(ctx);
   const outcomes = await Promise.all(checked.map((item, index) => settle(ctx, item, index, allowed)));
@@ -162,6 +162,8 @@ async function settle(
     ...(outcome.status === 'success' ? { result: outcome.result } : { error: outcome.error }),
     elapsed_ms: outcome.elapsedMs,
   });
+  // journaled as it settles, not behind the slowest call of its step (the entry carries its index)
+  if (!outcome.replayed) await ctx.store?.toolCallCompleted(run, call, outcome);
   return outcome;
 }
 
@@ -175,7 +177,6 @@ async function record(ctx: RunContext, outcome: ToolOutcome): Promise<void> {
     result: outcome.status === 'success' ? outcome.result : outcome.error,
   });
   await ctx.hooks?.afterTool?.(run, outcome);
-  if (!outcome.replayed) await ctx.store?.toolCallCompleted(run, outcome.call, outcome);
 }
 
 async function execute(

@@ -1,0 +1,92 @@
+import type { RunResumedEvent } from '@app/contracts';
+import { HookFailed } from './errors';
+import type { Hooks, RunStore } from './ports';
+import { ended, type RunOutcome } from './run-outcome';
+import type { RunState } from './run-state';
+import { endedByHook, phaseAfter } from './run-turn';
+
+/** What a host adds around a run's work; everything but `work` optional. */
+export interface RunFrame {
+  hooks?: Hooks;
+  store?: RunStore;
+  /** Once the run can be cancelled, before it starts (e.g. its record written); a failure is thrown on. */
+  register?: () => Promise<void>;
+  /** A run carried on from its journal announces this instead of `run_start`. */
+  resumed?: RunResumedEvent;
+  /** Around the work, whatever happens in it (e.g. the run's lease held, then dropped). */
+  started?: () => void;
+  stopped?: () => void;
+  /** The turn's work: the strategy, and what it loads first. */
+  work: () => Promise<RunOutcome>;
+  /** The error text of an unexpected failure (a hook's is named as such); default: its message. */
+  unexpected?: (err: unknown) => string;
+  /**
+   * Asked once the work stopped: an error when the run is no longer this host's to end (handed
+   * over to another, which ends it). The frame closes the run's journal and throws it.
+   */
+  lost?: () => Error | undefined;
+}
+
+/**
+ * The frame around a run's work, new or carried on, for every host: `run_start` (or `run_resumed`)
+ * first, never a crash (a hook that stopped the run or an unexpected error ends it with `error`),
+ * the `onTurnEnd` hooks told how it ended (one that fails turns the ending into an error), then
+ * the run's phase moved and its ending journaled. The host replies from the outcome returned.
+ */
+export async function frameRun(run: RunState, frame: RunFrame): Promise<RunOutcome> {
+  try {
+    await frame.register?.();
+  } catch (err) {
+    run.close();
+    throw err;
+  }
+  run.transition('running');
+  announce(run, frame.resumed);
+  frame.started?.();
+  let outcome: RunOutcome;
+  try {
+    outcome = await frame.work();
+  } catch (err) {
+    outcome = endedUnexpectedly(run, err, frame);
+  } finally {
+    run.close();
+    frame.stopped?.();
+  }
+  const lost = frame.lost?.();
+  if (lost) {
+    await frame.store?.runEnded(run, outcome);
+    throw lost;
+  }
+  outcome = await turnEnded(run, outcome, frame);
+  run.transition(phaseAfter(outcome.finishReason));
+  await frame.store?.runEnded(run, outcome);
+  return outcome;
+}
+
+function announce(run: RunState, resumed?: RunResumedEvent): void {
+  if (resumed) return run.emit('run_resumed', resumed);
+  const { name, mode, protocol } = run.definition;
+  run.emit('run_start', {
+    run_id: run.runId,
+    session_id: run.identity.sessionId,
+    agent: name,
+    mode,
+    protocol,
+  });
+}
+
+function endedUnexpectedly(run: RunState, err: unknown, frame: RunFrame): RunOutcome {
+  if (err instanceof HookFailed) return endedByHook(run, err);
+  const error = frame.unexpected ? frame.unexpected(err) : (err as Error).message || 'internal error';
+  return ended(run, run.abortReason ?? 'error', error);
+}
+
+/** The hooks hear how the turn ended; one that fails (a `fail_closed` hook) turns it into an error. */
+async function turnEnded(run: RunState, outcome: RunOutcome, frame: RunFrame): Promise<RunOutcome> {
+  try {
+    await frame.hooks?.onTurnEnd?.(run, outcome);
+    return outcome;
+  } catch (err) {
+    return endedUnexpectedly(run, err, frame);
+  }
+}

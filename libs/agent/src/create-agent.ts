@@ -81,9 +81,10 @@ export class EmbeddedAgent extends Agent {
     return new EmbeddedAgent(this.runtime, { ...this.definition, ...changes }, this.memory);
   }
 
-  /** The run, then (not awaited) its archive to memory. */
+  /** The run (searching the memory's scope), then (not awaited) its archive to memory. */
   override async execute(input: RunInput, options?: ExecuteOptions): Promise<AgentResult> {
-    const result = await super.execute(input, options);
+    const scoped = this.memory ? { memoryScope: this.memory.scope, ...input } : input;
+    const result = await super.execute(scoped, options);
     this.memory?.archive(result);
     return result;
   }
@@ -106,10 +107,10 @@ export function createTaskAgent(options: Omit<AgentOptions, 'memory'>): TaskAgen
 }
 
 function runtimeFor(options: AgentOptions, memory?: RunArchive): AgentRuntime {
-  const functions = new InProcessFunctions(options.functions ?? [], options.logger);
   return AgentRuntime.create({
     model: options.model,
-    functions: memory ? memory.functions(functions) : functions,
+    functions: new InProcessFunctions(options.functions ?? [], options.logger),
+    memory: memory?.store,
     sessions: options.sessions,
     hooks: options.hooks,
     events: options.events,

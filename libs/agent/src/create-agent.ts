@@ -5,11 +5,14 @@ import {
   AgentSession,
   defineAgent,
   type AgentResult,
+  type Clock,
   type EventSink,
   type ExecuteOptions,
   type Hooks,
   type ModelClient,
+  type PlanParser,
   type RunInput,
+  type RunStore,
   type SessionSettings,
   type SessionStore,
   TaskAgent,
@@ -55,6 +58,12 @@ export interface AgentOptions {
   hooks?: Hooks;
   /** Receives every run's events, besides the stream `send()` returns. */
   events?: EventSink;
+  /** Reads the plans of `mode: 'plan'`; the JSON plan format when absent (its error goes back in `repair_plan`). */
+  planParser?: PlanParser;
+  /** The run journal: each model step and function call handed over as it completes (`new InMemoryRunStore()`). */
+  store?: RunStore;
+  /** The time runs and sessions read (run deadlines, a session's `ttlMs`); the system clock when absent. */
+  clock?: Clock;
   /**
    * Long-term memory: completed runs archived to `store` (in this process when absent), searched
    * by the model with `memory_retrieve` and `memory_expand` within `scope`.
@@ -114,6 +123,9 @@ function runtimeFor(options: AgentOptions, memory?: RunArchive): AgentRuntime {
     sessions: options.sessions,
     hooks: options.hooks,
     events: options.events,
+    planParser: options.planParser,
+    store: options.store,
+    clock: options.clock,
     ...(options.limits?.runTimeoutMs ? { runTimeoutMs: options.limits.runTimeoutMs } : {}),
   });
 }

@@ -39,8 +39,8 @@ export function replayJournal(entries: readonly JournalEntry[], options: ReplayO
     usedTools: {},
     trace: [],
   };
-  // a call's start matters only to a run taken over; its outcome is what the model read
   const prompts = options.prompts ?? new PromptSet({});
+  // a call's start matters only to a run taken over; its outcome is what the model read
   const ordered = entries.filter((entry) => entry.kind !== 'tool_started').sort((a, b) => a.seq - b.seq);
   for (let i = 0; i < ordered.length; i++) {
     const entry = ordered[i];

@@ -3,6 +3,16 @@ import tseslint from 'typescript-eslint';
 
 const APPS = '(gateway|agent-executor|function-runner|scheduler)';
 
+// A later block's `no-restricted-imports` replaces an earlier one for the files both match,
+// so every block that sets the rule repeats these patterns.
+const NO_APPS = [
+  {
+    regex: `^(\\.\\./)+(apps/)?${APPS}/`,
+    message: 'apps talk only over NATS (libs/contracts), never by import',
+  },
+  { regex: '(^|/)apps/', message: 'apps talk only over NATS (libs/contracts), never by import' },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -26,18 +36,7 @@ export default tseslint.config(
     // Apps never import each other, and libs never import apps: they talk over NATS via libs/contracts.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^(\\.\\./)+(apps/)?${APPS}/`,
-              message: 'apps talk only over NATS (libs/contracts), never by import',
-            },
-            { regex: '(^|/)apps/', message: 'apps talk only over NATS (libs/contracts), never by import' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: NO_APPS }],
     },
   },
   {
@@ -49,9 +48,11 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            ...NO_APPS,
             {
               regex:
-                '^(@nestjs/|node:(fs|net|http|https|child_process|dgram|dns|tls)$|@app/(bus|persistence|runtime|functions|observability|config|llm))',
+                '^(@nestjs/|@nats-io/|@prisma/|(ioredis|bullmq|better-sqlite3|pg)$|node:(fs|net|http|https|child_process|dgram|dns|tls)$|@app/(bus|persistence|runtime|functions|observability|config|llm))',
+              message: 'agent-core and protocol stay pure: no Nest, NATS, Prisma, Redis, SQL drivers or I/O',
             },
           ],
         },
@@ -65,7 +66,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(@nestjs/|@app/(bus|persistence|runtime|observability|config))' }] },
+        {
+          patterns: [
+            ...NO_APPS,
+            { regex: '^(@nestjs/|@app/(bus|persistence|runtime|observability|config))' },
+          ],
+        },
       ],
     },
   },
@@ -78,6 +84,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            ...NO_APPS,
             {
               regex:
                 '^(@nestjs/|@nats-io/|@prisma/|ioredis$|@app/(bus|persistence|runtime|config|observability)$)',

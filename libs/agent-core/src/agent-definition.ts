@@ -1,4 +1,6 @@
 import type { AgentMode, AgentProtocol, StepFailurePolicy } from '@app/contracts';
+import { PromptSet } from './prompts/prompt-set';
+import { ENGLISH_TEMPLATES } from './prompts/templates.en';
 import type { PromptLanguage, PromptTemplates } from './prompts/templates';
 
 /**
@@ -52,8 +54,7 @@ export interface AgentDefinition {
   language?: PromptLanguage;
 }
 
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are a helpful assistant. Use the functions when they help to answer; answer directly when they do not.';
+export const DEFAULT_SYSTEM_PROMPT = ENGLISH_TEMPLATES.system;
 
 export const DEFINITION_DEFAULTS = {
   system_prompt: DEFAULT_SYSTEM_PROMPT,
@@ -70,8 +71,12 @@ export const DEFINITION_DEFAULTS = {
   step_failure: 'abort',
 } as const satisfies Omit<AgentDefinition, 'name'>;
 
-/** A definition with every default filled in; fields given as `undefined` keep their default. */
+/**
+ * A definition with every default filled in; fields given as `undefined` keep their default.
+ * Without instructions the agent gets its `system` template, in its language.
+ */
 export function defineAgent(spec: Partial<AgentDefinition> & { name: string }): AgentDefinition {
   const given = Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== undefined));
-  return { ...DEFINITION_DEFAULTS, allowed_tools: [], ...given } as unknown as AgentDefinition;
+  const system_prompt = new PromptSet(spec).render('system');
+  return { ...DEFINITION_DEFAULTS, system_prompt, allowed_tools: [], ...given } as unknown as AgentDefinition;
 }

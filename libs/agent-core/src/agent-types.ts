@@ -8,6 +8,7 @@ import type {
   UsedTools,
 } from '@app/contracts';
 import type { AgentError } from './errors';
+import type { MemoryScope } from './memory/memory-store';
 import type { RunEvent } from './events';
 import type { ChatMessage } from './model/model-client';
 import type { EventSink } from './ports';
@@ -27,6 +28,8 @@ export interface RunInput {
   clientTools?: ClientTool[];
   /** Aborting it cancels the run. */
   signal?: AbortSignal;
+  /** Whose memories the run may search, with the runtime's memory; the caller's of this agent when absent. */
+  memoryScope?: MemoryScope;
   /** The price of the agent's model (USD per million tokens): the run's `usage.cost_usd` and `max_cost_usd` need it. */
   price?: ModelPrice;
 }

@@ -3,6 +3,7 @@ import type { AgentResult, AgentRunStream, ExecuteOptions, RunInput } from './ag
 import { AgentError } from './errors';
 import { EventStream, fanOut } from './event-stream';
 import { newId } from './ids';
+import { functionsWithMemory } from './memory/run-memory';
 import type { ChatMessage } from './model/model-client';
 import { PromptSet } from './prompts/prompt-set';
 import type { RunContext } from './run-context';
@@ -117,7 +118,7 @@ export class Agent {
     return {
       run,
       model: ports.model,
-      functions: ports.functions,
+      functions: functionsWithMemory(ports.functions, ports.memory, this.definition, input),
       prompts: new PromptSet(this.definition),
       hooks: ports.hooks,
       store: ports.store,

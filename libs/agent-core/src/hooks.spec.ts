@@ -13,6 +13,7 @@ function recordingHooks(calls: string[], beforeTool?: Hooks['beforeTool']): Hook
       return beforeTool?.(run, call);
     },
     afterTool: (_run, outcome) => void calls.push(`afterTool ${outcome.call.name} ${outcome.status}`),
+    onPlanStepComplete: (_run, step) => void calls.push(`onPlanStepComplete ${step.index} ${step.status}`),
     onTurnEnd: (_run, outcome) => void calls.push(`onTurnEnd ${outcome.finishReason}`),
   };
 }
@@ -32,6 +33,36 @@ describe('hooks', () => {
       'afterLlm',
       'beforeTool add',
       'afterTool add success',
+      'beforeLlm',
+      'afterLlm',
+      'onTurnEnd final',
+    ]);
+  });
+
+  it('in plan mode, each step is complete (and told) after its tool call, before the next step', async () => {
+    const calls: string[] = [];
+    const plan = JSON.stringify({
+      steps: [
+        { description: 'add', tool: 'add', params: { a: 1, b: 2 } },
+        { description: 'multiply', tool: 'multiply', params: { a: 3, b: 4 } },
+      ],
+    });
+    const { agent } = harness(
+      [plan, 'Three and twelve.'],
+      { mode: 'plan' },
+      { hooks: recordingHooks(calls) },
+    );
+    await agent.run('compute');
+    expect(calls).toEqual([
+      'onTurnStart',
+      'beforeLlm',
+      'afterLlm',
+      'beforeTool add',
+      'afterTool add success',
+      'onPlanStepComplete 0 completed',
+      'beforeTool multiply',
+      'afterTool multiply success',
+      'onPlanStepComplete 1 completed',
       'beforeLlm',
       'afterLlm',
       'onTurnEnd final',
@@ -74,6 +105,15 @@ describe('hooks', () => {
   it.each<[string, Hooks]>([
     ['onTurnStart', { onTurnStart: () => Promise.reject(new HookFailed('audit is down')) }],
     ['beforeLlm', { beforeLlm: () => Promise.reject(new HookFailed('audit is down')) }],
+    ['afterLlm', { afterLlm: () => Promise.reject(new HookFailed('audit is down')) }],
+    [
+      'beforeTool',
+      {
+        beforeTool: () => {
+          throw new HookFailed('audit is down');
+        },
+      },
+    ],
     ['afterTool', { afterTool: () => Promise.reject(new HookFailed('audit is down')) }],
   ])('a HookFailed from %s ends the run with error, naming it (not as a model failure)', async (_, hooks) => {
     const { agent } = harness([action('add', { a: 1, b: 2 }), finalAnswer('3')], {}, { hooks });

@@ -19,6 +19,7 @@ export interface RuntimeOptions {
   functions: FunctionCaller;
   store?: RunStore;
   hooks?: Hooks;
+  /** Long-term memory: each run is offered `memory_retrieve` and `memory_expand` over it (`RunInput.memoryScope`). */
   memory?: MemoryStore;
   clock?: Clock;
   metrics?: RunMetrics;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LimitExceeded } from './errors';
 import { AgentSession } from './session';
 import { InMemorySessionStore } from './session/in-memory-session.store';
-import { finalAnswer, harness } from './testing/fixtures.fixture';
+import { finalAnswer, harness, nativeCall } from './testing/fixtures.fixture';
 
 describe('AgentSession', () => {
   it('keeps the history, the turn index and the usage and cost across turns', async () => {
@@ -29,6 +29,46 @@ describe('AgentSession', () => {
     const session = new AgentSession(agent, { settings: { maxTurns: 1 } });
     await session.submitTurn('1');
     await expect(session.submitTurn('2')).rejects.toThrow(LimitExceeded);
+  });
+
+  it('offers no functions once maxToolTurns turns have called some', async () => {
+    const { agent, model } = harness(
+      [
+        nativeCall('c1', 'add', { a: 1, b: 2 }),
+        'Three.',
+        nativeCall('c2', 'add', { a: 2, b: 2 }),
+        'Four.',
+        'No.',
+      ],
+      { protocol: 'native' },
+    );
+    const session = new AgentSession(agent, { settings: { maxToolTurns: 2 } });
+    await session.submitTurn('1 + 2?');
+    await session.submitTurn('2 + 2?');
+    const third = await session.submitTurn('3 + 3?');
+    const offered = model.requests.map((request) => request.tools?.map((tool) => tool.name).sort());
+    expect(offered).toEqual([
+      ['add', 'multiply'],
+      ['add', 'multiply'],
+      ['add', 'multiply'],
+      ['add', 'multiply'],
+      undefined,
+    ]);
+    expect(third).toMatchObject({ reply: 'No.', function_calls: [] });
+  });
+
+  it('expires after ttlMs without a turn, by the runtime’s clock', async () => {
+    let now = 1_000;
+    const { agent } = harness([finalAnswer('one'), finalAnswer('two')], {}, { clock: { now: () => now } });
+    const session = new AgentSession(agent, { settings: { ttlMs: 60_000 } });
+    await session.submitTurn('1');
+    now += 60_000;
+    await session.submitTurn('2');
+    now += 60_001;
+    const expired = session.submitTurn('3');
+    await expect(expired).rejects.toThrow(LimitExceeded);
+    await expect(expired).rejects.toMatchObject({ code: 'session_expired' });
+    expect(session.turnIndex).toBe(2);
   });
 
   it('folds older turns into a summary when the history outgrows half the context', async () => {

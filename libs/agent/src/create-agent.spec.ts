@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { HookFailed, LimitExceeded, type RunEvent, ScriptedModelClient } from '@app/agent-core';
+import {
+  HookFailed,
+  InMemoryRunStore,
+  LimitExceeded,
+  type PlanParser,
+  type RunEvent,
+  ScriptedModelClient,
+} from '@app/agent-core';
 import { Param } from '@app/functions';
 import { createAgent, createTaskAgent } from './create-agent';
 import { defineFunction } from './functions/define-function';
@@ -155,5 +162,41 @@ describe('createAgent', () => {
     expect(turn.finish_reason).toBe('budget');
     expect(turn.usage.cost_usd).toBeGreaterThanOrEqual(0.00001);
     expect(chat.cost).toBe(turn.usage.cost_usd);
+  });
+
+  it('hands its plan parser, run store and clock to the run engine', async () => {
+    const cities: PlanParser = {
+      parse: (text) => ({
+        ok: true,
+        steps: text.split(',').map((city) => ({ description: city, tool: 'get_weather', params: { city } })),
+      }),
+    };
+    const store = new InMemoryRunStore();
+    let now = 0;
+    const calls: string[] = [];
+    const agent = createAgent({
+      name: 'p',
+      mode: 'plan',
+      model: new ScriptedModelClient(['Oslo,Bergen', 'Both cloudy.']),
+      functions: [weather(calls)],
+      planParser: cities,
+      store,
+      clock: { now: () => now },
+    });
+    const chat = agent.session(undefined, { ttlMs: 1_000 });
+
+    const result = await chat.submitTurn('Weather in Oslo and Bergen?');
+
+    expect(calls).toEqual(['Oslo', 'Bergen']);
+    expect(store.load(result.run_id).map((entry) => entry.kind)).toEqual([
+      'model_step',
+      'tool_started',
+      'tool_call',
+      'tool_started',
+      'tool_call',
+      'model_step',
+    ]);
+    now += 1_001;
+    await expect(chat.submitTurn('And tomorrow?')).rejects.toMatchObject({ code: 'session_expired' });
   });
 });

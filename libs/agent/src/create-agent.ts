@@ -5,11 +5,14 @@ import {
   AgentSession,
   defineAgent,
   type AgentResult,
+  type Clock,
   type EventSink,
   type ExecuteOptions,
   type Hooks,
   type ModelClient,
+  type PlanParser,
   type RunInput,
+  type RunStore,
   type SessionSettings,
   type SessionStore,
   TaskAgent,
@@ -55,6 +58,12 @@ export interface AgentOptions {
   hooks?: Hooks;
   /** Receives every run's events, besides the stream `send()` returns. */
   events?: EventSink;
+  /** Reads the plans of `mode: 'plan'`; the JSON plan format when absent (its error goes back in `repair_plan`). */
+  planParser?: PlanParser;
+  /** The run journal: each model step and function call handed over as it completes (`new InMemoryRunStore()`). */
+  store?: RunStore;
+  /** The time runs and sessions read (run deadlines, a session's `ttlMs`); the system clock when absent. */
+  clock?: Clock;
   /**
    * Long-term memory: completed runs archived to `store` (in this process when absent), searched
    * by the model with `memory_retrieve` and `memory_expand` within `scope`.
@@ -81,9 +90,10 @@ export class EmbeddedAgent extends Agent {
     return new EmbeddedAgent(this.runtime, { ...this.definition, ...changes }, this.memory);
   }
 
-  /** The run, then (not awaited) its archive to memory. */
+  /** The run (searching the memory's scope), then (not awaited) its archive to memory. */
   override async execute(input: RunInput, options?: ExecuteOptions): Promise<AgentResult> {
-    const result = await super.execute(input, options);
+    const scoped = this.memory ? { memoryScope: this.memory.scope, ...input } : input;
+    const result = await super.execute(scoped, options);
     this.memory?.archive(result);
     return result;
   }
@@ -106,13 +116,16 @@ export function createTaskAgent(options: Omit<AgentOptions, 'memory'>): TaskAgen
 }
 
 function runtimeFor(options: AgentOptions, memory?: RunArchive): AgentRuntime {
-  const functions = new InProcessFunctions(options.functions ?? [], options.logger);
   return AgentRuntime.create({
     model: options.model,
-    functions: memory ? memory.functions(functions) : functions,
+    functions: new InProcessFunctions(options.functions ?? [], options.logger),
+    memory: memory?.store,
     sessions: options.sessions,
     hooks: options.hooks,
     events: options.events,
+    planParser: options.planParser,
+    store: options.store,
+    clock: options.clock,
     ...(options.limits?.runTimeoutMs ? { runTimeoutMs: options.limits.runTimeoutMs } : {}),
   });
 }

@@ -5,7 +5,8 @@
  * Replies (model → agent):
  * - `parseAssistantReply(text, protocol = 'xml-toon')` never throws. It returns `calls` (with the
  *   prose around them as `thought`), `final` (a reply without any call) or `invalid`, whose
- *   `error` is written to be sent back to the model for its one repair round.
+ *   `error` is written to be sent back to the model for its one repair round (`problem` is the
+ *   same without the repair instructions: `XML_TOON_REPAIR`/`JSON_ACTION_REPAIR`, whose `{error}` it fills).
  *   xml-toon: `<call name="f"><p>key: value</p><data type="toon">…</data></call>`, tolerant of
  *   prose, code fences, several calls, single quotes, raw `&`/`<`, CDATA, a missing `</call>`,
  *   JSON in a TOON block and TOON row counts that disagree with the rows sent.
@@ -38,7 +39,8 @@
  * - `countTokens(text, model?)`: o200k_base, or cl100k_base for gpt-4 / gpt-3.5 era models.
  */
 export { parseAssistantReply } from './reply-parser';
-export { encodeCalls } from './xml-toon.codec';
+export { encodeCalls, XML_TOON_REPAIR } from './xml-toon.codec';
+export { JSON_ACTION_REPAIR } from './json-action.codec';
 export { applySchemaTypes } from './schema-types';
 export { matchesType, validateParams } from './params-validator';
 export { PARAMETER_TYPES } from './types';

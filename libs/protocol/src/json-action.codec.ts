@@ -1,9 +1,11 @@
 import { findJsonObjects } from './json-extract';
 import { cleanProse } from './prose';
+import { invalidReply } from './invalid-reply';
 import type { ParsedReply } from './types';
 
-const REPAIR_HINT =
-  'Reply with exactly one JSON object: {"type":"action","tool":"function_name","args":{...}} or {"type":"final","answer":"..."}.';
+/** What an unreadable json-action reply is answered with; `{error}` is what could not be read. */
+export const JSON_ACTION_REPAIR =
+  'Your reply could not be read: {error}. Reply with exactly one JSON object: {"type":"action","tool":"function_name","args":{...}} or {"type":"final","answer":"..."}.';
 
 const NO_TYPE = 'its JSON object has no "type"';
 const NO_OBJECT = 'it contains no JSON object';
@@ -54,5 +56,5 @@ function isProtocolMessage(value: Record<string, unknown>): boolean {
 }
 
 function invalid(problem: string): ParsedReply {
-  return { kind: 'invalid', error: `Your reply could not be read: ${problem}. ${REPAIR_HINT}` };
+  return invalidReply(JSON_ACTION_REPAIR, problem);
 }

@@ -9,6 +9,10 @@ export function parseAssistantReply(text: string, protocol: ToolProtocol = 'xml-
   } catch (error) {
     // Defence in depth: the codecs are written not to throw, but one bad reply must not end a run.
     const reason = error instanceof Error ? error.message : String(error);
-    return { kind: 'invalid', error: `Your reply could not be read (${reason}). Please send it again.` };
+    return {
+      kind: 'invalid',
+      error: `Your reply could not be read (${reason}). Please send it again.`,
+      problem: reason,
+    };
   }
 }

@@ -17,7 +17,8 @@ export interface ParsedCall {
 export type ParsedReply =
   | { kind: 'calls'; calls: ParsedCall[]; thought?: string }
   | { kind: 'final'; answer: string }
-  | { kind: 'invalid'; error: string };
+  /** `problem`: what could not be read; `error`: the English repair message built around it. */
+  | { kind: 'invalid'; error: string; problem: string };
 
 export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];

@@ -3,13 +3,15 @@ import { readParam } from './param-value';
 import { cleanProse } from './prose';
 import { setOwn } from './records';
 import { encodeData, toJsonValue } from './toon-data';
+import { invalidReply } from './invalid-reply';
 import type { ParsedCall, ParsedReply } from './types';
 import { tokenize } from './xml-scanner';
 import { readReplyStructure, type RawCall, type ReplyStructure } from './xml-structure';
 import { decodeEntities, escapeAttribute, toCdata } from './xml-text';
 
-const REPAIR_HINT =
-  'Write each call as <call name="function_name"><p>param: value</p></call>; to answer the user, reply without <call>.';
+/** What an unreadable xml-toon reply is answered with; `{error}` is what could not be read. */
+export const XML_TOON_REPAIR =
+  'Your reply could not be read: {error}. Write each call as <call name="function_name"><p>param: value</p></call>; to answer the user, reply without <call>.';
 // What is left of `<call` or `</call>` in the prose is a tag the scanner could not read.
 const UNREAD_CALL_OPENING = /<call\b/i;
 const UNREAD_CALL_CLOSING = /<\/call\b/i;
@@ -87,7 +89,7 @@ function addJsonBody(call: Required<ParsedCall>, raw: RawCall): string | undefin
 }
 
 function invalid(problem: string): ParsedReply {
-  return { kind: 'invalid', error: `Your reply could not be read: ${problem}. ${REPAIR_HINT}` };
+  return invalidReply(XML_TOON_REPAIR, problem);
 }
 
 /**

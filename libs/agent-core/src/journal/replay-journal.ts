@@ -1,6 +1,7 @@
 import type { AgentProtocol, TraceStep, Usage, UsedTools } from '@app/contracts';
 import type { ChatMessage, CompletionResult } from '../model/model-client';
 import { assistantTurn, readReply, repairTurn, resultTurns } from '../model/reply-reader';
+import { PromptSet } from '../prompts/prompt-set';
 import type { ToolOutcome } from '../tools/tool-call';
 import type { JournalEntry, ModelStepEntry, ToolCallEntry } from './journal-entry';
 
@@ -18,6 +19,8 @@ export interface ReplayedRun {
 
 export interface ReplayOptions {
   protocol: AgentProtocol;
+  /** The agent's prompts, which wrote its repair turns; the English ones when absent. */
+  prompts?: PromptSet;
   /** What the run's first model step was sent: the system turn and the conversation. */
   opening: ChatMessage[];
 }
@@ -36,6 +39,7 @@ export function replayJournal(entries: readonly JournalEntry[], options: ReplayO
     usedTools: {},
     trace: [],
   };
+  const prompts = options.prompts ?? new PromptSet({});
   // a call's start matters only to a run taken over; its outcome is what the model read
   const ordered = entries.filter((entry) => entry.kind !== 'tool_started').sort((a, b) => a.seq - b.seq);
   for (let i = 0; i < ordered.length; i++) {
@@ -49,7 +53,7 @@ export function replayJournal(entries: readonly JournalEntry[], options: ReplayO
     while (ordered[i + 1]?.kind === 'tool_call') calls.push(ordered[++i] as ToolCallEntry);
     // journaled as they settled; the model read them in call order
     calls.sort((a, b) => a.index - b.index);
-    replayStep(replayed, entry, calls, options.protocol);
+    replayStep(replayed, entry, calls, options.protocol, prompts);
   }
   return replayed;
 }
@@ -59,12 +63,13 @@ function replayStep(
   entry: ModelStepEntry,
   calls: ToolCallEntry[],
   protocol: AgentProtocol,
+  prompts: PromptSet,
 ): void {
   replayed.step = Math.max(replayed.step, entry.step);
   replayed.usage.prompt_tokens += entry.usage.prompt_tokens;
   replayed.usage.completion_tokens += entry.usage.completion_tokens;
   const result = resultOf(entry);
-  const reply = readReply(result, protocol);
+  const reply = readReply(result, protocol, prompts);
   const tokens = { ...entry.usage };
   const base = { step: entry.step, elapsed_ms: entry.elapsedMs, tokens };
   if (reply.kind === 'invalid') {

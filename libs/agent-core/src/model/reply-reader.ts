@@ -1,5 +1,6 @@
 import type { AgentProtocol, FunctionDefinition } from '@app/contracts';
 import { parseAssistantReply } from '@app/protocol';
+import type { PromptSet } from '../prompts/prompt-set';
 import type { ChatMessage, CompletionResult, NativeTool } from './model-client';
 import type { ToolCall, ToolOutcome } from '../tools/tool-call';
 
@@ -11,9 +12,10 @@ export type ReadReply =
 /**
  * The protocol-specific half of a ReAct step: what a reply means, how it is replayed to the model,
  * and how results go back. Only the model's own reply is ever parsed: a result that contains
- * `<call>` is data and stays data.
+ * `<call>` is data and stays data. An unreadable reply's error is its repair turn, in the agent's
+ * prompts.
  */
-export function readReply(result: CompletionResult, protocol: AgentProtocol): ReadReply {
+export function readReply(result: CompletionResult, protocol: AgentProtocol, prompts: PromptSet): ReadReply {
   if (protocol === 'native') {
     if (result.toolCalls.length === 0) return { kind: 'final', answer: result.text };
     const calls = result.toolCalls.map((call) => ({ name: call.name, params: call.arguments, id: call.id }));
@@ -21,7 +23,10 @@ export function readReply(result: CompletionResult, protocol: AgentProtocol): Re
       ? { kind: 'calls', calls, thought: result.text.trim() }
       : { kind: 'calls', calls };
   }
-  return parseAssistantReply(result.text, protocol);
+  const reply = parseAssistantReply(result.text, protocol);
+  if (reply.kind !== 'invalid') return reply;
+  const repair = protocol === 'json-action' ? 'repair_reply_json_action' : 'repair_reply_xml_toon';
+  return { kind: 'invalid', error: prompts.render(repair, { error: reply.problem }) };
 }
 
 export function assistantTurn(result: CompletionResult, protocol: AgentProtocol): ChatMessage {

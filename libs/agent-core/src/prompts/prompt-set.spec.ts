@@ -3,7 +3,7 @@ import type { FunctionDefinition, Plan } from '@app/contracts';
 import { buildSystemPrompt } from '@app/protocol';
 import { finalAnswer, harness } from '../testing/fixtures.fixture';
 import { InMemoryFunctions } from '../testing/in-memory-functions';
-import { defineAgent } from '../agent-definition';
+import { type AgentDefinition, DEFAULT_SYSTEM_PROMPT, defineAgent } from '../agent-definition';
 import { describePlan, planningPrompt, replanRequest, summaryRequest } from '../strategies/plan-prompt';
 import { PromptSet, renderTemplate } from './prompt-set';
 
@@ -99,5 +99,54 @@ describe('the ReAct system prompt', () => {
     const { agent, model } = harness([finalAnswer('ok')], { protocol: 'json-action', language: 'zh' });
     await agent.run('hi');
     expect(model.requests[0].messages[0].content).toContain('## 调用函数\n只回复一个 JSON 对象');
+  });
+});
+
+describe('the repair turns', () => {
+  const repairOf = async (definition: Partial<AgentDefinition>) => {
+    const { agent, model } = harness(['no call here <call', finalAnswer('ok')], definition);
+    await agent.run('hi');
+    return model.requests[1].messages.at(-1)?.content;
+  };
+  const planRepairOf = async (definition: Partial<AgentDefinition>) => {
+    const { agent, model } = harness(['no plan', '{"steps":[]}', 'ok'], { mode: 'plan', ...definition });
+    await agent.run('hi');
+    return model.requests[1].messages.at(-1)?.content;
+  };
+
+  it('are, in English, the text they were before they were templates', async () => {
+    expect(await repairOf({ protocol: 'xml-toon' })).toBe(
+      'Your reply could not be read: a <call> tag is malformed; write <call name="function_name">. Write each call as <call name="function_name"><p>param: value</p></call>; to answer the user, reply without <call>.',
+    );
+    expect(await repairOf({ protocol: 'json-action' })).toBe(
+      'Your reply could not be read: it contains no JSON object. Reply with exactly one JSON object: {"type":"action","tool":"function_name","args":{...}} or {"type":"final","answer":"..."}.',
+    );
+    expect(await planRepairOf({})).toBe(
+      'Your plan could not be read: it contains no JSON object. Reply with one JSON object: {"steps":[{"description":"..","tool":"function_name","params":{..}}]}.',
+    );
+  });
+
+  it('are written in the agent’s language', async () => {
+    expect(await repairOf({ protocol: 'xml-toon', language: 'zh' })).toMatch(
+      /^无法读取你的回复：a <call> tag/,
+    );
+    expect(await repairOf({ protocol: 'json-action', language: 'zh' })).toBe(
+      '无法读取你的回复：it contains no JSON object。只回复一个 JSON 对象：{"type":"action","tool":"function_name","args":{...}} 或 {"type":"final","answer":"..."}。',
+    );
+    expect(await planRepairOf({ language: 'zh' })).toMatch(/^无法读取你的计划：it contains no JSON object。/);
+  });
+
+  it('follow a definition’s own template', async () => {
+    const prompts = { repair_reply_json_action: 'Unreadable ({error}); try again.' };
+    expect(await repairOf({ prompts })).toBe('Unreadable (it contains no JSON object); try again.');
+  });
+});
+
+describe('the system template', () => {
+  it('is the instructions of an agent defined without any, in its language or as replaced', () => {
+    expect(defineAgent({ name: 'a' }).system_prompt).toBe(DEFAULT_SYSTEM_PROMPT);
+    expect(defineAgent({ name: 'a', language: 'zh' }).system_prompt).toMatch(/^你是一个乐于助人的助手/);
+    expect(defineAgent({ name: 'a', prompts: { system: 'Be terse.' } }).system_prompt).toBe('Be terse.');
+    expect(defineAgent({ name: 'a', language: 'zh', system_prompt: 'Own.' }).system_prompt).toBe('Own.');
   });
 });

@@ -26,7 +26,7 @@ export function renderTemplate(template: string, variables: Record<string, strin
 export class PromptSet {
   private readonly templates: PromptTemplates;
 
-  constructor(definition: AgentDefinition) {
+  constructor(definition: Partial<AgentDefinition>) {
     this.templates = { ...SHIPPED[definition.language ?? 'en'], ...definition.prompts };
   }
 

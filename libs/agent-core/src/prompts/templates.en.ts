@@ -1,7 +1,9 @@
-import { JSON_ACTION_GUIDE, XML_TOON_GUIDE } from '@app/protocol';
+import { JSON_ACTION_GUIDE, JSON_ACTION_REPAIR, XML_TOON_GUIDE, XML_TOON_REPAIR } from '@app/protocol';
 import type { PromptTemplates } from './templates';
 
 export const ENGLISH_TEMPLATES: PromptTemplates = {
+  system:
+    'You are a helpful assistant. Use the functions when they help to answer; answer directly when they do not.',
   react_guide_xml_toon: XML_TOON_GUIDE,
   react_guide_json_action: JSON_ACTION_GUIDE,
   planning: `## Planning
@@ -20,6 +22,10 @@ Now answer the user's request from these results. Do not call functions.`,
   plan_awaiting_approval: 'The plan is waiting for approval:',
   repair_tool_arguments:
     'Your reply could not be read: {error}. Call the function again with a JSON object as its arguments.',
+  repair_reply_xml_toon: XML_TOON_REPAIR,
+  repair_reply_json_action: JSON_ACTION_REPAIR,
+  repair_plan:
+    'Your plan could not be read: {error}. Reply with one JSON object: {"steps":[{"description":"..","tool":"function_name","params":{..}}]}.',
   history_summary_instructions:
     'You write summaries of conversations. Keep facts, names, numbers, decisions and open questions; drop small talk. At most 200 words.',
   history_summary_request: 'Summarise this conversation so an assistant can continue it.',

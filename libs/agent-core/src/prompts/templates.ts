@@ -4,6 +4,8 @@
  * replace any of them; `language` picks the shipped set.
  */
 export interface PromptTemplates {
+  /** The agent's instructions when its definition gives none. */
+  system: string;
   /** ReAct with xml-toon: how to call functions, after the agent's instructions; `{example}` is a worked call. */
   react_guide_xml_toon: string;
   /** ReAct with json-action: how to call functions, after the agent's instructions. */
@@ -21,6 +23,12 @@ export interface PromptTemplates {
   plan_awaiting_approval: string;
   /** A reply whose native tool call had unreadable arguments. */
   repair_tool_arguments: string;
+  /** An xml-toon reply that could not be read; `{error}` says what. */
+  repair_reply_xml_toon: string;
+  /** A json-action reply that could not be read; `{error}` says what. */
+  repair_reply_json_action: string;
+  /** A plan that could not be read; `{error}` is the plan parser's. */
+  repair_plan: string;
   history_summary_instructions: string;
   history_summary_request: string;
   history_summary_message: string;

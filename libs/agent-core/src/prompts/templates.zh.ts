@@ -1,6 +1,7 @@
 import type { PromptTemplates } from './templates';
 
 export const CHINESE_TEMPLATES: PromptTemplates = {
+  system: '你是一个乐于助人的助手。函数有助于回答时就使用它们；不需要时直接回答。',
   react_guide_xml_toon: `## 调用函数
 调用示例（不是真实的函数）：
 {example}
@@ -24,6 +25,12 @@ export const CHINESE_TEMPLATES: PromptTemplates = {
 现在根据这些结果回答用户的请求。不要调用函数。`,
   plan_awaiting_approval: '计划正在等待批准：',
   repair_tool_arguments: '无法读取你的回复：{error}。请重新调用该函数，并以 JSON 对象作为参数。',
+  repair_reply_xml_toon:
+    '无法读取你的回复：{error}。每个调用写成 <call name="function_name"><p>名称: 值</p></call>；要回答用户，回复中不要包含 <call>。',
+  repair_reply_json_action:
+    '无法读取你的回复：{error}。只回复一个 JSON 对象：{"type":"action","tool":"function_name","args":{...}} 或 {"type":"final","answer":"..."}。',
+  repair_plan:
+    '无法读取你的计划：{error}。只回复一个 JSON 对象：{"steps":[{"description":"..","tool":"function_name","params":{..}}]}。',
   history_summary_instructions:
     '你负责总结对话。保留事实、名称、数字、决定和未解决的问题；省略寒暄。最多 200 字。',
   history_summary_request: '总结这段对话，以便助手能够继续。',

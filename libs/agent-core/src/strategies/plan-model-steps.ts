@@ -23,7 +23,8 @@ export function writePlan(
     repairs: kind === 'plan' ? 1 : 0,
     read: (result) => {
       const parsed = parser.parse(result.text, allowList, maxSteps);
-      return parsed.ok ? { ok: true, value: parsed.steps } : parsed;
+      if (parsed.ok) return { ok: true, value: parsed.steps };
+      return { ok: false, error: ctx.prompts.render('repair_plan', { error: parsed.error }) };
     },
   });
 }

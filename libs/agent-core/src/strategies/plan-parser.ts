@@ -6,18 +6,18 @@ export type PlannedStep = Omit<PlanStep, 'index' | 'status'>;
 
 export type ParsedPlan = { ok: true; steps: PlannedStep[] } | { ok: false; error: string };
 
-/** Reads a plan from a model reply; the error is sent back for the repair round. */
+/**
+ * Reads a plan from a model reply. Its error says what could not be read: the run sends it back
+ * inside the agent's `repair_plan` template (which a definition replaces for another format).
+ */
 export interface PlanParser {
   parse(text: string, allowList: readonly string[], maxSteps: number): ParsedPlan;
 }
 
-const FORMAT_HINT =
-  'Reply with one JSON object: {"steps":[{"description":"..","tool":"function_name","params":{..}}]}.';
-
 /**
  * Reads a plan from a model reply: one JSON object with `steps`, tolerating a code fence or prose
  * around it and `parameters`/`args` for `params`. Every tool must be allowed and the plan no longer
- * than `maxSteps`; the error is written to be sent back for the repair round.
+ * than `maxSteps`; the error names the problem (the prompts' `repair_plan` makes the repair turn).
  */
 export function parsePlan(text: string, allowList: readonly string[], maxSteps: number): ParsedPlan {
   const json = outermostObject(text);
@@ -62,7 +62,7 @@ function outermostObject(text: string): string | undefined {
 }
 
 function invalid(problem: string): ParsedPlan {
-  return { ok: false, error: `Your plan could not be read: ${problem}. ${FORMAT_HINT}` };
+  return { ok: false, error: problem };
 }
 
 /** The reference parser: the JSON plan format of the planning prompt. */

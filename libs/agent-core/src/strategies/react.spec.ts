@@ -89,6 +89,37 @@ describe('ReAct: how a run ends', () => {
     expect(await agent.run('hi')).toMatchObject({ finish_reason: 'final', reply: 'fine' });
   });
 
+  it('the repair round for native tool calls whose arguments could not be read', async () => {
+    const unreadable = () => ({
+      error: new ModelError('llm_bad_response', 'the arguments of tool call add are not valid JSON'),
+    });
+    const { agent, model, functions } = harness(
+      [unreadable(), nativeCall('c1', 'add', { a: 1, b: 2 }), 'Three.'],
+      { protocol: 'native' },
+    );
+    const result = await agent.run('1 + 2?');
+    expect(result).toMatchObject({ finish_reason: 'final', reply: 'Three.' });
+    expect(model.requests[1].messages.at(-1)).toEqual({
+      role: 'user',
+      content:
+        'Your reply could not be read: the arguments of tool call add are not valid JSON. Call the function again with a JSON object as its arguments.',
+    });
+    expect(functions.calls).toHaveLength(1);
+    expect(result.trace.map((step) => step.kind)).toEqual(['parse_error', 'action', 'final']);
+
+    const twice = harness([unreadable(), unreadable()], { protocol: 'native' });
+    expect((await twice.agent.run('1 + 2?')).finish_reason).toBe('parse_error');
+    expect(twice.model.requests).toHaveLength(2);
+  });
+
+  it('a model error that may pass is recoverable; one that will not is not', async () => {
+    const { agent } = harness([{ error: new ModelError('llm_rate_limited', 'slow down', 429) }]);
+    const result = await agent.run('hi');
+    expect(result.finish_reason).toBe('error');
+    expect(result.failure).toMatchObject({ code: 'llm_rate_limited', isRecoverable: true });
+    expect(new ModelError('llm_auth', 'bad key').isRecoverable).toBe(false);
+  });
+
   it('error: a model error ends the run with the upstream failure', async () => {
     const failure = new ModelError('llm_auth', 'bad key', 401, 'invalid_api_key');
     const { agent } = harness([{ error: failure }]);

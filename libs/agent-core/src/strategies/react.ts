@@ -39,7 +39,7 @@ export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Pr
       repairsToolArguments: true,
       replay: (result) => assistantTurn(result, protocol),
       read: (result) => {
-        const reply = readReply(result, protocol);
+        const reply = readReply(result, protocol, ctx.prompts);
         if (reply.kind !== 'invalid') return { ok: true, value: reply };
         ctx.metrics?.parseFailure?.(protocol);
         return { ok: false, error: reply.error };

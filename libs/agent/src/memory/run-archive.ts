@@ -1,8 +1,6 @@
 import {
   type AgentResult,
-  type FunctionCaller,
   InMemoryMemoryStore,
-  MemoryFunctionCaller,
   type MemoryScope,
   type MemoryStore,
   segmentRun,
@@ -17,8 +15,8 @@ export interface AgentMemoryOptions {
 }
 
 /**
- * One agent's memory: its runs' functions with `memory_retrieve` and `memory_expand` answered from
- * the store within the scope, and each completed run archived there behind its result.
+ * One agent's memory: the store its runs search within the scope (the runtime's memory port), and
+ * each completed run archived there behind its result.
  */
 export class RunArchive {
   readonly store: MemoryStore;
@@ -32,10 +30,6 @@ export class RunArchive {
   ) {
     this.store = options.store ?? new InMemoryMemoryStore();
     this.scope = options.scope;
-  }
-
-  functions(inner: FunctionCaller): FunctionCaller {
-    return new MemoryFunctionCaller(inner, this.store, this.scope);
   }
 
   /** Returns at once; the write happens after, and its failure is logged, never the run's. */

@@ -221,7 +221,27 @@ removes its listeners one by one, 133 ms over the run). The gateway: the key's l
 the run slot released on the way out) ~15%, authentication ~8%, validation ~4%. The deployed round chats without a session, so
 routing's extra round trip (only asked for a message naming a run or a session) is not in it. Left for later: routing
 answered by the turn itself (the executor loads the session for the turn anyway and could tell from it that no run is
-going, instead of a separate \`agent.messages.route\` request first), fewer Redis round trips for the key's limits.`;
+going, instead of a separate \`agent.messages.route\` request first).
+
+The gateway's work per turn, 2026-11-26 (CPU profile over 800 deployed turns, \`PROFILE=gateway\`): its socket writes
+are ioredis sending its commands (\`writeUtf8String\`: three a turn, the rate-limit script, the run slot's admission
+and its release, not awaited), the HTTP response (\`writev\`: express's \`res.json\`, headers and body in one write)
+and the NATS client's flush (\`writeBuffer\`: the turn's one \`agent.run\`); no log or span export among them. Cut: a
+turn's rate-limit hit and its run's admission in one Redis script (routes that start a run: two round trips a turn
+instead of three; a quota, budget or concurrency refusal is still thrown when the turn asks for its slot, after every
+other check, and a slot whose request was refused first is freed when its response ends); the run follower's "ask
+again if lost" wait a plain timer cleared at the turn's end instead of an aborted \`timers/promises\` sleep (a
+\`DOMException\` and an \`AbortError\` a turn); the 405 middleware matching a request against its method's routes only
+(it ran every route's pattern on every request, 0.5 to 1.4% of the gateway's busy time); the key's SHA-256 one-shot
+(\`crypto.hash\`). The key check itself was already cached for 5 s by the key's hash. Not cut: nats.js 3.4 rejects
+each answered request's already settled promise with a new \`RequestError('cancelled')\` (~0.5 to 1%; no request
+option avoids it, \`noMux\` costs a SUB and an UNSUB a request instead); express hashes every JSON body for an ETag,
+POST answers included (0.4 to 2.8% of the profiles' samples, yet ~1 µs a body in a microbenchmark: preemption under
+load lands in it); prom-client's GC observer (~1.4%); class-validator (another change). Gateway CPU per deployed turn,
+A/B alternating on the same machine (2 cores, AMD EPYC, Node v24, other jobs running: load 9.9 to 28.6): 13 runs of
+400 turns each, the branch point and this change alternating, gateway 3.64 ms a turn (median 3.60, 3.27 to 4.27)
+before and 3.36 ms (median 3.33, 3.11 to 3.76) after, −8%; over the SDK's CPU in the same run (a yardstick for the
+load) 0.79 before, 0.72 after. Latency p50 moved within its noise (17.6 and 16.7 ms, means).`;
 }
 
 export function memorySection(r: Pick<Results, 'conversations' | 'memory'>): string {

@@ -169,6 +169,17 @@ describe('the authenticated gateway (gateway, executor and scheduler processes, 
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);
     expect(turns.find((r) => r.status === 429)?.headers.get('retry-after')).toBe('1');
   });
+
+  it('frees the run slot of a turn whose body is refused (the slot is taken with the rate-limit hit)', async () => {
+    const { key } = await createKey({ name: 'refused', scopes: ['chat'] });
+    for (let i = 0; i < 2; i++)
+      expect((await post(base, '/api/v1/chat', { message: 42 }, bearer(key))).status).toBe(400);
+    stack.llm.setScript({ replies: [{ text: 'slow answer', latencyMs: 500 }] });
+    const turns = await Promise.all(
+      Array.from({ length: 2 }, () => post(base, '/api/v1/chat', { message: 'hello' }, bearer(key))),
+    );
+    expect(turns.map((r) => r.status)).toEqual([200, 200]);
+  });
 });
 
 describe('the rate limit across two gateway processes (Redis-backed counters)', () => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash as digest, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
 import {
@@ -156,8 +156,9 @@ export class ApiKeysService implements OnApplicationBootstrap {
   }
 }
 
+/** One-shot: no Hash object per request. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return digest('sha256', key, 'hex');
 }
 
 function toView(record: ApiKeyRecord): ApiKeyView {

@@ -1,13 +1,16 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
 import type { PlatformConfig } from '@app/config';
 import { AppError, hasScope, SCOPES } from '@app/contracts';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { ApiKeysService, type Principal } from './api-keys.service';
+import { ADMITS_RUN, type AdmittedAhead } from './admitted-ahead';
 import { RateLimiter } from './rate-limiter.service';
 import { requiredScope } from './scope-policy';
+import { UsageLimits } from './usage-limits.service';
 
-export type AuthenticatedRequest = Request & { principal?: Principal };
+export type AuthenticatedRequest = Request & { principal?: Principal; admittedAhead?: AdmittedAhead };
 
 const OPEN: Principal = { keyId: 'anonymous', principal: '', scopes: [...SCOPES] };
 
@@ -17,6 +20,8 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly limiter: RateLimiter,
+    private readonly limits: UsageLimits,
+    private readonly reflector: Reflector,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
@@ -38,9 +43,30 @@ export class AuthGuard implements CanActivate {
     if (needed !== 'docs' && needed !== 'authenticated' && !hasScope(principal.scopes, needed)) {
       throw new AppError('forbidden', `this API key lacks the '${needed}' scope`);
     }
-    await this.limiter.hit(principal.keyId);
+    const startsRun = this.reflector.get<((req: Request) => boolean) | undefined>(
+      ADMITS_RUN,
+      context.getHandler(),
+    );
+    if (startsRun?.(req)) req.admittedAhead = await this.admitAhead(principal, context);
+    else await this.limiter.hit(principal.keyId);
     req.principal = principal;
     return true;
+  }
+
+  /** The rate-limit hit and the run's admission together; a slot the request did not use is freed at its end. */
+  private async admitAhead(principal: Principal, context: ExecutionContext): Promise<AdmittedAhead> {
+    const now = Date.now();
+    const { count, ahead } = await this.limits.admitAhead(
+      principal,
+      this.limiter.window(principal.keyId, now),
+      now,
+    );
+    this.limiter.refuseOver(count, now);
+    context
+      .switchToHttp()
+      .getResponse<Response>()
+      .once('close', () => ahead.dropUnused());
+    return ahead;
   }
 }
 

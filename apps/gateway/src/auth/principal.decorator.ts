@@ -1,5 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Scope } from '@app/contracts';
+import type { AdmittedAhead } from './admitted-ahead';
 import type { Principal } from './api-keys.service';
 import type { AuthenticatedRequest } from './auth.guard';
 
@@ -18,11 +19,17 @@ export const CurrentScopes = createParamDecorator((_: unknown, context: Executio
   return context.switchToHttp().getRequest<AuthenticatedRequest>().principal?.scopes ?? [];
 });
 
-/** The calling key as a run's caller: its principal, id (for its limits), scopes and daily budget. */
-export const CurrentRunCaller = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
-  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-  return principal ?? { principal: '', keyId: 'anonymous', scopes: [] };
-});
+/**
+ * The calling key as a run's caller: its principal, id (for its limits), scopes and daily budget,
+ * with the run's admission when its request made it (see `AdmitsRun`).
+ */
+export const CurrentRunCaller = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Principal & { admittedAhead?: AdmittedAhead } => {
+    const { principal, admittedAhead } = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (principal && admittedAhead) return { ...principal, admittedAhead };
+    return principal ?? { principal: '', keyId: 'anonymous', scopes: [] };
+  },
+);
 
 /** The calling key's principal and scopes together. */
 export const CurrentCaller = createParamDecorator(

@@ -4,6 +4,7 @@ import type { PlatformConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
 import { orUnavailable } from './redis-unavailable';
+import type { RateWindow } from './run-slots';
 
 const WINDOW_MS = 60_000;
 
@@ -32,13 +33,26 @@ export class RateLimiter {
   }
 
   async hit(keyId: string, now = Date.now()): Promise<void> {
+    const { counter, ttlMs } = this.window(keyId, now);
+    const count = await orUnavailable(this.redis.acRateHit(counter, ttlMs), 'the rate limit');
+    this.refuseOver(count, now);
+  }
+
+  /** The key's counter in the window of `now` (the limit's scripts in RunSlots take the hit with it). */
+  window(keyId: string, now: number): RateWindow {
     const window = Math.floor(now / WINDOW_MS);
-    const count = await orUnavailable(
-      this.redis.acRateHit(`ac:ratelimit:${keyId}:${window}`, WINDOW_MS + 1_000),
-      'the rate limit',
-    );
+    return {
+      counter: `ac:ratelimit:${keyId}:${window}`,
+      ttlMs: WINDOW_MS + 1_000,
+      limit: this.config.security.rate_limit_per_minute,
+    };
+  }
+
+  /** Throws `rate_limited` when `count` hits in the window of `now` are over the limit. */
+  refuseOver(count: number, now: number): void {
     const limit = this.config.security.rate_limit_per_minute;
     if (count > limit) {
+      const window = Math.floor(now / WINDOW_MS);
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
       throw new AppError('rate_limited', `rate limit of ${limit} requests per minute exceeded`, {
         retry_after_s: retryAfter,

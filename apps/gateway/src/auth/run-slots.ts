@@ -35,6 +35,17 @@ redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1`;
 
+/**
+ * A request's rate-limit hit, then (unless that is over the limit) ADMIT, in one round trip.
+ * KEYS: ADMIT's, then the rate window's counter. ARGV: ADMIT's, then the counter's TTL (ms) and the
+ * limit. Answers the window's count and ADMIT's answer (0 when over the rate limit: nothing else written).
+ */
+const HIT_AND_ADMIT = `
+local count = redis.call('INCR', KEYS[4])
+if count == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[6]) end
+if count > tonumber(ARGV[7]) then return {count, 0} end
+return {count, (function() ${ADMIT} end)()}`;
+
 /** KEYS: slots. ARGV: lease (ms), holder. A live run keeps (or regains) its slot. */
 const RENEW = `
 local t = redis.call('TIME')
@@ -66,6 +77,19 @@ type Scripted = Redis & {
     holder: string,
     budget: number,
   ): Promise<number>;
+  acHitAndAdmitRun(
+    quota: string,
+    slots: string,
+    spend: string,
+    counter: string,
+    limit: number,
+    maxRuns: number,
+    leaseMs: number,
+    holder: string,
+    budget: number,
+    counterTtlMs: number,
+    rateLimit: number,
+  ): Promise<[number, number]>;
   acRenewRun(slots: string, leaseMs: number, holder: string): Promise<number>;
   acReleaseRun(
     slots: string,
@@ -77,6 +101,13 @@ type Scripted = Redis & {
     usd: number,
   ): Promise<number>;
 };
+
+/** A key's counter in the current rate-limit window, kept `ttlMs`; at most `limit` hits. */
+export interface RateWindow {
+  counter: string;
+  ttlMs: number;
+  limit: number;
+}
 
 export interface Slot {
   slots: string;
@@ -100,6 +131,7 @@ export class RunSlots {
     private readonly renewMs = SLOT_RENEW_MS,
   ) {
     redis.defineCommand('acAdmitRun', { numberOfKeys: 3, lua: ADMIT });
+    redis.defineCommand('acHitAndAdmitRun', { numberOfKeys: 4, lua: HIT_AND_ADMIT });
     redis.defineCommand('acRenewRun', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('acReleaseRun', { numberOfKeys: 3, lua: RELEASE });
     this.redis = redis as Scripted;
@@ -108,16 +140,51 @@ export class RunSlots {
   /** A new slot of `slots`, or QUOTA_USED_UP / BUDGET_SPENT / TOO_MANY_RUNS. */
   async admit(day: DayLimits, slots: string, maxRuns: number): Promise<Slot | number> {
     const holder = randomUUID();
+    const { quotaKey, costKey, quota } = day;
+    const budget = day.budget ?? -1;
     const admitted = await this.redis.acAdmitRun(
-      day.quotaKey,
+      quotaKey,
       slots,
-      day.costKey,
-      day.quota,
+      costKey,
+      quota,
       maxRuns,
       this.leaseMs,
       holder,
-      day.budget ?? -1,
+      budget,
     );
+    return this.hold(admitted, slots, holder);
+  }
+
+  /**
+   * A request's hit in its rate window and, unless that makes it over the limit (`admitted` 0 then),
+   * `admit`'s answer: one round trip for both.
+   */
+  async hitAndAdmit(
+    rate: RateWindow,
+    day: DayLimits,
+    slots: string,
+    maxRuns: number,
+  ): Promise<{ count: number; admitted: Slot | number }> {
+    const holder = randomUUID();
+    const { quotaKey, costKey, quota } = day;
+    const budget = day.budget ?? -1;
+    const [count, admitted] = await this.redis.acHitAndAdmitRun(
+      quotaKey,
+      slots,
+      costKey,
+      rate.counter,
+      quota,
+      maxRuns,
+      this.leaseMs,
+      holder,
+      budget,
+      rate.ttlMs,
+      rate.limit,
+    );
+    return { count, admitted: count > rate.limit ? 0 : this.hold(admitted, slots, holder) };
+  }
+
+  private hold(admitted: number, slots: string, holder: string): Slot | number {
     if (admitted < 0) return admitted;
     const slot = { slots, holder };
     this.held.add(slot);

@@ -119,6 +119,39 @@ describe('UsageLimits (real Redis)', () => {
     });
   });
 
+  it('counts the rate-limit hit and admits the run in one call, the refusals kept for the turn', async () => {
+    const keyId = `ahead-${Date.now()}`;
+    const rate = { counter: `ac:ratelimit:${keyId}:0`, ttlMs: 60_000, limit: 2 };
+    const first = await limits.admitAhead({ keyId }, rate);
+    expect(first.count).toBe(1);
+    // the slot is the one admitted ahead: a second run is refused when its turn asks for a slot
+    const second = await limits.admitAhead({ keyId }, rate);
+    expect(second.count).toBe(2);
+    let finish!: () => void;
+    const running = limits.withinLimits(
+      { keyId, admittedAhead: first.ahead },
+      () => new Promise<object>((r) => (finish = () => r({}))),
+    );
+    await expect(
+      limits.withinLimits({ keyId, admittedAhead: second.ahead }, async () => ({})),
+    ).rejects.toMatchObject({
+      code: 'rate_limited',
+      message: 'at most 1 concurrent runs per API key',
+      details: { retry_after_s: 1 },
+    });
+    finish();
+    await running;
+    // over the rate limit: counted, and no slot taken
+    const over = await limits.admitAhead({ keyId }, rate);
+    expect(over.count).toBe(3);
+    expect(await redis.zcard(`ac:slots:${keyId}`)).toBe(0);
+    // a slot admitted ahead that no turn took is freed
+    const unused = await limits.admitAhead({ keyId }, { ...rate, limit: 10 });
+    expect(await redis.zcard(`ac:slots:${keyId}`)).toBe(1);
+    unused.ahead.dropUnused();
+    await expectEventually(async () => expect(await redis.zcard(`ac:slots:${keyId}`)).toBe(0));
+  });
+
   it("frees a dead gateway's slot once its lease lapses, however often the key is refused meanwhile", async () => {
     const slots = `lease-${Date.now()}`;
     const crashed = new RunSlots(redis, () => undefined, 400, 100);

@@ -6,9 +6,21 @@ import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
 import { orUnavailable } from './redis-unavailable';
 import type { Principal } from './api-keys.service';
-import { BUDGET_SPENT, type DayLimits, QUOTA_USED_UP, RunSlots, type Slot, TOO_MANY_RUNS } from './run-slots';
+import { AdmittedAhead } from './admitted-ahead';
+import {
+  BUDGET_SPENT,
+  type DayLimits,
+  QUOTA_USED_UP,
+  type RateWindow,
+  RunSlots,
+  type Slot,
+  TOO_MANY_RUNS,
+} from './run-slots';
 
 const DAY_MS = 86_400_000;
+
+/** Whose limits a run counts against; `admittedAhead`: its admission, made with its request's rate-limit hit. */
+export type RunCaller = Pick<Principal, 'keyId' | 'dailyCostBudgetUsd'> & { admittedAhead?: AdmittedAhead };
 
 /**
  * Unbounded consumption guards per API key, in Redis so they hold across gateway replicas:
@@ -35,23 +47,17 @@ export class UsageLimits {
    * its run goes on, but no longer holds one of the key's slots); the usage is charged at the end.
    */
   async withinLimits<T extends { usage?: Usage }>(
-    caller: Pick<Principal, 'keyId' | 'dailyCostBudgetUsd'>,
+    caller: RunCaller,
     turn: () => Promise<T>,
     { now = Date.now(), signal }: { now?: number; signal?: AbortSignal } = {},
   ): Promise<T> {
     const { keyId } = caller;
     const { max_concurrent_runs: maxRuns, daily_token_quota: quota } = this.config.security;
-    const today = new Date(now).toISOString().slice(0, 10);
-    const day: DayLimits = {
-      quotaKey: `ac:tokens:${keyId}:${today}`,
-      quota,
-      costKey: `ac:cost:${keyId}:${today}`,
-      budget: caller.dailyCostBudgetUsd ?? this.config.security.daily_cost_budget_usd,
-    };
-    const admitted = await orUnavailable(
-      this.slots.admit(day, `ac:slots:${keyId}`, maxRuns),
-      'the run limits',
-    );
+    const ahead = caller.admittedAhead?.take();
+    const day = ahead?.day ?? this.dayOf(caller, now);
+    const admitted = ahead
+      ? ahead.admitted
+      : await orUnavailable(this.slots.admit(day, `ac:slots:${keyId}`, maxRuns), 'the run limits');
     const untilMidnight = { retry_after_s: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000) };
     if (admitted === QUOTA_USED_UP) {
       throw new AppError(
@@ -73,14 +79,7 @@ export class UsageLimits {
       });
     }
     const release = (spent: { tokens: number; usd: number }) =>
-      // Not awaited: the caller's answer need not wait a Redis round trip. This connection sends
-      // commands in order, so this gateway's next admission already sees the slot free.
-      this.slots.release(admitted as Slot, day, spent, 2 * DAY_MS).catch((err: unknown) =>
-        this.logger.warn('cannot release a run slot; its lease lapses within seconds', {
-          key_id: keyId,
-          error: (err as Error).message,
-        }),
-      );
+      this.release(admitted as Slot, day, spent, keyId);
     const callerGone = () => void release({ tokens: 0, usd: 0 });
     if (signal?.aborted) callerGone();
     else signal?.addEventListener('abort', callerGone, { once: true });
@@ -95,5 +94,47 @@ export class UsageLimits {
       // Releasing twice is harmless: the second only charges the usage.
       void release(spent);
     }
+  }
+
+  /**
+   * The request's hit in its rate-limit window (`count`: the window's hits so far, for the caller to
+   * refuse) and, unless that is over the limit, its run's admission, in one round trip: what its
+   * turn's `withinLimits` then takes.
+   */
+  async admitAhead(
+    caller: RunCaller,
+    rate: RateWindow,
+    now = Date.now(),
+  ): Promise<{ count: number; ahead: AdmittedAhead }> {
+    const day = this.dayOf(caller, now);
+    const slots = `ac:slots:${caller.keyId}`;
+    const maxRuns = this.config.security.max_concurrent_runs;
+    const { count, admitted } = await orUnavailable(
+      this.slots.hitAndAdmit(rate, day, slots, maxRuns),
+      'the rate limit',
+    );
+    const free = (slot: Slot) => this.release(slot, day, { tokens: 0, usd: 0 }, caller.keyId);
+    return { count, ahead: new AdmittedAhead(day, admitted, free) };
+  }
+
+  private dayOf(caller: RunCaller, now: number): DayLimits {
+    const today = new Date(now).toISOString().slice(0, 10);
+    return {
+      quotaKey: `ac:tokens:${caller.keyId}:${today}`,
+      quota: this.config.security.daily_token_quota,
+      costKey: `ac:cost:${caller.keyId}:${today}`,
+      budget: caller.dailyCostBudgetUsd ?? this.config.security.daily_cost_budget_usd,
+    };
+  }
+
+  private release(slot: Slot, day: DayLimits, spent: { tokens: number; usd: number }, keyId: string): void {
+    // Not awaited: the caller's answer need not wait a Redis round trip. This connection sends
+    // commands in order, so this gateway's next admission already sees the slot free.
+    this.slots.release(slot, day, spent, 2 * DAY_MS).catch((err: unknown) =>
+      this.logger.warn('cannot release a run slot; its lease lapses within seconds', {
+        key_id: keyId,
+        error: (err as Error).message,
+      }),
+    );
   }
 }

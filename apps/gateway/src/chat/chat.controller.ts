@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, ChatJoinedReply, ChatRequest, parseDto } from '@app/contracts';
+import { AdmitsRun } from '../auth/admitted-ahead';
 import { CurrentRunCaller } from '../auth/principal.decorator';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import type { Caller } from './chat.service';
@@ -13,6 +14,7 @@ export class ChatController {
 
   /** JSON by default; SSE with `stream: true` or `Accept: text/event-stream`. */
   @Post()
+  @AdmitsRun(startsNewRun)
   @ApiRoute({
     summary: 'One agent turn',
     description: 'JSON by default; server-sent events with `stream: true` or `Accept: text/event-stream`.',
@@ -51,6 +53,12 @@ export class ChatController {
     const stream = request.stream === true || wantsEventStream(accept);
     return this.routing.post(request, caller, res, stream, key);
   }
+}
+
+/** A message naming no run or session, without an Idempotency-Key: a new run, unless refused first. */
+function startsNewRun(req: Request): boolean {
+  const body = req.body as { run_id?: unknown; session_id?: unknown } | undefined;
+  return !req.headers['idempotency-key'] && !body?.run_id && !body?.session_id;
 }
 
 export function wantsEventStream(accept: string | undefined): boolean {

@@ -6,6 +6,7 @@ import { AppError, type AgentRunReply, type AgentRunRequest, type Scope } from '
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { TurnRequest } from './turn-request';
+import type { AdmittedAhead } from '../auth/admitted-ahead';
 import { UsageLimits } from '../auth/usage-limits.service';
 import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.service';
 import { followRun, followStartedRun, neverStarted } from './run-follower';
@@ -19,6 +20,8 @@ export interface Caller {
   scopes: Scope[];
   /** The key's own daily budget in USD, when it has one. */
   dailyCostBudgetUsd?: number;
+  /** The run's admission, made with the request's rate-limit hit. */
+  admittedAhead?: AdmittedAhead;
 }
 
 /** Past the run's own deadline, how long the gateway still waits for the executor's answer. */

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Bus, ConnectionLostError, NoRespondersError } from '@app/bus';
 import {
   AppError,
@@ -94,12 +93,11 @@ export function followApproval(
 async function follow(bus: Bus, followed: Followed, options: FollowOptions): Promise<AgentRunReply> {
   const deadline = Date.now() + options.timeoutMs;
   const watch = options.takeovers?.watch(followed.runId);
-  const settled = new AbortController();
+  const lost = options.lostAfterMs ? askAgainIfLost(bus, followed, options.lostAfterMs, deadline) : undefined;
   try {
     const asked = [followed.ask(options.timeoutMs)];
     if (watch) asked.push(watch.takenOver.then(() => Promise.reject(new TakenOver())));
-    if (options.lostAfterMs)
-      asked.push(askedAgainIfLost(bus, followed, options.lostAfterMs, deadline, settled.signal));
+    if (lost) asked.push(lost.asked);
     return await Promise.race(asked);
   } catch (err) {
     if (err instanceof NoRespondersError)
@@ -108,7 +106,7 @@ async function follow(bus: Bus, followed: Followed, options: FollowOptions): Pro
       throw err;
     return replyOfStoredRun(bus, followed, deadline);
   } finally {
-    settled.abort();
+    lost?.stop();
     watch?.stop();
   }
 }
@@ -120,18 +118,28 @@ function movedOn(err: unknown, runId: string): boolean {
   return (err.details as { run_id?: unknown } | undefined)?.run_id === runId;
 }
 
-/** Asks again if, after `lostAfterMs`, no executor knows the run; else never settles. */
-async function askedAgainIfLost(
+/**
+ * Asks again if, after `lostAfterMs`, no executor knows the run; else `asked` never settles.
+ * `stop` once followed: a plain timer, cleared, so a turn that ends in time costs no abort error.
+ */
+function askAgainIfLost(
   bus: Bus,
   followed: Followed,
   lostAfterMs: number,
   deadline: number,
-  settled: AbortSignal,
-): Promise<AgentRunReply> {
-  await sleep(lostAfterMs, undefined, { signal: settled });
-  if ((await lookUp(bus, followed.runId, followed.principal, deadline)) !== null || settled.aborted)
-    return new Promise<never>(() => undefined);
-  return followed.ask(Math.max(1, deadline - Date.now()));
+): { asked: Promise<AgentRunReply>; stop: () => void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const asked = new Promise<void>((resolve) => (timer = setTimeout(resolve, lostAfterMs))).then(async () => {
+    if ((await lookUp(bus, followed.runId, followed.principal, deadline)) !== null || stopped)
+      return new Promise<never>(() => undefined);
+    return followed.ask(Math.max(1, deadline - Date.now()));
+  });
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+  return { asked, stop };
 }
 
 /** Follows a run another request started, by its id, until it has answered. */

@@ -41,17 +41,32 @@ export function jsonBodiesOnly(req: Request, res: Response, next: NextFunction):
 
 /**
  * 405 with an `Allow` header for a path that exists with other methods (Nest would answer 404
- * "Cannot PUT"). The routes are read from express's router on each request: Nest adds them at
- * start-up, after this middleware.
+ * "Cannot PUT"). The routes are read from express's router, where Nest adds them at start-up after
+ * this middleware: indexed by method at the first request (again should the router grow), so a
+ * request that one of its method's routes serves is matched against those routes only.
  */
 export function methodNotAllowed(app: NestExpressApplication) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const router = (app.getHttpAdapter().getInstance() as unknown as { router: { stack: RouteLayer[] } })
+  let index: { size: number; routes: RouteLayer[]; byMethod: Map<string, RouteLayer[]> } | undefined;
+  const routesOf = () => {
+    const { stack } = (app.getHttpAdapter().getInstance() as unknown as { router: { stack: RouteLayer[] } })
       .router;
-    const matching = router.stack.filter((layer) => layer.route && layer.match(req.path));
-    if (matching.length === 0 || matching.some((layer) => layer.route!._handlesMethod(req.method))) {
-      return next();
+    if (index?.size !== stack.length) {
+      const routes = stack.filter((layer) => layer.route);
+      index = { size: stack.length, routes, byMethod: new Map() };
     }
+    return index;
+  };
+  const servingMethod = (method: string) => {
+    const { routes, byMethod } = routesOf();
+    let serving = byMethod.get(method);
+    if (!serving)
+      byMethod.set(method, (serving = routes.filter((layer) => layer.route!._handlesMethod(method))));
+    return serving;
+  };
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (servingMethod(req.method).some((layer) => layer.match(req.path))) return next();
+    const matching = routesOf().routes.filter((layer) => layer.match(req.path));
+    if (matching.length === 0) return next();
     const allow = [...new Set(matching.flatMap((layer) => layer.route!._methods()))].sort();
     send(
       req,

@@ -26,6 +26,7 @@ import {
   parseDto,
 } from '@app/contracts';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
+import { AdmitsRun } from '../auth/admitted-ahead';
 import { CurrentRunCaller } from '../auth/principal.decorator';
 import type { Caller } from '../chat/chat.service';
 import { OpenAiErrorFilter } from './openai-error.filter';
@@ -58,6 +59,7 @@ export class OpenAiController {
 
   /** `X-Session-Id` continues a session; without it, `messages` is the whole conversation. */
   @Post('chat/completions')
+  @AdmitsRun()
   @ApiRoute({
     ...OPENAI,
     summary: "One agent turn in OpenAI's Chat Completions format (`model` = agent name)",

@@ -6,7 +6,7 @@ import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunControlService } from './run-control.service';
 import { RunInboxService } from '../routing/run-inbox.service';
-import { RunFinisherService } from './run-finisher.service';
+import { endsTurn, RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
 
 /**
@@ -83,8 +83,10 @@ export class RunExecutionService {
     }
     outcome = await this.turnEnded(run, outcome);
     run.transition(phaseAfter(outcome.finishReason));
-    await this.journal.runEnded(run);
-    return this.finisher.finish(run, input, outcome);
+    const journalTail = endsTurn(outcome)
+      ? await this.journal.runEndedWithTail(run)
+      : await this.journal.runEnded(run).then(() => []);
+    return this.finisher.finish(run, input, outcome, journalTail);
   }
 
   /** The hooks hear how the turn ended; a `fail_closed` one that failed turns it into an error. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   Agent,
   AgentRuntime,
+  type CompletionResult,
   defineAgent,
   InMemoryFunctions,
   InMemoryRunStore,
@@ -135,10 +136,13 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const appended = vi.spyOn(entries, 'append');
     const store = new RunJournalStore(new RunRepository(db), entries, logger);
     const run = { runId: 'run_t' } as RunState;
-    const reply = (text: string) => ({
+    const reply = (text: string): CompletionResult => ({
       text,
       toolCalls: [],
       usage: { prompt_tokens: 10, completion_tokens: 2 },
+      finishReason: 'stop',
+      model: 'scripted',
+      provider: 'scripted',
       elapsedMs: 1,
     });
     store.modelStepCompleted(run, { step: 1, result: reply('calls add') });

@@ -53,7 +53,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
     writer = openSqlWriter(database.url, db);
     runs = new RunRepository(db);
-    sessions = new SessionRepository(db);
+    sessions = new SessionRepository(db, writer);
     turns = new TurnWritesRepository(db, writer);
     journal = new RunJournalRepository(db, writer);
   });

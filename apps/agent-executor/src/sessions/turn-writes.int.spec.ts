@@ -140,6 +140,13 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
       [2, 'assistant', 'ok', 'run_s3'],
     ]);
     expect(Date.parse(session.updated_at)).toBeGreaterThanOrEqual(Date.parse(before));
+    expect(await sessions.messagesAfter('s3', 0, 1)).toEqual([
+      { seq: 2, role: 'assistant', content: 'ok', tokens: 3 },
+    ]);
+    expect(await sessions.messagesAfter('s3', 0, 5)).toEqual([
+      { seq: 1, role: 'user', content: 'hi', tokens: 3 },
+      { seq: 2, role: 'assistant', content: 'ok', tokens: 3 },
+    ]);
   });
 
   it('keeps a stored plan when a later save carries none, and a paused run unfinished', async () => {

@@ -56,7 +56,7 @@ describe.each(MIGRATED_DATABASES)('session cost on $name', ({ name, create }) =>
     const writer = openSqlWriter(database.url, db);
     closing.push(() => writer.close());
     const turns = new TurnWritesRepository(db, writer);
-    const sessions = new SessionRepository(db);
+    const sessions = new SessionRepository(db, writer);
     for (const length of LENGTHS) {
       const id = `ses_${length}`;
       await sessionOf(turns, id, length);

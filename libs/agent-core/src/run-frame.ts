@@ -8,7 +8,8 @@ import { endedByHook, phaseAfter } from './run-turn';
 /** What a host adds around a run's work; everything but `work` optional. */
 export interface RunFrame {
   hooks?: Hooks;
-  store?: RunStore;
+  /** Told the run ended (or was lost), once the frame is done with it. */
+  store?: Pick<RunStore, 'runEnded'>;
   /** Once the run can be cancelled, before it starts (e.g. its record written); a failure is thrown on. */
   register?: () => Promise<void>;
   /** A run carried on from its journal announces this instead of `run_start`. */

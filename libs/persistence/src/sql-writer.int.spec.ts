@@ -9,7 +9,7 @@ import {
   sql,
   type SqlWriter,
 } from '@app/persistence';
-import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+import { expectEventually, MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 
 const insertSession = (id: string, at: Date) =>
   sql`INSERT INTO "Session" ("id", "owner", "agent", "title", "summary_upto", "created_at", "updated_at")
@@ -95,6 +95,15 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
     await db.$connect();
     await writer.transaction([insertSession('w7', new Date())]);
     expect(await db.session.count({ where: { id: 'w7' } })).toBe(1);
+  });
+
+  it.runIf(name === 'PostgreSQL')('keeps writing after the server ends its idle connections', async () => {
+    await writer.transaction([insertSession('w8', new Date())]);
+    await db.$queryRawUnsafe(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    await expectEventually(() => writer.transaction([insertSession(`w9-${Date.now()}`, new Date())]));
+    expect(await db.session.count({ where: { id: { startsWith: 'w9-' } } })).toBeGreaterThanOrEqual(1);
   });
 
   it('writes a fenced transaction only when its first statement changes a row (its own and Prisma’s)', async () => {

@@ -148,6 +148,9 @@ function busy(err: unknown): boolean {
 async function pgWriter(url: string): Promise<SqlWriter> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle connection the server ends (a restart, an administrator) leaves the pool, and the next
+  // write opens another; unheard, the pool's 'error' event would bring the whole process down.
+  pool.on('error', () => undefined);
   const write = async (batch: Sql[], fence: boolean) => {
     const client = await pool.connect();
     let broken: Error | undefined;

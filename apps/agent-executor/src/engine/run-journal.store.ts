@@ -35,8 +35,9 @@ interface OpenJournal {
 /**
  * The run engine's journal in the executor: every completed model step and tool call becomes a
  * RunJournalEntry, in order, written behind the run (the step returns at once; entries that
- * complete while a write is in flight go in the next one, together). `runEnded` waits for the
- * last write, so a run's journal is complete before its ending is recorded.
+ * complete at the same moment, or while a write is in flight, go in one write together).
+ * `runEnded` waits for the last write, so a run's journal is complete before its ending is
+ * recorded (or hands the last entries to the ending's own transaction).
  *
  * A failed write does not fail the run: the caller's answer matters more than the journal, which
  * only serves to take a run up again. It is logged and counted (`ac_run_journal_unwritten_total`),
@@ -93,6 +94,19 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   }
 
   /**
+   * As `runEnded`, but the entries still waiting for their write are handed back, numbered, for
+   * the transaction that records the run's end to take: one write fewer a turn, and an end
+   * refused on the lease writes none of them either.
+   */
+  async runEndedWithTail(run: RunState): Promise<JournalEntry[]> {
+    const journal = this.open.get(run.runId);
+    const tail = journal?.pending.splice(0) ?? [];
+    await this.runEnded(run);
+    if (!journal || tail.length === 0) return [];
+    return (await this.built(run.runId, journal, tail)) ?? [];
+  }
+
+  /**
    * Writes nothing more of the run: it was handed over, and the executor carrying it on writes its
    * journal from here (an aborted call's error is not the run's outcome).
    */
@@ -114,7 +128,9 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     journal.draining ??= this.drain(runId, journal);
   }
 
+  /** Starts on the next turn of the event loop, so entries completing at the same moment go together. */
   private async drain(runId: string, journal: OpenJournal): Promise<void> {
+    await new Promise(setImmediate);
     for (let batch = journal.pending.splice(0); batch.length > 0; batch = journal.pending.splice(0)) {
       await this.write(runId, journal, batch);
     }
@@ -122,23 +138,34 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   }
 
   private async write(runId: string, journal: OpenJournal, batch: Pending[]): Promise<void> {
-    if (journal.abandoned) return;
-    if (journal.broken) return this.unwritten(batch.length);
+    const entries = await this.built(runId, journal, batch);
+    if (entries)
+      await this.entries
+        .append(runId, entries)
+        .catch((err: unknown) => this.broke(runId, journal, batch, err));
+  }
+
+  /** The batch's entries, numbered; none once the journal broke or the run was handed over. */
+  private async built(
+    runId: string,
+    journal: OpenJournal,
+    batch: Pending[],
+  ): Promise<JournalEntry[] | undefined> {
+    if (journal.abandoned) return undefined;
+    if (journal.broken) return void this.unwritten(batch.length);
     try {
-      journal.cursor ??= await this.cursorFor(runId, batch[0]);
-      const cursor = journal.cursor;
-      await this.entries.append(
-        runId,
-        batch.map((pending) => pending.build(cursor)),
-      );
+      const cursor = (journal.cursor ??= await this.cursorFor(runId, batch[0]));
+      return batch.map((pending) => pending.build(cursor));
     } catch (err) {
-      journal.broken = true;
-      this.unwritten(batch.length);
-      this.logger.error('could not write the run journal; the run goes on without it', {
-        run_id: runId,
-        err,
-      });
+      return this.broke(runId, journal, batch, err);
     }
+  }
+
+  private broke(runId: string, journal: OpenJournal, batch: Pending[], err: unknown): undefined {
+    journal.broken = true;
+    this.unwritten(batch.length);
+    this.logger.error('could not write the run journal; the run goes on without it', { run_id: runId, err });
+    return undefined;
   }
 
   /**

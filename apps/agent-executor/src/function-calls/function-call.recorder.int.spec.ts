@@ -3,13 +3,12 @@ import { Bus } from '@app/bus';
 import { Routes } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
-import { connectMigrated, type Db, Migrator } from '@app/persistence';
-import { expectEventually, freshSqliteUrl } from '@app/testing';
+import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
+import { expectEventually, MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { FunctionCallRecorder } from './function-call.recorder';
 import { FunctionCallRepository } from './function-call.repository';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const ns = `r${Date.now().toString(36)}${process.pid}`;
 const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });
 
 class LoginParams {
@@ -17,33 +16,36 @@ class LoginParams {
   @Param({ description: 'password' }) password?: string;
 }
 
-const login: AgentFunction<LoginParams> = {
-  name: `${ns}_login`,
+const loginAs = (name: string): AgentFunction<LoginParams> => ({
+  name,
   description: 'logs in',
   params: LoginParams,
   execute: async (p) => {
     if (p.user === 'mallory') throw new Error('account locked');
     return { message: 'ok' };
   },
-};
+});
 
-describe('FunctionCallRecorder (real NATS and SQLite)', () => {
+describe.each(MIGRATED_DATABASES)('FunctionCallRecorder (real NATS, $name)', ({ name, create }) => {
+  const ns = `r${Date.now().toString(36)}${process.pid}${name.slice(0, 2).toLowerCase()}`;
+  const login = loginAs(`${ns}_login`);
   let db: Db;
+  let drop: () => Promise<void>;
+  let writer: SqlWriter;
   let hostBus: Bus;
   let recorderBus: Bus;
   let host: FunctionHost;
   let client: FunctionClient;
 
   beforeAll(async () => {
-    const dbUrl = freshSqliteUrl();
-    const migrator = await Migrator.open(dbUrl);
-    await migrator.deploy();
-    await migrator.close();
-    db = (await connectMigrated(dbUrl)).db;
+    const database = await create();
+    drop = database.drop;
+    db = (await connectMigrated(database.url, REPO_ROOT)).db;
+    writer = openSqlWriter(database.url, db);
     await db.session.create({ data: { id: `${ns}-s`, owner: 'p1' } });
     await db.run.create({ data: { id: `${ns}-run`, session_id: `${ns}-s`, agent: 'default', input: 'hi' } });
     recorderBus = await Bus.connect({ url, name: 'recorder-spec' });
-    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(db));
+    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(writer));
     // a queue group of its own: every batch, not a share of the recorders' group other executors may be in
     recorderBus.serve(Routes.fnCallsRecord, (batch) => recorder.record(batch), { queue: `rec-${ns}` });
     await recorderBus.flush();
@@ -65,7 +67,9 @@ describe('FunctionCallRecorder (real NATS and SQLite)', () => {
     await host.stop(100);
     await hostBus.drain();
     await recorderBus.drain();
+    await writer.close();
     await db.$disconnect();
+    await drop();
   });
 
   it('records each call with its caller, status, time, error and a redacted params summary', async () => {
@@ -107,7 +111,7 @@ describe('FunctionCallRecorder (real NATS and SQLite)', () => {
   });
 
   it('keeps a run id that has no Run row in the caller only, and skips a call id it already has', async () => {
-    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(db));
+    const recorder = new FunctionCallRecorder(recorderBus, new FunctionCallRepository(writer));
     const call = {
       id: `${ns}-orphan`,
       name: login.name,

@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   Agent,
   AgentRuntime,
+  type CompletionResult,
   defineAgent,
   InMemoryFunctions,
   InMemoryRunStore,
   JournalCursor,
   type PriorProgress,
   replayJournal,
+  type RunState,
   type RunStore,
   ScriptedModelClient,
 } from '@app/agent-core';
@@ -126,6 +128,31 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     });
     expect(replayed.messages).toEqual(model.requests[3].messages);
     expect(replayJournal(loaded, { protocol: 'json-action', opening: [] }).trace).toEqual(result.trace);
+  });
+
+  it("writes a model step and its call's start together, and hands the last entries to the run's end", async () => {
+    await openRun('run_t');
+    const entries = new RunJournalRepository(db, writer);
+    const appended = vi.spyOn(entries, 'append');
+    const store = new RunJournalStore(new RunRepository(db), entries, logger);
+    const run = { runId: 'run_t' } as RunState;
+    const reply = (text: string): CompletionResult => ({
+      text,
+      toolCalls: [],
+      usage: { prompt_tokens: 10, completion_tokens: 2 },
+      finishReason: 'stop',
+      model: 'scripted',
+      provider: 'scripted',
+      elapsedMs: 1,
+    });
+    store.modelStepCompleted(run, { step: 1, result: reply('calls add') });
+    await store.toolCallStarted(run, { step: 1, index: 0, name: 'add', args: { a: 2, b: 3 } });
+    expect(appended).toHaveBeenCalledTimes(1);
+    store.modelStepCompleted(run, { step: 2, result: reply('5') });
+    const tail = await store.runEndedWithTail(run);
+    expect(appended).toHaveBeenCalledTimes(1);
+    expect(tail).toMatchObject([{ seq: 3, kind: 'model_step', text: '5' }]);
+    expect((await store.load('run_t')).map((entry) => entry.kind)).toEqual(['model_step', 'tool_started']);
   });
 
   it('keeps a call as the trace does: typed arguments and the observation the model read', async () => {

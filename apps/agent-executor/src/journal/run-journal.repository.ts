@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { JournalEntry, ModelStepEntry, ToolCallEntry } from '@app/agent-core';
-import { DB, type Db, sql, sqlJoin, SQL_WRITER, type SqlWriter } from '@app/persistence';
+import { DB, type Db, sql, sqlJoin, type Sql, SQL_WRITER, type SqlWriter } from '@app/persistence';
 
 type StoredRow = NonNullable<Awaited<ReturnType<Db['runJournalEntry']['findFirst']>>>;
 
@@ -18,12 +18,7 @@ export class RunJournalRepository {
 
   /** Appends entries in one statement; a `seq` already taken (another writer of the run) fails it. */
   async append(runId: string, entries: JournalEntry[]): Promise<void> {
-    const now = new Date();
-    const rows = entries.map((entry) => rowOf(runId, entry, now));
-    await this.writer.transaction([
-      sql`INSERT INTO "RunJournalEntry" ("run_id", "seq", "kind", "step", "call_index", "name", "status", "data", "prompt_tokens", "completion_tokens", "elapsed_ms", "created_at")
-        VALUES ${sqlJoin(rows)}`,
-    ]);
+    await this.writer.transaction([journalInsert(runId, entries, new Date())]);
   }
 
   /** The last `seq` journaled for the run; 0 when none. */
@@ -43,6 +38,13 @@ export class RunJournalRepository {
     });
     return rows.map(toEntry);
   }
+}
+
+/** The statement appending entries: on its own, or in the transaction that ends the run. */
+export function journalInsert(runId: string, entries: JournalEntry[], now: Date): Sql {
+  const rows = entries.map((entry) => rowOf(runId, entry, now));
+  return sql`INSERT INTO "RunJournalEntry" ("run_id", "seq", "kind", "step", "call_index", "name", "status", "data", "prompt_tokens", "completion_tokens", "elapsed_ms", "created_at")
+    VALUES ${sqlJoin(rows)}`;
 }
 
 function rowOf(runId: string, entry: JournalEntry, now: Date) {

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AgentRunReply, RunHandedOverError, type RunResumedEvent } from '@app/contracts';
 import { Logger } from '@app/observability';
-import { frameRun, type RunOutcome } from '@app/agent-core';
+import { frameRun, type JournalEntry, type RunOutcome } from '@app/agent-core';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { RunControlService } from './run-control.service';
 import { RunInboxService } from '../routing/run-inbox.service';
-import { RunFinisherService } from './run-finisher.service';
+import { endsTurn, RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
 
 /**
@@ -50,9 +50,17 @@ export class RunExecutionService {
     work: () => Promise<RunOutcome>,
     resumed?: RunResumedEvent,
   ): Promise<AgentRunReply> {
+    // The journal's last entries, for the transaction that records the turn's end to take along.
+    let tail: JournalEntry[] = [];
     const outcome = await frameRun(run, {
       hooks: run.hooks,
-      store: this.journal,
+      store: {
+        runEnded: async (ended, how) => {
+          if (endsTurn(how) && !this.leases.wasHandedOver(ended.runId))
+            tail = await this.journal.runEndedWithTail(ended);
+          else await this.journal.runEnded(ended);
+        },
+      },
       register,
       resumed,
       started: () => this.leases.hold(run),
@@ -64,6 +72,6 @@ export class RunExecutionService {
       },
       lost: () => (this.leases.wasHandedOver(run.runId) ? new RunHandedOverError(run.runId) : undefined),
     });
-    return this.finisher.finish(run, input, outcome);
+    return this.finisher.finish(run, input, outcome, tail);
   }
 }

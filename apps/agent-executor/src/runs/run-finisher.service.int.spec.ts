@@ -38,7 +38,7 @@ describe.each(MIGRATED_DATABASES)('ending a run on $name', ({ create }) => {
     new RunFinisherService(
       new RunRepository(db),
       turns,
-      new SessionRepository(db),
+      new SessionRepository(db, writer),
       new RunApprovalRepository(db),
       { executor: { approval_timeout: 0 } } as PlatformConfig,
       { owner } as RunLeases,

@@ -6,7 +6,7 @@ import { type HeldApproval, heldApprovals, pendingView } from '../approvals/held
 import { RunApprovalRepository } from '../approvals/run-approval.repository';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
-import { newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
+import { type JournalEntry, newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import { type NewMessage, SessionRepository } from '../sessions/session.repository';
 import { TurnWritesRepository } from '../sessions/turn-writes.repository';
 import type { ExecutorRun } from '../engine/executor-run';
@@ -39,7 +39,13 @@ export class RunFinisherService implements OnModuleInit {
     initialiseCounter(Metrics.runEndsFenced(), [{}]);
   }
 
-  async finish(run: ExecutorRun, input: string, outcome: RunOutcome): Promise<AgentRunReply> {
+  /** `journalTail`: the run's last journal entries, for a turn's end to write in its transaction. */
+  async finish(
+    run: ExecutorRun,
+    input: string,
+    outcome: RunOutcome,
+    journalTail: JournalEntry[] = [],
+  ): Promise<AgentRunReply> {
     const status = statusOf(outcome.finishReason);
     const totalMs = run.totalMs();
     const progress: RunProgress = {
@@ -54,17 +60,16 @@ export class RunFinisherService implements OnModuleInit {
       total_ms: totalMs,
     };
     const held = outcome.heldCalls ? await this.holdCalls(run, outcome) : undefined;
-    const written =
-      status === 'awaiting_approval'
-        ? await this.savePause(run, progress)
-        : await this.finishTurn(
-            run.identity.sessionId,
-            run.runId,
-            progress,
-            input,
-            outcome.transcript ?? outcome.reply,
-            run,
-          );
+    const written = !endsTurn(outcome)
+      ? await this.savePause(run, progress)
+      : await this.finishTurn(
+          run.identity.sessionId,
+          run.runId,
+          progress,
+          input,
+          outcome.transcript ?? outcome.reply,
+          { run, journalTail },
+        );
     if (!written) this.fenced(run);
     if (status === 'completed' && memoryEnabled(run.profile)) this.remember(run, input, outcome.reply);
     const body = await this.withSessionCost(run, {
@@ -170,7 +175,7 @@ export class RunFinisherService implements OnModuleInit {
     progress: RunProgress,
     input: string,
     reply: string,
-    run?: ExecutorRun,
+    { run, journalTail }: { run?: ExecutorRun; journalTail?: JournalEntry[] } = {},
   ): Promise<boolean> {
     const model = run?.profile.model;
     const messages: NewMessage[] = [
@@ -183,12 +188,18 @@ export class RunFinisherService implements OnModuleInit {
       sessionId,
       messages,
       lastSeq: run?.sessionLastSeq,
+      journal: journalTail,
       ...(run ? { leaseOwner: this.leases.owner } : {}),
     });
     if (written === 'session_gone')
       this.logger.debug('the session was deleted while its run was in flight', { run_id: runId });
     return written !== 'fenced';
   }
+}
+
+/** The run ends its turn (its end is one transaction with the turn's messages), rather than pausing for approval. */
+export function endsTurn(outcome: RunOutcome): boolean {
+  return statusOf(outcome.finishReason) !== 'awaiting_approval';
 }
 
 /** The final record of a run that ends where it is stored: its trace and usage as they stand. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { roundUsd } from '@app/agent-core';
 import type { SessionView } from '@app/contracts';
-import { DB, type Db } from '@app/persistence';
+import { DB, type Db, sql, SQL_WRITER, type SqlWriter } from '@app/persistence';
 
 export interface SessionRecord {
   id: string;
@@ -30,24 +30,26 @@ const VIEW_MESSAGES = 1_000;
 /** Sessions and their messages (a turn's own writes are `TurnWritesRepository`'s). */
 @Injectable()
 export class SessionRepository {
-  constructor(@Inject(DB) private readonly db: Db) {}
+  constructor(
+    @Inject(DB) private readonly db: Db,
+    @Inject(SQL_WRITER) private readonly writer: SqlWriter,
+  ) {}
 
-  find(id: string): Promise<SessionRecord | null> {
-    return this.db.session.findUnique({
-      where: { id },
-      select: { id: true, agent: true, owner: true, summary: true, summary_upto: true },
-    });
+  /** A turn's reads (this and `messagesAfter`) are raw, on the turn writer's connection: Prisma compiles every query. */
+  async find(id: string): Promise<SessionRecord | null> {
+    const [session] = await this.writer.query<SessionRecord>(
+      sql`SELECT "id", "agent", "owner", "summary", "summary_upto" FROM "Session" WHERE "id" = ${id}`,
+    );
+    return session ?? null;
   }
 
   /** The newest `limit` messages after `afterSeq`, oldest first. */
   async messagesAfter(sessionId: string, afterSeq: number, limit: number): Promise<StoredMessage[]> {
-    const rows = await this.db.message.findMany({
-      where: { session_id: sessionId, seq: { gt: afterSeq } },
-      orderBy: { seq: 'desc' },
-      take: limit,
-      select: { seq: true, role: true, content: true, tokens: true },
-    });
-    return rows.reverse() as StoredMessage[];
+    const rows = await this.writer.query<StoredMessage>(
+      sql`SELECT "seq", "role", "content", "tokens" FROM "Message"
+        WHERE "session_id" = ${sessionId} AND "seq" > ${afterSeq} ORDER BY "seq" DESC LIMIT ${limit}`,
+    );
+    return rows.reverse();
   }
 
   async saveSummary(sessionId: string, summary: string, upto: number): Promise<void> {

@@ -1,8 +1,10 @@
 // The writes every turn makes (raw SQL, one text for both databases), against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalEntry } from '@app/agent-core';
 import { ConflictError } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
+import { RunJournalRepository } from '../journal/run-journal.repository';
 import { RunLeaseRepository } from '../runs/run-lease.repository';
 import { type RunProgress, RunRepository } from '../runs/run.repository';
 import { SessionRepository } from './session.repository';
@@ -19,6 +21,16 @@ const progress = (over: Partial<RunProgress> = {}): RunProgress => ({
   ...over,
 });
 
+const lastStep = (text: string): JournalEntry => ({
+  seq: 1,
+  kind: 'model_step',
+  step: 1,
+  elapsedMs: 4,
+  text,
+  toolCalls: [],
+  usage: { prompt_tokens: 120, completion_tokens: 8 },
+});
+
 const message = (id: string, role: 'user' | 'assistant', content: string) => ({
   id,
   role,
@@ -33,6 +45,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
   let sessions: SessionRepository;
   let writer: SqlWriter;
   let turns: TurnWritesRepository;
+  let journal: RunJournalRepository;
 
   beforeAll(async () => {
     const database = await create();
@@ -40,8 +53,9 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
     db = (await connectMigrated(database.url, REPO_ROOT)).db;
     writer = openSqlWriter(database.url, db);
     runs = new RunRepository(db);
-    sessions = new SessionRepository(db);
+    sessions = new SessionRepository(db, writer);
     turns = new TurnWritesRepository(db, writer);
+    journal = new RunJournalRepository(db, writer);
   });
   afterAll(async () => {
     await writer?.close();
@@ -126,6 +140,13 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
       [2, 'assistant', 'ok', 'run_s3'],
     ]);
     expect(Date.parse(session.updated_at)).toBeGreaterThanOrEqual(Date.parse(before));
+    expect(await sessions.messagesAfter('s3', 0, 1)).toEqual([
+      { seq: 2, role: 'assistant', content: 'ok', tokens: 3 },
+    ]);
+    expect(await sessions.messagesAfter('s3', 0, 5)).toEqual([
+      { seq: 1, role: 'user', content: 'hi', tokens: 3 },
+      { seq: 2, role: 'assistant', content: 'ok', tokens: 3 },
+    ]);
   });
 
   it('keeps a stored plan when a later save carries none, and a paused run unfinished', async () => {
@@ -181,7 +202,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
     expect(await runs.view('run_s6')).toBeNull();
   });
 
-  it("refuses the end of an executor that lost the run's lease, and writes the new holder's", async () => {
+  it("refuses the end of an executor that lost the run's lease, its journal's last entries with it, and writes the new holder's", async () => {
     const leases = new RunLeaseRepository(db);
     const lapsed = new Date(Date.now() - 1000);
     await turns.startTurn(
@@ -204,6 +225,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         sessionId: 's7',
         messages: [message(`${leaseOwner}-1`, 'user', 'hi'), message(`${leaseOwner}-2`, 'assistant', reply)],
         leaseOwner,
+        journal: [lastStep(reply)],
       });
 
     expect(await end('exec-stale', 'stale answer')).toBe('fenced');
@@ -216,9 +238,11 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
     ).toBe(false);
     expect((await runs.view('run_s7'))!.view).toMatchObject({ status: 'running', reply: null });
     expect((await sessions.view('s7'))!.view.messages).toEqual([]);
+    expect(await journal.load('run_s7')).toEqual([]);
 
     expect(await end('exec-new', 'the answer')).toBe('written');
     expect((await runs.view('run_s7'))!.view).toMatchObject({ status: 'completed', reply: 'the answer' });
     expect((await sessions.view('s7'))!.view.messages.map((m) => m.content)).toEqual(['hi', 'the answer']);
+    expect(await journal.load('run_s7')).toEqual([lastStep('the answer')]);
   });
 });

@@ -10,6 +10,8 @@ import {
   SQL_WRITER,
   type SqlWriter,
 } from '@app/persistence';
+import type { JournalEntry } from '@app/agent-core';
+import { journalInsert } from '../journal/run-journal.repository';
 import type { NewRun, RunProgress } from '../runs/run.repository';
 import type { NewMessage } from './session.repository';
 
@@ -32,6 +34,8 @@ export interface TurnEnd {
   lastSeq?: number;
   /** The executor running the run: its end is written only while this executor holds its lease. */
   leaseOwner?: string;
+  /** The run's journal entries not written yet: they go in the same transaction. */
+  journal?: JournalEntry[];
 }
 
 /** How a turn's end went: written, its session deleted meanwhile, or refused (lease lost). */
@@ -41,7 +45,7 @@ const APPEND_ATTEMPTS = 3;
 
 /**
  * The two writes every turn makes, each one transaction: the run's record (with its new session)
- * when it starts, its final record with the turn's messages when it ends. Raw statements (the same
+ * when it starts, its final record with the turn's messages (and its journal's last entries) when it ends. Raw statements (the same
  * SQL on SQLite and PostgreSQL) on the writer's own connection: a sixth of the CPU of the model queries.
  */
 @Injectable()
@@ -79,6 +83,7 @@ export class TurnWritesRepository {
       const now = new Date();
       const statements = [
         saveRun(turn.runId, turn.progress, now, turn.leaseOwner),
+        ...(turn.journal?.length ? [journalInsert(turn.runId, turn.journal, now)] : []),
         insertMessages(turn.sessionId, turn.runId, turn.messages, first, now),
         sql`UPDATE "Session" SET "updated_at" = ${now} WHERE "id" = ${turn.sessionId}`,
       ];

@@ -43,6 +43,16 @@ export class CallNotDeliveredError extends UnavailableError {
   }
 }
 
+/**
+ * Nobody subscribes to the name right now: either it never existed or every provider of it is
+ * down; which one is the catalogue's to say. Not delivered, so a scheduled fire may send it again.
+ */
+export class NoProviderError extends CallNotDeliveredError {
+  constructor(name: string) {
+    super(name, 'no provider serves it right now');
+  }
+}
+
 /** The provider that took the call stopped answering (it died with the call): nothing more will come. */
 export class ProviderGoneError extends UnavailableError {
   constructor(name: string, provider: FnExecProgress) {
@@ -139,9 +149,7 @@ function transportError(name: string, err: unknown, timeoutMs: number): unknown 
         )
       : new ProviderGoneError(name, err.progress as FnExecProgress);
   if (!(err instanceof AppError)) return err;
-  // Nobody subscribed: whether the name never existed or its provider is down is the catalogue's to say.
-  if (err instanceof NoRespondersError)
-    return new CallNotDeliveredError(name, 'no provider serves it right now');
+  if (err instanceof NoRespondersError) return new NoProviderError(name);
   if (err.code === 'timeout')
     return new TimeoutError(`function '${name}' gave no answer within ${timeoutMs} ms`);
   return err;

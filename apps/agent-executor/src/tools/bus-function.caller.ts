@@ -4,9 +4,6 @@ import { type ErrorBody, type FunctionDefinition, toAppError } from '@app/contra
 import { FunctionClient, NoProviderError } from '@app/functions';
 import { FunctionCatalogService } from './function-catalog.service';
 
-/** Time the bus waits past a call's own deadline for the provider's timeout reply. */
-const PROVIDER_TIMEOUT_REPLY_GRACE_MS = 500;
-
 /**
  * The run engine's functions, over the bus: the platform's one catalogue and one function client
  * (`fn.exec.<name>`). A call that reached no provider, or no answer, becomes the call's error
@@ -31,7 +28,6 @@ export class BusFunctionCaller implements FunctionCaller {
     try {
       const reply = await this.functions.call(request.name, request.args, {
         timeoutMs: request.timeoutMs,
-        graceMs: PROVIDER_TIMEOUT_REPLY_GRACE_MS,
         callId: request.callId,
         ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
         caller: request.caller,

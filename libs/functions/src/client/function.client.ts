@@ -16,11 +16,15 @@ import {
 } from '@app/contracts';
 import type { FunctionCaller } from '../agent-function';
 
+/**
+ * How long past a call's time limit the client waits for the provider's own timeout reply, so a
+ * call that ran out of time is told as the function's `timeout` outcome rather than as silence.
+ */
+const PROVIDER_TIMEOUT_REPLY_GRACE_MS = 500;
+
 export interface CallOptions {
   /** The whole call's time limit; it becomes the absolute deadline the provider honours. */
   timeoutMs: number;
-  /** How long past `timeoutMs` to wait for the provider's own timeout reply. */
-  graceMs?: number;
   caller?: FunctionCaller;
   allowedTools?: string[];
   traceparent?: string;
@@ -92,7 +96,7 @@ export class FunctionClient {
       ? { traceparent: options.traceparent }
       : undefined;
     const reply = this.bus.request(Routes.fnExec(name), request, {
-      timeoutMs: options.timeoutMs + (options.graceMs ?? 0),
+      timeoutMs: options.timeoutMs + PROVIDER_TIMEOUT_REPLY_GRACE_MS,
       headers,
       progress: {
         silenceMs: FN_SILENCE_MS,

@@ -54,11 +54,7 @@ export class UsageLimits {
     );
     const untilMidnight = { retry_after_s: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000) };
     if (admitted === QUOTA_USED_UP) {
-      throw new AppError(
-        'rate_limited',
-        `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`,
-        untilMidnight,
-      );
+      throw new TokenQuotaUsedUpError(quota, untilMidnight.retry_after_s);
     }
     if (admitted === BUDGET_SPENT) {
       throw new AppError(
@@ -95,5 +91,14 @@ export class UsageLimits {
       // Releasing twice is harmless: the second only charges the usage.
       void release(spent);
     }
+  }
+}
+
+/** The key's daily token quota is used up: a limit until midnight, not a rate (OpenAI's `insufficient_quota`). */
+export class TokenQuotaUsedUpError extends AppError {
+  constructor(quota: number, retryAfterS: number) {
+    super('rate_limited', `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`, {
+      retry_after_s: retryAfterS,
+    });
   }
 }

@@ -1,12 +1,11 @@
 import type { Subscription } from '@nats-io/transport-node';
 import { type Bus, NatsUnavailableError } from '@app/bus';
 import {
-  type FnAnnounce,
+  Events,
   type FnCatalogReply,
   type FunctionDefinition,
   NotFoundError,
   Routes,
-  Subjects,
   UnavailableError,
 } from '@app/contracts';
 
@@ -53,8 +52,8 @@ export class FunctionCatalog {
   }
 
   start(): void {
-    this.subscription ??= this.bus.subscribe(Subjects.fnAnnounce, (data) => {
-      this.remember(data as FnAnnounce);
+    this.subscription ??= this.bus.subscribe(Events.fnAnnounce, (announced) => {
+      this.remember(announced);
       this.invalidate();
     });
   }

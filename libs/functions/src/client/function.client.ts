@@ -10,7 +10,7 @@ import {
   FUNCTION_NAME_PATTERN,
   NotFoundError,
   Routes,
-  Subjects,
+  Events,
   TimeoutError,
   UnavailableError,
 } from '@app/contracts';
@@ -120,7 +120,7 @@ export class FunctionClient {
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         const body: FnCancel = { call_id: callId };
-        this.bus.publish(Subjects.fnCancel, body);
+        this.bus.publish(Events.fnCancel, body);
         reject(cancelled());
       };
       signal.addEventListener('abort', onAbort, { once: true });

@@ -18,7 +18,7 @@ import { ROOT } from '../common/processes';
 const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
 const { Bus } = dist('libs/bus/src');
-const { Routes, Subjects } = dist('libs/contracts/src');
+const { Events, Routes } = dist('libs/contracts/src');
 const testing = dist('libs/testing/src');
 const { connectMigrated, openSqlWriter, Migrator } = dist('libs/persistence/src');
 const { RunLeaseRepository } = dist('apps/agent-executor/src/runs/run-lease.repository');
@@ -74,9 +74,7 @@ async function killsToResume(): Promise<number[]> {
   const { db } = (await connectMigrated(url, testing.REPO_ROOT)) as { db: Db };
   const bus = await Bus.connect({ url: nats.url, name: 'bench-resume' });
   const resumedAt = new Map<string, number>();
-  bus.subscribe(Subjects.agentRunResumed, (data: { run_id: string }) =>
-    resumedAt.set(data.run_id, Date.now()),
-  );
+  bus.subscribe(Events.agentRunResumed, (data: { run_id: string }) => resumedAt.set(data.run_id, Date.now()));
   const times: number[] = [];
   try {
     for (let i = 0; i < KILLS; i++) {

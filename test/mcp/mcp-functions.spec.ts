@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FunctionCallBatch, type FunctionCallEvent, Subjects } from '@app/contracts';
+import { Events, type FunctionCallEvent } from '@app/contracts';
 import { expectEventually, freePort } from '@app/testing';
 import {
   api,
@@ -68,7 +68,7 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     bus = await Bus.connect({ url: stack.nats.url, name: 'mcp-spec' });
     // Listens beside the executor's recorder, not in its queue group: a member of the group would
     // get only some of the batches (the executor records the rest), and which runner's is chance.
-    bus.subscribe(Subjects.fnCallsRecord, (data) => records.push(...(data as FunctionCallBatch).calls));
+    bus.subscribe(Events.fnCallsRecorded, (batch) => records.push(...batch.calls));
     await bus.flush();
   }, 90_000);
   afterAll(async () => {

@@ -70,7 +70,10 @@ export class SchedulerModule {
   }
 }
 
-/** Creating a task is rare and not latency-bound: the catalogue waits longer for busy providers. */
+/**
+ * Gathers for 500 ms instead of the route's default: creating a task is rare and not
+ * latency-bound, and a task refused because a busy provider answered late is worse than a wait.
+ */
 function catalog(bus: Bus): FunctionCatalog {
   const functions = new FunctionCatalog(bus, { gatherMs: 500 });
   functions.start();

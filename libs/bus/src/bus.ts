@@ -7,7 +7,7 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
-import { AppError, type Route, type TimedRoute } from '@app/contracts';
+import { AppError, type BusEvent, type Route, type TimedRoute } from '@app/contracts';
 import { Metrics, SpanKind, inSpan, subjectFamily, traceHeaders } from '@app/observability';
 import { answer, type Envelope } from './answer';
 import { mapRequestError, NatsUnavailableError } from './bus-errors';
@@ -195,16 +195,19 @@ export class Bus {
     return subscription;
   }
 
-  publish(subject: string, payload: unknown, headers?: BusHeaders): void {
-    this.connection.publish(subject, encodeJson(payload), { headers: toNatsHeaders(headers) });
+  publish<T>(event: BusEvent<T>, payload: T, headers?: BusHeaders): void {
+    this.connection.publish(event.subject, encodeJson(payload), { headers: toNatsHeaders(headers) });
   }
 
-  subscribe(subject: string, onMessage: (data: unknown, ctx: HandlerContext) => void): Subscription {
-    return this.connection.subscribe(subject, {
+  subscribe<T>(event: BusEvent<T>, onMessage: (data: T, ctx: HandlerContext) => void): Subscription {
+    return this.connection.subscribe(event.subject, {
       callback: (err, msg) => {
         if (err) return;
         try {
-          onMessage(decodeJson(msg.data), { subject: msg.subject, headers: fromNatsHeaders(msg.headers) });
+          onMessage(decodeJson(msg.data) as T, {
+            subject: msg.subject,
+            headers: fromNatsHeaders(msg.headers),
+          });
         } catch {
           // a malformed event is dropped: publishers are our own services
         }

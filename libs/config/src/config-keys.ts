@@ -1,6 +1,7 @@
 /**
  * Every configuration key the platform knows: its path in the YAML file, the environment variable
- * that overrides it, how to read it, and its default. Apps pick the keys they need.
+ * that overrides it, how to read it, and its default. Apps pick the keys they need. The typed
+ * `PlatformConfig` is derived from this table, so a key is added here only.
  */
 export type KeyType = 'string' | 'int' | 'number' | 'bool' | 'duration' | 'url' | 'list';
 
@@ -9,8 +10,8 @@ export interface KeySpec {
   env: string;
   type: KeyType;
   default?: unknown;
-  /** For `string`: allowed values. For `url`: allowed schemes (without `:`). */
-  oneOf?: string[];
+  /** For `string`: allowed values (the typed config's union). For `url`: allowed schemes (without `:`). */
+  oneOf?: readonly string[];
   min?: number;
   max?: number;
   secret?: boolean;
@@ -20,12 +21,17 @@ export interface KeySpec {
   example?: string;
 }
 
-const key = (path: string, env: string, type: KeyType, extra: Partial<KeySpec> = {}): KeySpec => ({
-  path,
-  env,
-  type,
-  ...extra,
-});
+/** Keeps each key's literal path, type, `oneOf` and default: `PlatformConfig` is read off them. */
+const key = <
+  const P extends string,
+  const T extends KeyType,
+  const X extends Partial<KeySpec> = Record<never, never>,
+>(
+  path: P,
+  env: string,
+  type: T,
+  extra?: X,
+) => ({ path, env, type, ...extra }) as { path: P; env: string; type: T } & X;
 
 export const CONFIG_KEYS = [
   key('llm.provider', 'LLM_PROVIDER', 'string', {
@@ -47,20 +53,28 @@ export const CONFIG_KEYS = [
     example: 'http://proxy.internal:3128',
   }),
   key('llm.no_proxy', 'LLM_NO_PROXY', 'list', { default: [] }),
+  // The overall deadline of one agent run; the gateway waits this long (plus a grace) for a reply.
   key('executor.run_timeout', 'AGENT_RUN_TIMEOUT', 'duration', { default: 300_000, min: 100 }),
+  // How long the executor trusts its copy of the function catalogue before asking again.
   key('executor.catalog_ttl', 'AGENT_CATALOG_TTL', 'duration', { default: 30_000, min: 0 }),
+  // How often an executor renews the leases of the runs it holds (and looks for lapsed ones).
   key('executor.lease_heartbeat', 'AGENT_LEASE_HEARTBEAT', 'duration', { default: 2_000, min: 50 }),
+  // A run's lease runs this long past its last renewal; then another executor takes the run over.
   key('executor.lease_lapse', 'AGENT_LEASE_LAPSE', 'duration', { default: 6_000, min: 150 }),
-  // 0: a held call waits for its decision until its run's record is deleted
+  // How long a call held for approval waits (unless its agent says otherwise); 0: until its run's
+  // record is deleted. `approval_default` is what the timeout decides.
   key('executor.approval_timeout', 'AGENT_APPROVAL_TIMEOUT', 'duration', { default: 0, min: 0 }),
   key('executor.approval_default', 'AGENT_APPROVAL_DEFAULT', 'string', {
     default: 'reject',
     oneOf: ['reject', 'approve'],
   }),
+  // Most prompt tokens the function definitions of a text-protocol run may take; over it they are
+  // listed one line each and `function_describe` gives a full signature on demand.
   key('executor.function_definition_budget', 'AGENT_FUNCTION_DEFINITION_BUDGET', 'int', {
     default: 3_000,
     min: 0,
   }),
+  // How deep agents called as functions may nest (an agent called by an agent called by …).
   key('executor.agent_call_depth', 'AGENT_CALL_MAX_DEPTH', 'int', { default: 3, min: 1, max: 16 }),
   key('nats.url', 'NATS_URL', 'url', {
     default: 'nats://127.0.0.1:4222',
@@ -90,7 +104,9 @@ export const CONFIG_KEYS = [
   }),
   key('gateway.port', 'PORT', 'int', { default: 3000, min: 0, max: 65535 }),
   key('gateway.host', 'HOST', 'string', { default: '0.0.0.0' }),
+  // Probe/metrics server of the non-HTTP services; unset = off, 0 = any free port.
   key('metrics.port', 'METRICS_PORT', 'int', { min: 0, max: 65535, example: '9464' }),
+  // Tracing is on when an OTLP endpoint is set (the exporter reads the standard OTEL_* variables).
   key('tracing.otlp_endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'url', {
     oneOf: ['http', 'https'],
     example: 'http://localhost:4318',
@@ -105,6 +121,7 @@ export const CONFIG_KEYS = [
   key('security.admin_key', 'AC_ADMIN_KEY', 'string', { secret: true }),
   key('security.auth', 'AUTH_ENABLED', 'bool', { default: true }),
   key('security.metrics_public', 'METRICS_PUBLIC', 'bool', { default: true }),
+  // The API document and its UI (`/api/openapi.json`, `/api/docs`) answer without a key.
   key('security.docs_public', 'DOCS_PUBLIC', 'bool', { default: true }),
   key('security.rate_limit_per_minute', 'RATE_LIMIT_PER_MINUTE', 'int', { default: 600, min: 1 }),
   key('security.max_concurrent_runs', 'MAX_CONCURRENT_RUNS_PER_KEY', 'int', { default: 20, min: 1 }),
@@ -115,6 +132,7 @@ export const CONFIG_KEYS = [
     unit: 'USD',
     example: '25',
   }),
+  // On SIGTERM, how long in-flight requests may take to finish before the bus closes.
   key('shutdown.timeout', 'SHUTDOWN_TIMEOUT', 'duration', { default: 30_000, min: 0 }),
   key('log.level', 'LOG_LEVEL', 'string', { default: 'info', oneOf: ['debug', 'info', 'warn', 'error'] }),
   key('log.format', 'LOG_FORMAT', 'string', { default: 'text', oneOf: ['json', 'text'] }),
@@ -132,6 +150,7 @@ export const CONFIG_KEYS = [
     default: 86_400_000,
     min: 1_000,
   }),
+  // Warm sandbox processes per runner; each runs one call at a time.
   key('functions.sandbox_workers', 'FUNCTIONS_SANDBOX_WORKERS', 'int', { default: 4, min: 1, max: 256 }),
   key('functions.http.allowed_domains', 'HTTP_ALLOWED_DOMAINS', 'list', { default: [] }),
   key('functions.http.allowed_methods', 'HTTP_ALLOWED_METHODS', 'list', { default: ['GET', 'HEAD'] }),
@@ -165,8 +184,12 @@ export const CONFIG_KEYS = [
   key('scheduler.min_cron_interval', 'SCHEDULER_MIN_CRON_INTERVAL', 'duration', { default: 1_000, min: 0 }),
   key('scheduler.catchup_window', 'SCHEDULER_CATCHUP_WINDOW', 'duration', { default: 300_000, min: 0 }),
   key('scheduler.fire_timeout', 'SCHEDULER_FIRE_TIMEOUT', 'duration', { default: 30_000, min: 1 }),
+  // How late a due time may be before a (re)starting scheduler calls it missed, while peers run.
   key('scheduler.misfire_grace', 'SCHEDULER_MISFIRE_GRACE', 'duration', { default: 60_000, min: 0 }),
+  // How often lost triggers, interrupted fires and lost cron ticks are looked for.
   key('scheduler.sweep_interval', 'SCHEDULER_SWEEP_INTERVAL', 'duration', { default: 30_000, min: 100 }),
+  // Fires one scheduler instance runs at once.
   key('scheduler.concurrency', 'SCHEDULER_CONCURRENCY', 'int', { default: 50, min: 1, max: 10_000 }),
+  // BullMQ key prefix in Redis: deployments (and tests) sharing a Redis keep apart by it.
   key('scheduler.queue_prefix', 'SCHEDULER_QUEUE_PREFIX', 'string', { default: 'ac' }),
 ] as const satisfies readonly KeySpec[];

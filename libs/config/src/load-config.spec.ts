@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '@app/config';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { ConfigError, loadConfig, type PlatformConfig } from '@app/config';
 
 function yamlFile(text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'ac-config-')), 'agentchassis.yaml');
@@ -18,6 +18,22 @@ describe('loadConfig', () => {
     expect(config.database.url).toBe('file:./data/agentchassis.db');
     expect(config.gateway.port).toBe(3000);
     expect(config.log).toEqual({ level: 'info', format: 'text' });
+  });
+
+  it('has every section of the key table as an object, even with none of its keys set', () => {
+    const config = loadConfig({});
+    expect(config.tracing).toEqual({});
+    expect(config.metrics).toEqual({});
+    expect(config.functions.channels).toEqual({});
+    expect(config.memory.embeddings).toMatchObject({ model: 'text-embedding-3-small' });
+  });
+
+  it('types each key from the table: oneOf strings as unions, keys without a default optional', () => {
+    expectTypeOf<PlatformConfig['log']['level']>().toEqualTypeOf<'debug' | 'info' | 'warn' | 'error'>();
+    expectTypeOf<PlatformConfig['llm']['timeout']>().toEqualTypeOf<number>();
+    expectTypeOf<PlatformConfig['llm']['base_url']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<PlatformConfig['functions']['http']['allowed_methods']>().toEqualTypeOf<string[]>();
+    expectTypeOf<PlatformConfig['security']['auth']>().toEqualTypeOf<boolean>();
   });
 
   it('reads the YAML file named by AC_CONFIG and substitutes ${ENV} values', () => {

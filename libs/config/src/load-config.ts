@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { CONFIG_KEYS } from './config-keys';
+import { CONFIG_KEYS, type KeySpec } from './config-keys';
 import { ConfigError, type ConfigProblem } from './config.error';
 import { parseMcpServers } from './mcp-config';
 import { exampleFor, parseValue } from './parse-value';
@@ -18,10 +18,10 @@ const DEFAULT_FILE = 'config/agentchassis.yaml';
  */
 export function loadConfig(env: Env = process.env): PlatformConfig {
   const file = readFileTree(env);
-  const config: Record<string, unknown> = { functions: { http: {}, channels: {} }, tracing: {}, metrics: {} };
+  const config = emptySections();
   const secrets: string[] = [];
   const problems: ConfigProblem[] = [];
-  for (const spec of CONFIG_KEYS) {
+  for (const spec of CONFIG_KEYS as readonly KeySpec[]) {
     const fromEnv = env[spec.env] ?? env[`AC_${spec.path.replace(/\./g, '__').toUpperCase()}`];
     const fromFile = getPath(file, spec.path);
     const raw = fromEnv ?? (fromFile === '' ? undefined : fromFile) ?? spec.default;
@@ -36,7 +36,7 @@ export function loadConfig(env: Env = process.env): PlatformConfig {
       continue;
     }
     setPath(config, spec.path, value);
-    if ('secret' in spec && spec.secret) secrets.push(...secretParts(String(value)));
+    if (spec.secret) secrets.push(...secretParts(String(value)));
   }
   let mcp: ReturnType<typeof parseMcpServers> = { servers: [], secrets: [] };
   try {
@@ -92,6 +92,16 @@ function substituteEnv(node: unknown, env: Env): unknown {
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, substituteEnv(v, env)]));
   }
   return node;
+}
+
+/** Every section of the key table, empty: a section none of whose keys is set is still an object. */
+function emptySections(): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const { path } of CONFIG_KEYS) {
+    let node = config;
+    for (const part of path.split('.').slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+  }
+  return config;
 }
 
 function isKnownSection(name: string): boolean {

@@ -84,8 +84,21 @@ export class InvalidParamsError extends AppError {
 }
 
 export class NotFoundError extends AppError {
-  constructor(what: string, name: string) {
-    super('not_found', `${what} '${name}' not found`);
+  constructor(what: string, name: string, details?: unknown) {
+    super('not_found', `${what} '${name}' not found`, details);
+  }
+}
+
+/** No agent has the name; `details.agent` names it, so it is known as such across the bus too. */
+export class AgentNotFoundError extends NotFoundError {
+  constructor(name: string) {
+    super('agent', name, { agent: name });
+  }
+
+  /** The name of the agent an error body says does not exist, if it says so. */
+  static agentOf(body: ErrorBody): string | undefined {
+    const agent = (body.details as { agent?: unknown } | undefined)?.agent;
+    return body.code === 'not_found' && typeof agent === 'string' ? agent : undefined;
   }
 }
 

@@ -15,6 +15,7 @@ export * from './message-routing';
 export * from './memory';
 export * from './json-schema';
 export * from './scheduler';
+export * from './events';
 export * from './route';
 export * from './routes';
 export * from './subjects';

@@ -48,15 +48,23 @@ export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
 export type TaskTarget = 'function' | 'agent';
 
 const TASK_NAME_RULE = 'must be 1-64 letters or digits, then letters, digits, "_", "." or "-" (no spaces)';
-const ISO_RULE = 'must be an ISO 8601 time with an offset, e.g. 2026-12-25T09:00:00+08:00';
+export const ISO_RULE = 'must be an ISO 8601 time with an offset, e.g. 2026-12-25T09:00:00+08:00';
+export const JSON_PARAMS_RULE =
+  'must be a JSON object (or its JSON text), e.g. {"to":"alice","message":"hi"}';
+
+/** The instant an ISO 8601 time with an offset names; undefined for anything else. */
+export function isoInstant(value: unknown): Date | undefined {
+  if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value)) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time);
+}
 
 function IsIsoWithOffset(options?: ValidationOptions) {
   return ValidateBy(
     {
       name: 'isIsoWithOffset',
       validator: {
-        validate: (value) =>
-          typeof value === 'string' && ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)),
+        validate: (value) => isoInstant(value) !== undefined,
         defaultMessage: () => ISO_RULE,
       },
     },
@@ -94,7 +102,7 @@ function IsJsonParams(options?: ValidationOptions) {
       name: 'isJsonParams',
       validator: {
         validate: (value) => parseTaskParams(value) !== undefined,
-        defaultMessage: () => 'must be a JSON object (or its JSON text), e.g. {"to":"alice","message":"hi"}',
+        defaultMessage: () => JSON_PARAMS_RULE,
       },
     },
     {

@@ -31,6 +31,10 @@ export interface ParameterSchema {
   enum?: unknown[];
   minimum?: number;
   maximum?: number;
+  /** A string's form and length. */
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
   /** An array's items: a type, or a whole schema (an object's shape, an enum, bounds). */
   items?: ParameterSchema;
   /** An object's fields, when its shape is known. */

@@ -5,7 +5,7 @@ import {
   type AgentProfileView,
   AppError,
   ConflictError,
-  NotFoundError,
+  AgentNotFoundError,
   parseDto,
 } from '@app/contracts';
 import { ConfigError, type PlatformConfig } from '@app/config';
@@ -45,7 +45,7 @@ export class AgentProfilesService {
 
   async get(name: string): Promise<AgentProfile> {
     const profile = this.fromConfig.get(name) ?? (await this.fromApi(name));
-    if (!profile) throw new NotFoundError('agent', name);
+    if (!profile) throw new AgentNotFoundError(name);
     return profile;
   }
 

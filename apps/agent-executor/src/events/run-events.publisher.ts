@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventSink, RunEvent } from '@app/agent-core';
 import { Bus } from '@app/bus';
-import { type RunResumedEvent, Subjects } from '@app/contracts';
+import { Events, type RunResumedEvent } from '@app/contracts';
 
 /** The run engine's event sink for a streaming run: each event on `agent.events.<runId>`, in order. */
 @Injectable()
@@ -9,11 +9,11 @@ export class RunEventsPublisher implements EventSink {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
   emit(event: RunEvent): void {
-    this.bus.publish(Subjects.agentEvents(event.run_id), event);
+    this.bus.publish(Events.agentEvents(event.run_id), event);
   }
 
   /** Tells every gateway that a run was taken over: those waiting on its lost reply follow it instead. */
   announceResumed(event: RunResumedEvent): void {
-    this.bus.publish(Subjects.agentRunResumed, event);
+    this.bus.publish(Events.agentRunResumed, event);
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentEvent, Routes, Subjects } from '@app/contracts';
+import { type AgentEvent, Events, Routes } from '@app/contracts';
 import { expectEventually, type Script } from '@app/testing';
 import { newId } from '@app/agent-core';
 import { ask } from '../testing/executor-app';
@@ -33,9 +33,9 @@ function collectEvents(runId: string): { events: AgentEvent[]; ended: Promise<vo
   const events: AgentEvent[] = [];
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));
-  const subscription = world.bus.subscribe(Subjects.agentEvents(runId), (data) => {
-    events.push(data as AgentEvent);
-    if ((data as AgentEvent).type === 'run_end') {
+  const subscription = world.bus.subscribe(Events.agentEvents(runId), (event) => {
+    events.push(event);
+    if (event.type === 'run_end') {
       subscription.unsubscribe();
       done();
     }
@@ -144,7 +144,7 @@ describe('cancelling a run', () => {
   it('stops waiting for a function and tells its provider to cancel the call', async () => {
     world.script({ replies: ['<call name="wait"><p>ms: 10000</p></call>', 'never asked'] });
     const cancels: unknown[] = [];
-    const subscription = world.bus.subscribe(Subjects.fnCancel, (data) => cancels.push(data));
+    const subscription = world.bus.subscribe(Events.fnCancel, (cancel) => cancels.push(cancel));
     const runId = newId('run');
     const running = ask(world.bus, { message: 'Wait', run_id: runId });
     await expectEventually(() => expect(world.functions.calls).toHaveLength(1));

@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '@app/agent-core';
-import { AppError, type ErrorBody, type FunctionDefinition } from '@app/contracts';
-import { FunctionClient, ProviderGoneError } from '@app/functions';
+import { type ErrorBody, type FunctionDefinition, toAppError } from '@app/contracts';
+import { FunctionClient, NoProviderError } from '@app/functions';
 import { FunctionCatalogService } from './function-catalog.service';
-
-/** Time the bus waits past a call's own deadline for the provider's timeout reply. */
-const PROVIDER_TIMEOUT_REPLY_GRACE_MS = 500;
 
 /**
  * The run engine's functions, over the bus: the platform's one catalogue and one function client
- * (`fn.exec.<name>`). A call that reached no provider, or no answer, becomes the call's error.
+ * (`fn.exec.<name>`). A call that reached no provider, or no answer, becomes the call's error
+ * with the function client's own code and message.
  */
 @Injectable()
 export class BusFunctionCaller implements FunctionCaller {
@@ -30,7 +28,6 @@ export class BusFunctionCaller implements FunctionCaller {
     try {
       const reply = await this.functions.call(request.name, request.args, {
         timeoutMs: request.timeoutMs,
-        graceMs: PROVIDER_TIMEOUT_REPLY_GRACE_MS,
         callId: request.callId,
         ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
         caller: request.caller,
@@ -46,15 +43,14 @@ export class BusFunctionCaller implements FunctionCaller {
   }
 }
 
-function busFailure({ name, signal, timeoutMs }: FunctionCallRequest, err: unknown): ErrorBody {
+/**
+ * The client's own error, as it said it; only "nobody serves this name" is told to the model as
+ * `not_found`, since to a model a name nobody serves is a name it should not call again.
+ */
+function busFailure({ name, signal }: FunctionCallRequest, err: unknown): ErrorBody {
   if (signal.aborted)
     return { code: 'cancelled', message: `the run was stopped (${String(signal.reason)}) while ${name} ran` };
-  const error = err instanceof AppError ? err : new AppError('internal', 'the call failed');
-  // its provider died with the call: unavailable, naming it (another replica may serve a retry)
-  if (error instanceof ProviderGoneError) return error.toBody();
-  if (error.code === 'unavailable')
-    return { code: 'not_found', message: `no provider serves function '${name}'` };
-  if (error.code === 'timeout')
-    return { code: 'timeout', message: `function '${name}' did not answer within ${timeoutMs} ms` };
-  return error.toBody();
+  if (err instanceof NoProviderError)
+    return { code: 'not_found', message: err.message, details: err.details };
+  return toAppError(err).toBody();
 }

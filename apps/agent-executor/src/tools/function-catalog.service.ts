@@ -5,19 +5,18 @@ import type { FunctionDefinition } from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
 
-const GATHER_MS = 150;
-
 /**
  * The executor's view of the platform's one function catalogue (`FunctionCatalog`, shared with the
- * gateway and the scheduler), cached for `executor.catalog_ttl` and refreshed when a provider
- * announces a change.
+ * gateway and the scheduler), refreshed when a provider announces a change. Its TTL is the
+ * operator's setting `executor.catalog_ttl` (AGENT_CATALOG_TTL): every run reads the catalogue,
+ * so a deployment may trade how soon a silently dead provider drops out for fewer gatherings.
  */
 @Injectable()
 export class FunctionCatalogService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly catalog: FunctionCatalog;
 
   constructor(@Inject(Bus) bus: Bus, @Inject(PLATFORM_CONFIG) config: PlatformConfig) {
-    this.catalog = new FunctionCatalog(bus, { gatherMs: GATHER_MS, ttlMs: config.executor.catalog_ttl });
+    this.catalog = new FunctionCatalog(bus, { ttlMs: config.executor.catalog_ttl });
   }
 
   onApplicationBootstrap(): void {
@@ -37,13 +36,7 @@ export class FunctionCatalogService implements OnApplicationBootstrap, OnApplica
     return this.catalog.get(name);
   }
 
-  /**
-   * Every definition, in name order so prompts are stable. An empty catalogue is gathered again
-   * before a run is told it has no functions: right after a restart the providers may not have
-   * answered the first gathering yet.
-   */
-  async list(): Promise<FunctionDefinition[]> {
-    const all = await this.catalog.list();
-    return all.length > 0 ? all : [...(await this.catalog.refresh()).values()];
+  list(): Promise<FunctionDefinition[]> {
+    return this.catalog.list();
   }
 }

@@ -1,5 +1,11 @@
 import { Body, Controller, Get, Inject, Param, Post } from '@nestjs/common';
-import { AgentProfileFields, AgentProfileView, NAME_PATTERN, NotFoundError, parseDto } from '@app/contracts';
+import {
+  AgentProfileFields,
+  AgentProfileView,
+  NAME_PATTERN,
+  AgentNotFoundError,
+  parseDto,
+} from '@app/contracts';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { AgentsService } from './agents.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
@@ -17,7 +23,7 @@ export class AgentsController {
   @Get(':name')
   @ApiRoute({ summary: 'One agent profile', response: AgentProfileView })
   get(@Param('name') name: string) {
-    if (!NAME_PATTERN.test(name)) throw new NotFoundError('agent', name.slice(0, 64));
+    if (!NAME_PATTERN.test(name)) throw new AgentNotFoundError(name.slice(0, 64));
     return this.agents.get(name);
   }
 

@@ -60,11 +60,7 @@ export class UsageLimits {
       : await orUnavailable(this.slots.admit(day, `ac:slots:${keyId}`, maxRuns), 'the run limits');
     const untilMidnight = { retry_after_s: Math.ceil((DAY_MS - (now % DAY_MS)) / 1000) };
     if (admitted === QUOTA_USED_UP) {
-      throw new AppError(
-        'rate_limited',
-        `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`,
-        untilMidnight,
-      );
+      throw new TokenQuotaUsedUpError(quota, untilMidnight.retry_after_s);
     }
     if (admitted === BUDGET_SPENT) {
       throw new AppError(
@@ -136,5 +132,14 @@ export class UsageLimits {
         error: (err as Error).message,
       }),
     );
+  }
+}
+
+/** The key's daily token quota is used up: a limit until midnight, not a rate (OpenAI's `insufficient_quota`). */
+export class TokenQuotaUsedUpError extends AppError {
+  constructor(quota: number, retryAfterS: number) {
+    super('rate_limited', `daily token quota of ${quota} tokens used up (resets at 00:00 UTC)`, {
+      retry_after_s: retryAfterS,
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { type RunResumedEvent, Subjects } from '@app/contracts';
+import { Events } from '@app/contracts';
 
 /**
  * The runs another executor took over, as they are announced (`agent.events.resumed`): one
@@ -15,8 +15,8 @@ export class RunTakeovers implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
   onApplicationBootstrap(): void {
-    this.subscription = this.bus.subscribe(Subjects.agentRunResumed, (data) => {
-      this.waiting.get((data as RunResumedEvent).run_id)?.();
+    this.subscription = this.bus.subscribe(Events.agentRunResumed, (event) => {
+      this.waiting.get(event.run_id)?.();
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Bus } from '@app/bus';
-import { type AgentEvent, type AgentRunReply, Subjects, toAppError } from '@app/contracts';
+import { type AgentEvent, type AgentRunReply, Events, toAppError } from '@app/contracts';
 
 const KEEP_ALIVE_MS = 15_000;
 
@@ -41,7 +41,7 @@ export async function relayRun(
   format: RunStreamFormat = platformEvents,
 ): Promise<void> {
   const stream = new EventStream(res, format);
-  const subscription = bus.subscribe(Subjects.agentEvents(runId), (data) => stream.write(data as AgentEvent));
+  const subscription = bus.subscribe(Events.agentEvents(runId), (event) => stream.write(event));
   try {
     const reply = await start();
     if (!stream.ended) stream.write({ type: 'run_end', run_id: runId, seq: 0, data: reply });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, InvalidParamsError, NotFoundError } from '@app/contracts';
+import { AgentNotFoundError, AppError, InvalidParamsError, NotFoundError } from '@app/contracts';
+import { TokenQuotaUsedUpError } from '../auth/usage-limits.service';
 import { openAiError, openAiParam } from './openai-error.filter';
 
 describe('openAiError', () => {
@@ -13,17 +14,26 @@ describe('openAiError', () => {
   });
 
   it('answers an unknown agent as model_not_found, limits with their code and Retry-After', () => {
-    expect(openAiError(new NotFoundError('agent', 'nobody'))).toEqual({
+    expect(openAiError(new AgentNotFoundError('nobody'))).toEqual({
       status: 404,
       body: { error: expect.objectContaining({ param: 'model', code: 'model_not_found' }) },
     });
-    const quota = openAiError(
-      new AppError('rate_limited', 'daily token quota used up', { retry_after_s: 60 }),
-    );
+    // as the executor's answer over the bus arrives: rebuilt from its body, the class lost
+    const overTheBus = AppError.fromBody(new AgentNotFoundError('nobody').toBody());
+    expect(openAiError(overTheBus).body.error).toMatchObject({ code: 'model_not_found' });
+    expect(openAiError(new NotFoundError('session', 'ses_1')).body.error).toMatchObject({
+      code: 'not_found',
+    });
+    const quota = openAiError(new TokenQuotaUsedUpError(1_000, 60));
     expect(quota).toMatchObject({
       status: 429,
       retryAfter: 60,
       body: { error: { code: 'insufficient_quota' } },
+    });
+    expect(
+      openAiError(new AppError('rate_limited', 'rate limit of 600 requests per minute exceeded')),
+    ).toMatchObject({
+      body: { error: { code: 'rate_limit_exceeded' } },
     });
     const bad = openAiError(new InvalidParamsError([{ field: 'messages.0.role', message: 'bad' }]));
     expect(bad).toMatchObject({

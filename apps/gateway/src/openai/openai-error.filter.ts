@@ -1,7 +1,13 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
 import type { Response } from 'express';
-import type { ErrorBody, FieldError, OpenAiErrorResponse } from '@app/contracts';
+import {
+  AgentNotFoundError,
+  type ErrorBody,
+  type FieldError,
+  type OpenAiErrorResponse,
+} from '@app/contracts';
 import { Logger } from '@app/observability';
+import { TokenQuotaUsedUpError } from '../auth/usage-limits.service';
 import { toHttpError } from '../common/http-error.filter';
 
 const TYPES: Record<number, string> = {
@@ -32,15 +38,16 @@ export function openAiError(exception: unknown): {
 } {
   const { status, body } = toHttpError(exception);
   const retryAfter = (body.details as { retry_after_s?: number } | undefined)?.retry_after_s;
-  return { status, body: { error: detailOf(status, body) }, ...(retryAfter ? { retryAfter } : {}) };
+  const error = detailOf(status, body, exception instanceof TokenQuotaUsedUpError);
+  return { status, body: { error }, ...(retryAfter ? { retryAfter } : {}) };
 }
 
-function detailOf(status: number, body: ErrorBody): OpenAiErrorResponse['error'] {
+function detailOf(status: number, body: ErrorBody, quotaUsedUp: boolean): OpenAiErrorResponse['error'] {
   const type = TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
-  const agent = status === 404 ? /^agent '(.*)' not found$/.exec(body.message) : null;
-  if (agent) {
+  const agent = AgentNotFoundError.agentOf(body);
+  if (agent !== undefined) {
     return {
-      message: `The model '${agent[1]}' does not exist: no agent has that name (GET /v1/models lists them).`,
+      message: `The model '${agent}' does not exist: no agent has that name (GET /v1/models lists them).`,
       type,
       param: 'model',
       code: 'model_not_found',
@@ -52,14 +59,14 @@ function detailOf(status: number, body: ErrorBody): OpenAiErrorResponse['error']
     message: body.message,
     type,
     param: fields[0] ? openAiParam(fields[0].field) : null,
-    code: codeOf(status, body),
+    code: codeOf(status, body, quotaUsedUp),
   };
 }
 
-function codeOf(status: number, body: ErrorBody): string {
+function codeOf(status: number, body: ErrorBody, quotaUsedUp: boolean): string {
   if (status === 401) return 'invalid_api_key';
   if (status === 403) return 'insufficient_scope';
-  if (status === 429) return /quota/.test(body.message) ? 'insufficient_quota' : 'rate_limit_exceeded';
+  if (status === 429) return quotaUsedUp ? 'insufficient_quota' : 'rate_limit_exceeded';
   return body.code;
 }
 

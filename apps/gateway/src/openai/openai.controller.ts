@@ -18,7 +18,7 @@ import {
   InvalidParamsError,
   NAME_PATTERN,
   AppError,
-  NotFoundError,
+  AgentNotFoundError,
   ChatCompletionResponse,
   OpenAiErrorResponse,
   OpenAiModel,
@@ -53,7 +53,7 @@ export class OpenAiController {
   @Get('models/:model')
   @ApiRoute({ ...OPENAI, summary: 'One agent as an OpenAI model', response: OpenAiModel })
   model(@Param('model') model: string) {
-    if (!NAME_PATTERN.test(model)) throw new NotFoundError('agent', model.slice(0, 64));
+    if (!NAME_PATTERN.test(model)) throw new AgentNotFoundError(model.slice(0, 64));
     return this.openai.model(model);
   }
 

@@ -87,7 +87,7 @@ describe('FunctionCatalog (real NATS)', () => {
 });
 
 describe('FunctionCatalog on a broker of its own', () => {
-  it('does not trust an empty catalogue for long: a provider that answers later is seen within seconds', async () => {
+  it('gathers an empty catalogue again before listing it: a provider that answers later is listed at once', async () => {
     const nats = await startNatsServer();
     const bus = await Bus.connect({ url: nats.url, name: 'catalog-empty-spec' });
     try {
@@ -101,12 +101,7 @@ describe('FunctionCatalog on a broker of its own', () => {
       };
       bus.serve(Routes.fnCatalog, () => ({ provider: 'late', instance: 'l1', functions: [definition] }));
       await bus.flush();
-      await expectEventually(
-        async () => expect((await catalog.list()).map((d) => d.name)).toEqual(['late_fn']),
-        {
-          timeoutMs: 5_000,
-        },
-      );
+      expect((await catalog.list()).map((d) => d.name)).toEqual(['late_fn']);
     } finally {
       await bus.drain();
       await nats.stop();

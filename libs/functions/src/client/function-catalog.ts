@@ -1,21 +1,23 @@
 import type { Subscription } from '@nats-io/transport-node';
 import { type Bus, NatsUnavailableError } from '@app/bus';
 import {
-  type FnAnnounce,
+  Events,
   type FnCatalogReply,
   type FunctionDefinition,
   NotFoundError,
   Routes,
-  Subjects,
   UnavailableError,
 } from '@app/contracts';
 
 const MISS_REFRESH_MS = 1_000;
+/** A provider that died without announcing it drops out of every catalogue within this. */
+const DEFAULT_TTL_MS = 5_000;
 
+/** The defaults suit every app; one that overrides a setting says why beside it. */
 export interface CatalogOptions {
   /** How long to collect answers from providers; `fn.catalog`'s route says by default. */
   gatherMs?: number;
-  /** How long a gathered catalogue is reused when no provider announces a change. */
+  /** How long a gathered catalogue is reused when no provider announces a change (5 s). */
   ttlMs?: number;
 }
 
@@ -25,10 +27,12 @@ export interface CatalogOptions {
  * wins, so every reader agrees). Cached until a provider announces a change or the TTL ends, so
  * a provider that died without saying so drops out within the TTL; past the TTL the old copy is
  * served while a fresh one is gathered. An empty catalogue (nobody answered yet, e.g. right after
- * a restart) is never trusted for more than a second.
+ * a restart) is never listed without gathering again, nor trusted for a lookup for more than a
+ * second. The gateway, the scheduler and the executor all read functions through this class.
  */
 export class FunctionCatalog {
-  private cache?: { at: number; byName: Map<string, FunctionDefinition> };
+  /** `asked`: when the gathering that made it was sent; `at`: when it ended. */
+  private cache?: { asked: number; at: number; byName: Map<string, FunctionDefinition> };
   private loading?: Promise<Map<string, FunctionDefinition>>;
   private generation = 0;
   private subscription?: Subscription;
@@ -44,12 +48,12 @@ export class FunctionCatalog {
     options: CatalogOptions = {},
   ) {
     this.gatherMs = options.gatherMs;
-    this.ttlMs = options.ttlMs ?? 5_000;
+    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
   }
 
   start(): void {
-    this.subscription ??= this.bus.subscribe(Subjects.fnAnnounce, (data) => {
-      this.remember(data as FnAnnounce);
+    this.subscription ??= this.bus.subscribe(Events.fnAnnounce, (announced) => {
+      this.remember(announced);
       this.invalidate();
     });
   }
@@ -69,8 +73,17 @@ export class FunctionCatalog {
     return this.load();
   }
 
+  /**
+   * Every definition, in name order (so prompts are stable). Nobody is told there are no functions
+   * from a gathering sent before they asked: right after a start the providers may not have
+   * answered the first one yet.
+   */
   async list(): Promise<FunctionDefinition[]> {
-    return [...(await this.load()).values()];
+    const asked = Date.now();
+    let byName = await this.load();
+    if (byName.size === 0 && !(this.cache?.byName === byName && this.cache.asked >= asked))
+      byName = await this.refresh();
+    return [...byName.values()];
   }
 
   /** A name missing from a catalogue older than a second is looked up afresh, once. */
@@ -135,9 +148,10 @@ export class FunctionCatalog {
   private reload(): Promise<Map<string, FunctionDefinition>> {
     if (!this.loading) {
       const generation = this.generation;
+      const asked = Date.now();
       this.loading = this.gather()
         .then((byName) => {
-          if (generation === this.generation) this.cache = { at: Date.now(), byName };
+          if (generation === this.generation) this.cache = { asked, at: Date.now(), byName };
           return byName;
         })
         .finally(() => (this.loading = undefined));

@@ -10,17 +10,21 @@ import {
   FUNCTION_NAME_PATTERN,
   NotFoundError,
   Routes,
-  Subjects,
+  Events,
   TimeoutError,
   UnavailableError,
 } from '@app/contracts';
 import type { FunctionCaller } from '../agent-function';
 
+/**
+ * How long past a call's time limit the client waits for the provider's own timeout reply, so a
+ * call that ran out of time is told as the function's `timeout` outcome rather than as silence.
+ */
+const PROVIDER_TIMEOUT_REPLY_GRACE_MS = 500;
+
 export interface CallOptions {
   /** The whole call's time limit; it becomes the absolute deadline the provider honours. */
   timeoutMs: number;
-  /** How long past `timeoutMs` to wait for the provider's own timeout reply. */
-  graceMs?: number;
   caller?: FunctionCaller;
   allowedTools?: string[];
   traceparent?: string;
@@ -40,6 +44,16 @@ export interface CallOptions {
 export class CallNotDeliveredError extends UnavailableError {
   constructor(name: string, why: string) {
     super(`function '${name}' is unavailable: ${why}`, { part: 'function provider', function: name });
+  }
+}
+
+/**
+ * Nobody subscribes to the name right now: either it never existed or every provider of it is
+ * down; which one is the catalogue's to say. Not delivered, so a scheduled fire may send it again.
+ */
+export class NoProviderError extends CallNotDeliveredError {
+  constructor(name: string) {
+    super(name, 'no provider serves it right now');
   }
 }
 
@@ -82,7 +96,7 @@ export class FunctionClient {
       ? { traceparent: options.traceparent }
       : undefined;
     const reply = this.bus.request(Routes.fnExec(name), request, {
-      timeoutMs: options.timeoutMs + (options.graceMs ?? 0),
+      timeoutMs: options.timeoutMs + PROVIDER_TIMEOUT_REPLY_GRACE_MS,
       headers,
       progress: {
         silenceMs: FN_SILENCE_MS,
@@ -106,7 +120,7 @@ export class FunctionClient {
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         const body: FnCancel = { call_id: callId };
-        this.bus.publish(Subjects.fnCancel, body);
+        this.bus.publish(Events.fnCancel, body);
         reject(cancelled());
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -139,9 +153,7 @@ function transportError(name: string, err: unknown, timeoutMs: number): unknown 
         )
       : new ProviderGoneError(name, err.progress as FnExecProgress);
   if (!(err instanceof AppError)) return err;
-  // Nobody subscribed: whether the name never existed or its provider is down is the catalogue's to say.
-  if (err instanceof NoRespondersError)
-    return new CallNotDeliveredError(name, 'no provider serves it right now');
+  if (err instanceof NoRespondersError) return new NoProviderError(name);
   if (err.code === 'timeout')
     return new TimeoutError(`function '${name}' gave no answer within ${timeoutMs} ms`);
   return err;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { AppError, type FnAnnounce, type FunctionCallEvent, Routes, Subjects } from '@app/contracts';
+import { AppError, Events, type FnAnnounce, type FunctionCallEvent, Routes } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger, metricsRegistry } from '@app/observability';
 import { expectEventually } from '@app/testing';
@@ -78,8 +78,8 @@ describe('FunctionHost (real NATS)', () => {
       records.push(...calls.filter((c) => c.name.startsWith(ns)));
       return { recorded: calls.length };
     });
-    clientBus.subscribe(Subjects.fnAnnounce, (data) => {
-      if ((data as FnAnnounce).provider === `spec-${ns}`) announcements.push(data as FnAnnounce);
+    clientBus.subscribe(Events.fnAnnounce, (announced) => {
+      if (announced.provider === `spec-${ns}`) announcements.push(announced);
     });
     await clientBus.flush();
     await host.start();

@@ -10,7 +10,7 @@ import {
   parseDto,
   QueueGroups,
   Routes,
-  Subjects,
+  Events,
   UnavailableError,
 } from '@app/contracts';
 import type { Logger } from '@app/observability';
@@ -92,7 +92,7 @@ export class FunctionHost {
   async start(): Promise<void> {
     this.shared.push(
       this.bus.serve(Routes.fnCatalog, () => this.catalog()),
-      this.bus.subscribe(Subjects.fnCancel, (data) => this.cancel(data)),
+      this.bus.subscribe(Events.fnCancel, (cancel) => this.cancel(cancel)),
     );
     this.sync();
     initialiseCallMetrics(this.registry.names());
@@ -171,7 +171,7 @@ export class FunctionHost {
   private announce(event: FnAnnounce['event']): void {
     const body: FnAnnounce = { event, ...this.catalog() };
     try {
-      this.bus.publish(Subjects.fnAnnounce, body);
+      this.bus.publish(Events.fnAnnounce, body);
     } catch (err) {
       this.logger.warn('could not announce the function catalogue', { err });
     }

@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 import { paramsFromDto, paramsSchema, parseParams } from '@app/functions';
 
@@ -32,6 +32,23 @@ describe('paramsFromDto', () => {
       },
       required: ['name'],
     });
+  });
+
+  it('carries a string’s pattern and length, so the schema alone checks them', () => {
+    class TagBody {
+      @IsString() @Matches(/^[a-z]+$/) @MaxLength(8) tag!: string;
+    }
+    const Params = paramsFromDto(TagBody, { tag: { description: 'a tag' } });
+    expect(paramsSchema(Params).properties.tag).toEqual({
+      type: 'string',
+      description: 'a tag',
+      pattern: '^[a-z]+$',
+      maxLength: 8,
+    });
+    expect(() => parseParams(Params, { tag: 'Not OK' })).toThrow(/tag: must match pattern/);
+    expect(() => parseParams(Params, { tag: 'waytoolong' })).toThrow(
+      /tag: must NOT have more than 8 characters/,
+    );
   });
 
   it('lets the function narrow what the model sees and add fields of its own', () => {

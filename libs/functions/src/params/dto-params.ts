@@ -6,7 +6,8 @@ export type DtoParamOptions = Partial<ParamOptions> & { description: string };
 
 /**
  * The parameters of a function that takes a request DTO (a REST body the model may also send):
- * type, required, enum and bounds are read from the DTO's class-validator rules, so each field is
+ * type, required, enum, bounds, patterns and lengths are read from the DTO's class-validator
+ * rules, so the function's JSON Schema checks all of them (ajv, the one validator) and each field is
  * declared once; the function adds descriptions, may narrow what the model sees (a shorter enum,
  * JSON text for a field that also takes an object) and may add fields the DTO does not have
  * (paging), declared in full. Only the fields listed are parameters, in the order listed; each
@@ -40,6 +41,11 @@ function fromDto(field: JsonSchema, required: boolean): Partial<ParamOptions> {
   if (values) options.enum = values;
   if (typeof field.minimum === 'number') options.min = field.minimum;
   if (typeof field.maximum === 'number') options.max = field.maximum;
+  if (options.type === 'string') {
+    if (typeof field.pattern === 'string') options.pattern = field.pattern;
+    if (typeof field.minLength === 'number') options.minLength = field.minLength;
+    if (typeof field.maxLength === 'number') options.maxLength = field.maxLength;
+  }
   return options;
 }
 

@@ -13,6 +13,10 @@ export interface ParamOptions {
   /** Bounds of a number, or of each number in an array. */
   min?: number;
   max?: number;
+  /** A string's form (a regular expression, read with the `u` flag) and length. */
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
   /** Type of each element of an array. */
   items?: JsonSchemaType;
 }
@@ -76,6 +80,9 @@ function limits(o: ParamOptions): Partial<ParameterSchema> {
   if (o.enum) out.enum = [...o.enum];
   if (o.min !== undefined) out.minimum = o.min;
   if (o.max !== undefined) out.maximum = o.max;
+  if (o.pattern !== undefined) out.pattern = o.pattern;
+  if (o.minLength !== undefined) out.minLength = o.minLength;
+  if (o.maxLength !== undefined) out.maxLength = o.maxLength;
   return out;
 }
 
@@ -90,6 +97,9 @@ function checkOptions(where: string, type: JsonSchemaType, o: ParamOptions): voi
   if ((o.min !== undefined || o.max !== undefined) && !numeric) fail('min and max apply to numbers only');
   for (const bound of [o.min, o.max])
     if (bound !== undefined && !Number.isFinite(bound)) fail('min and max must be finite numbers');
+  const textual = type === 'string' || o.items === 'string';
+  if ((o.pattern !== undefined || o.minLength !== undefined || o.maxLength !== undefined) && !textual)
+    fail('pattern, minLength and maxLength apply to strings only');
   if (o.enum !== undefined && (!Array.isArray(o.enum) || o.enum.length === 0))
     fail('enum must be a non-empty list');
   if (o.enum !== undefined && type === 'array' && o.items === undefined)

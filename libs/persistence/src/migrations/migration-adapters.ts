@@ -3,8 +3,10 @@ import { dirname } from 'node:path';
 import { type DatabaseProvider, pgConnection, sqlitePath } from './database-url';
 
 /**
- * Driver-adapter factories for the WASM schema engine, with three known adapter problems worked
- * around (proven in shared/reference, Prisma 7.10 + schema-engine-wasm 8.1.0-2).
+ * Driver-adapter factories for the WASM schema engine, with three adapter problems of Prisma 7.10
+ * and `@prisma/schema-engine-wasm` 8.1.0-2 (the versions pinned in package.json) worked around.
+ * `persistence.int.spec.ts` applies the migrations through them on SQLite and PostgreSQL;
+ * `npm run db:migrate -- create <name>` diffs against both databases' shadow copies through them.
  */
 export async function migrationAdapterFactory(provider: DatabaseProvider, url: string) {
   return provider === 'sqlite' ? sqliteFactory(url) : postgresFactory(url);

@@ -14,7 +14,7 @@ import { API_ROUTE, type RouteDoc } from './api-route.decorator';
  * Non-JSON answers (text/plain, a stream) go in `content`. A handler mounted with `app.use` is
  * invisible here: serve it from a controller instead (`@All('mcp')` for a transport that answers
  * several methods; `@ApiRoute({ methods })` names them). A served route without `@ApiRoute` is
- * listed as `x-undocumented` and fails openapi.spec.ts, which names it.
+ * listed as `x-undocumented` and fails openapi.int.spec.ts, which names it.
  */
 
 export interface DocumentOptions {

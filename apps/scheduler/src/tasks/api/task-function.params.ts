@@ -9,9 +9,11 @@ import {
 import { paramsFromDto } from '@app/functions';
 
 // The scheduler functions' parameters as the model sees them. Each is a field of the REST body
-// or query (contracts' DTOs), which declares its type, whether it is required, its choices and
-// bounds; here are only the descriptions, and what the model is shown differently. The DTO checks
-// the formats right after, with one message per bad field.
+// or query (contracts' DTOs), which declares its type, whether it is required, its choices, bounds,
+// patterns and lengths: the JSON Schema derived from it is all that checks a call (ajv). Here are
+// only the descriptions, and what the model is shown differently. What a schema cannot say (a
+// real date, params that parse, a known time zone, several fields at once) is checked by the
+// scheduler's domain (`task-input.ts`) for a function call and a REST call alike.
 
 const FUNCTION = 'Function to call when due, e.g. send_message. Give either function or message.';
 // The model writes JSON text; the REST body takes an object too.

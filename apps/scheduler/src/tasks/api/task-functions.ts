@@ -1,16 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AppError,
-  CreateCronBody,
-  CreateDelayBody,
-  type CronTaskView,
-  type DelayTaskView,
-  hasScope,
-  ListCronsQuery,
-  ListDelaysQuery,
-  parseDto,
-  type Scope,
-} from '@app/contracts';
+import { AppError, type CronTaskView, type DelayTaskView, hasScope, type Scope } from '@app/contracts';
 import type { AgentFunction, FunctionCaller, FunctionResult } from '@app/functions';
 import { CronTasksService } from './cron-tasks.service';
 import { DelayTasksService } from './delay-tasks.service';
@@ -28,8 +17,9 @@ import {
  * The scheduler's built-in functions: the model schedules, lists and cancels its caller's tasks.
  * Each one needs the scope its REST route needs (`tasks:write` to create, cancel or delete,
  * `tasks:read` to list), checked here against the scopes the call carries, so that whoever calls
- * (an agent run, a direct invocation, a fire) can do no more than the caller's key; then it checks
- * its parameters and makes one service call, as the REST routes do.
+ * (an agent run, a direct invocation, a fire) can do no more than the caller's key; then it makes
+ * one service call, as the REST routes do. Its parameters were checked against their JSON Schema,
+ * derived from the REST DTOs (`task-function.params.ts`), before it runs.
  */
 @Injectable()
 export class TaskFunctions {
@@ -86,19 +76,17 @@ export class TaskFunctions {
   }
 
   private async delayCreate(p: DelayCreateParams, caller: FunctionCaller): Promise<FunctionResult> {
-    const body = parseDto(CreateDelayBody, p, 'params');
     const task = await this.delays.create({
-      ...body,
-      ...agentTurnDefaults(body, caller),
+      ...p,
+      ...agentTurnDefaults(p, caller),
       owner: caller.principal ?? '',
     });
     return { message: `delay '${task.name}' scheduled for ${task.run_at}`, data: delayRow(task) };
   }
 
   private async delayList(p: DelayListParams, caller: FunctionCaller): Promise<FunctionResult> {
-    const query = parseDto(ListDelaysQuery, { status: p.status }, 'params');
     const page = pageOf(p);
-    const { tasks, total } = await this.delays.page({ ...query, owner: caller.principal }, page);
+    const { tasks, total } = await this.delays.page({ status: p.status, owner: caller.principal }, page);
     return { message: pageMessage('delay', tasks.length, total, page), data: tasks.map(delayRow) };
   }
 
@@ -108,19 +96,17 @@ export class TaskFunctions {
   }
 
   private async cronCreate(p: CronCreateParams, caller: FunctionCaller): Promise<FunctionResult> {
-    const body = parseDto(CreateCronBody, p, 'params');
     const task = await this.crons.create({
-      ...body,
-      ...agentTurnDefaults(body, caller),
+      ...p,
+      ...agentTurnDefaults(p, caller),
       owner: caller.principal ?? '',
     });
     return { message: `cron '${task.name}' created; next run at ${task.next_run_at}`, data: cronRow(task) };
   }
 
   private async cronList(p: CronListParams, caller: FunctionCaller): Promise<FunctionResult> {
-    const query = parseDto(ListCronsQuery, { name: p.name }, 'params');
     const page = pageOf(p);
-    const { tasks, total } = await this.crons.page({ ...query, owner: caller.principal }, page);
+    const { tasks, total } = await this.crons.page({ name: p.name, owner: caller.principal }, page);
     return { message: pageMessage('cron', tasks.length, total, page), data: tasks.map(cronRow) };
   }
 

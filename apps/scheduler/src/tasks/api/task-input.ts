@@ -3,6 +3,9 @@ import {
   type CreateDelayRequest,
   type FieldError,
   InvalidParamsError,
+  ISO_RULE,
+  isoInstant,
+  JSON_PARAMS_RULE,
   parseTaskParams,
 } from '@app/contracts';
 import { cronProblems, normaliseCron, nextDue } from '../domain/cron-schedule';
@@ -16,11 +19,17 @@ type TargetFields = Pick<CreateDelayRequest, 'function' | 'params' | 'message' |
  */
 const MAX_DELAY_MS = 10 * 365.25 * 86_400_000;
 
-/** The checks a DTO cannot make (they look at several fields or at the clock), all reported at once. */
+/**
+ * The checks a JSON Schema cannot make (a real instant, params that parse, several fields at
+ * once, the clock), all reported at once: for a scheduler function call, checked by its schema
+ * alone, and for a REST body alike.
+ */
 export function delayInput(req: CreateDelayRequest, now: Date): NewDelayTask {
   const problems = targetProblems(req);
-  const runAt = new Date(req.run_at);
-  if (runAt.getTime() <= now.getTime()) {
+  const runAt = isoInstant(req.run_at);
+  if (!runAt) {
+    problems.push({ field: 'run_at', message: ISO_RULE });
+  } else if (runAt.getTime() <= now.getTime()) {
     problems.push({
       field: 'run_at',
       message: `is in the past (it is now ${now.toISOString()}); give a future time`,
@@ -33,7 +42,7 @@ export function delayInput(req: CreateDelayRequest, now: Date): NewDelayTask {
     ...target(req),
     name: req.name,
     owner: req.owner ?? '',
-    run_at: runAt,
+    run_at: runAt!,
     misfire_policy: req.misfire_policy ?? 'missed',
   };
 }
@@ -41,7 +50,8 @@ export function delayInput(req: CreateDelayRequest, now: Date): NewDelayTask {
 export function cronInput(req: CreateCronRequest, now: Date, minIntervalMs: number): NewCronTask {
   const spec = { expr: normaliseCron(req.cron_expr), timezone: req.timezone ?? 'UTC' };
   const problems = [...targetProblems(req), ...cronProblems(spec, minIntervalMs, now)];
-  const until = req.until ? new Date(req.until) : null;
+  const until = req.until ? (isoInstant(req.until) ?? null) : null;
+  if (req.until && !until) problems.push({ field: 'until', message: ISO_RULE });
   const first = problems.some((p) => p.field === 'cron_expr' || p.field === 'timezone')
     ? undefined
     : nextDue(spec, now);
@@ -81,6 +91,8 @@ function targetProblems(req: TargetFields): FieldError[] {
   }
   if (req.message && req.params !== undefined)
     problems.push({ field: 'params', message: 'only applies to a function' });
+  else if (parseTaskParams(req.params) === undefined)
+    problems.push({ field: 'params', message: JSON_PARAMS_RULE });
   return problems;
 }
 

@@ -40,7 +40,7 @@
 export { parseAssistantReply } from './reply-parser';
 export { encodeCalls } from './xml-toon.codec';
 export { applySchemaTypes } from './schema-types';
-export { matchesType, validateParams } from './params-validator';
+export { compileSchema, matchesType, validateParams } from './params-validator';
 export { PARAMETER_TYPES } from './types';
 export type { ParamError, ParamsValidation } from './params-validator';
 export { encodeResult, encodeError } from './result.codec';

@@ -55,8 +55,11 @@ export function assertStrictProperty(
   if (defaultMetadataStorage.findTransformMetadatas(cls, name, TransformationType.PLAIN_TO_CLASS).length)
     throw new LaxSchemaError(`${where} is transformed (@Transform)`);
   const typed = defaultMetadataStorage.findTypeMetadata(cls, name);
-  if (typed && (typed.options?.discriminator || !rules.some((m) => m.type === 'nestedValidation')))
+  const nested = rules.some((m) => m.type === 'nestedValidation');
+  if (typed && (typed.options?.discriminator || !nested))
     throw new LaxSchemaError(`${where} is converted by @Type`);
+  // Without @Type the nested value stays a plain object, which class-validator refuses outright.
+  if (nested && !typed) throw new LaxSchemaError(`${where} is nested without @Type`);
   for (const rule of rules) {
     if (!strictRule(rule))
       throw new LaxSchemaError(`${where}: ${rule.name ?? rule.type} has no strict schema`);

@@ -169,6 +169,7 @@ export class Bus {
     options?: { queue?: string },
   ): Subscription;
   serve(target: Route, handler: Handler, options: { queue?: string } = {}): Subscription {
+    target.prepare();
     return this.answerOn(target.subject, (data, ctx) => handler(target.parse(data), ctx), {
       queue: options.queue ?? target.queue,
       traced: target.traced,

@@ -1,6 +1,7 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { assertStrictProperty, assertPlainClass } from './schema-strictness';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = Record<string, unknown>;
@@ -15,10 +16,12 @@ export type DtoClass = Function;
  * schema, which is added too. `@IsOptional()` fields are not required and may be null (as the
  * validator allows). `@Allow()` marks a field of any value. A custom validator describes itself with
  * `context: { jsonSchema: {...} }` in its options; any validator may add `context: { description }`.
+ * `strict` (to validate with the schemas) throws `LaxSchemaError` unless they refuse every value
+ * the rules refuse and the classes' instances are their plain input.
  */
 export function dtoSchemas(
   classes: DtoClass[],
-  options: { closed?: boolean; ref?: (name: string) => string } = {},
+  options: { closed?: boolean; strict?: boolean; ref?: (name: string) => string } = {},
 ): Record<string, JsonSchema> {
   const ref = options.ref ?? ((name: string) => `#/components/schemas/${name}`);
   const schemas: Record<string, JsonSchema> = {};
@@ -30,7 +33,7 @@ export function dtoSchemas(
     if (other === cls) continue;
     if (other) throw new Error(`two DTO classes are named ${cls.name}: schema names must be unique`);
     seen.set(cls.name, cls);
-    schemas[cls.name] = classSchema(cls, options.closed ?? false, (nested) => {
+    schemas[cls.name] = classSchema(cls, options, (nested) => {
       queue.push(nested);
       return { $ref: ref(nested.name) };
     });
@@ -38,7 +41,12 @@ export function dtoSchemas(
   return schemas;
 }
 
-function classSchema(cls: DtoClass, closed: boolean, refTo: (cls: DtoClass) => JsonSchema): JsonSchema {
+function classSchema(
+  cls: DtoClass,
+  { closed, strict }: { closed?: boolean; strict?: boolean },
+  refTo: (cls: DtoClass) => JsonSchema,
+): JsonSchema {
+  if (strict) assertPlainClass(cls);
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
   if (metadatas.length === 0) throw new Error(`${cls.name} has no class-validator rules to describe it`);
   const byProperty = new Map<string, ValidationMetadata[]>();
@@ -48,6 +56,7 @@ function classSchema(cls: DtoClass, closed: boolean, refTo: (cls: DtoClass) => J
   for (const [name, rules] of byProperty) {
     const optional = rules.some((m) => m.type === 'conditionalValidation' && m.name === 'isOptional');
     properties[name] = propertySchema(cls, name, rules, optional, refTo);
+    if (strict) assertStrictProperty(cls, name, rules, properties[name]);
     if (!optional) required.push(name);
   }
   return {

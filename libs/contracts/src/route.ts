@@ -1,4 +1,4 @@
-import { parseDto } from './validate';
+import { parseDto, prepareDto } from './validate';
 
 declare const replyType: unique symbol;
 declare const requestType: unique symbol;
@@ -26,6 +26,8 @@ export interface Route<Q = unknown, R = unknown, T extends number | undefined = 
   readonly subject: string;
   /** Validates an incoming request; throws `InvalidParamsError`/`BadRequestError` on a bad one. */
   readonly parse: (input: unknown) => Q;
+  /** Compiles the request's validator now (a server starting to serve), not at the first request. */
+  readonly prepare: () => void;
   readonly timeoutMs: T;
   /** The responders' queue group: one member answers each request. None: every subscriber may. */
   readonly queue?: string;
@@ -85,6 +87,9 @@ export function route<Q, R>(
   return {
     subject,
     parse,
+    prepare: () => {
+      if (request !== NO_BODY) prepareDto(request);
+    },
     timeoutMs: options.timeoutMs,
     queue: options.queue,
     read: options.read ?? false,

@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRunRequest, FnExecRequest, InvalidParamsError, parseDto } from '@app/contracts';
+import {
+  AgentRunRequest,
+  FnExecRequest,
+  InvalidParamsError,
+  ListRunsRequest,
+  parseDto,
+  schemaValidationGap,
+} from '@app/contracts';
 
 describe('parseDto', () => {
-  it('accepts a valid message and returns a typed instance', () => {
-    const req = parseDto(FnExecRequest, { params: { a: 1 }, timeout_ms: 500, caller: { run_id: 'r1' } });
-    expect(req).toBeInstanceOf(FnExecRequest);
-    expect(req.caller?.run_id).toBe('r1');
+  it('accepts a valid message as it came, a plain object, where the DTO has a strict schema', () => {
+    const input = { params: { a: 1 }, timeout_ms: 500, caller: { run_id: 'r1' } };
+    expect(schemaValidationGap(FnExecRequest)).toBeUndefined();
+    expect(parseDto(FnExecRequest, input)).toBe(input);
+  });
+
+  it('also returns the input when ajv refuses what class-validator allows (a null optional field)', () => {
+    const input = { params: {}, call_id: null };
+    expect(parseDto(FnExecRequest, input)).toBe(input);
+  });
+
+  it('returns a class instance where the DTO transforms its input', () => {
+    expect(schemaValidationGap(ListRunsRequest)).toMatch(/@Transform/);
+    expect(parseDto(ListRunsRequest, { principal: 'alice' })).toBeInstanceOf(ListRunsRequest);
   });
 
   it('lists every bad field, nested ones included', () => {

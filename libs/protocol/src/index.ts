@@ -42,7 +42,7 @@ export { parseAssistantReply } from './reply-parser';
 export { encodeCalls, XML_TOON_REPAIR } from './xml-toon.codec';
 export { JSON_ACTION_REPAIR } from './json-action.codec';
 export { applySchemaTypes } from './schema-types';
-export { matchesType, validateParams } from './params-validator';
+export { compileSchema, matchesType, validateParams } from './params-validator';
 export { PARAMETER_TYPES } from './types';
 export type { ParamError, ParamsValidation } from './params-validator';
 export { encodeResult, encodeError } from './result.codec';

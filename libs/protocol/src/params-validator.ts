@@ -58,6 +58,17 @@ export function matchesType(value: unknown, type: ParameterType): boolean {
   }
 }
 
+/**
+ * Compiles a JSON Schema with the platform's one ajv setup (the DTO validators of the bus and the
+ * HTTP API share it). The caller caches the function: ajv's own cache would keep every schema ever
+ * seen alive. Throws for a schema that is not valid JSON Schema.
+ */
+export function compileSchema(schema: object): ValidateFunction {
+  const validate = ajv.compile(schema);
+  ajv.removeSchema(schema);
+  return validate;
+}
+
 function validatorOf(schema: FunctionParameters): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
@@ -67,9 +78,7 @@ function validatorOf(schema: FunctionParameters): ValidateFunction {
       required: schema.required ?? [],
       additionalProperties: false,
     };
-    validate = ajv.compile(closed);
-    // The WeakMap above is the cache; ajv's own would keep every schema ever seen alive.
-    ajv.removeSchema(closed);
+    validate = compileSchema(closed);
     compiled.set(schema, validate);
   }
   return validate;

@@ -86,7 +86,10 @@ export function abortOnTimeout(
   afterMs: number,
   limitMs = afterMs,
 ): () => void {
-  const timeout = new TimeoutError(`function '${name}' did not finish within ${limitMs} ms`);
-  const timer = setTimeout(() => controller.abort(timeout), afterMs);
+  // Built only when it fires: an error captures its stack, and most calls end in time.
+  const timer = setTimeout(
+    () => controller.abort(new TimeoutError(`function '${name}' did not finish within ${limitMs} ms`)),
+    afterMs,
+  );
   return () => clearTimeout(timer);
 }

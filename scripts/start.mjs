@@ -12,6 +12,8 @@ import { log, Supervisor } from './start/supervisor.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+/** The services' V8 flags, as the images start them (deploy/Dockerfile); some are refused in NODE_OPTIONS. */
+const NODE_FLAGS = require('../deploy/node-flags.json');
 // Who stops first: the API and the timers that start runs, then the runs, then the functions they
 // call, and the servers everything talks through last.
 const STOP_ORDER = [
@@ -66,13 +68,7 @@ function serviceSpecs(replicas, metricsPort) {
         env.METRICS_PORT = String(metricsPort === 0 ? 0 : metricsPort + probes++);
       }
       const main = join(root, 'dist/apps', service, 'src/main.js');
-      // The same V8 flag as the images (deploy/Dockerfile): a small young generation, less idle RSS.
-      const args = [
-        '--max-semi-space-size=2',
-        '--require',
-        join(root, 'scripts/start/orphan-guard.cjs'),
-        main,
-      ];
+      const args = [...NODE_FLAGS, '--require', join(root, 'scripts/start/orphan-guard.cjs'), main];
       const name = replicas[service] > 1 ? `${service}#${i}` : service;
       specs.push({ name, command: process.execPath, args, env, cwd: root });
     }

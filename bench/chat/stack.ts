@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Bus as BusType } from '../../libs/bus/src/bus';
 import type { Routes as RoutesType } from '../../libs/contracts/src/routes';
 import { startNatsServer } from '../../libs/testing/src/nats-server';
+import { nodeFlags } from '../../libs/testing/src/node-flags';
 import { ADD } from '../common/add-function';
 import {
   type Proc,
@@ -29,8 +30,11 @@ const { Migrator } = dist(join(ROOT, 'dist/libs/persistence/src/index.js'));
 /** The API key every benchmark turn presents. */
 export const ADMIN_KEY = `ac_bench_${randomBytes(24).toString('base64url')}`;
 
-/** As deployed (deploy/Dockerfile, scripts/start.mjs): a small young generation. */
-const SERVICE_FLAGS = ['--max-semi-space-size=2'];
+/**
+ * As deployed: the services' V8 flags (deploy/node-flags.json, which scripts/start.mjs and the
+ * images use too). `BENCH_NODE_FLAGS="--a --b"` replaces them, for rounds comparing flags.
+ */
+const SERVICE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? nodeFlags(ROOT);
 
 /** `PROFILE=gateway,executor` writes a V8 CPU profile of each named service to /tmp/prof. */
 function profiled(service: string): string[] {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SERVICE_NAMES } from '@app/contracts';
-import { REPO_ROOT } from '@app/testing';
+import { nodeFlags, REPO_ROOT } from '@app/testing';
 
 type ComposeService = {
   image?: string;
@@ -21,6 +21,10 @@ const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'
   services: Record<string, ComposeService>;
 };
 const dockerfile = readFileSync(join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8');
+/** Each target's `CMD ["node", ...]`, its arguments after `node`. */
+const commands = [...dockerfile.matchAll(/^CMD (\["node", .*\])$/gm)].map((m) =>
+  (JSON.parse(m[1]) as string[]).slice(1),
+);
 const hasDockerCompose = spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0;
 
 describe('docker-compose.yml', () => {
@@ -92,9 +96,18 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('starts each target from a file the build produces', () => {
-    const commands = [...dockerfile.matchAll(/^CMD \["node", "([^"]+)"/gm)].map((m) => m[1]);
-    expect(commands).toHaveLength(SERVICE_NAMES.length + 1);
-    for (const file of commands) expect(existsSync(join(REPO_ROOT, file)), file).toBe(true);
+    const files = commands.map((args) => args.find((arg) => !arg.startsWith('--')) ?? '');
+    expect(files).toHaveLength(SERVICE_NAMES.length + 1);
+    for (const file of files) expect(existsSync(join(REPO_ROOT, file)), file).toBe(true);
+  });
+
+  it('starts each service with the V8 flags of deploy/node-flags.json, as npm start and the tests do', () => {
+    const nodeOptions = /NODE_OPTIONS=("[^"]*"|\S+)/.exec(dockerfile)?.[1].replace(/"/g, '').split(' ') ?? [];
+    const services = commands.filter((args) => args.some((arg) => arg.startsWith('dist/apps/')));
+    expect(services).toHaveLength(SERVICE_NAMES.length);
+    for (const args of services)
+      for (const flag of nodeFlags(REPO_ROOT))
+        expect([...args, ...nodeOptions], `${args.at(-1)} ${flag}`).toContain(flag);
   });
 
   it('copies only paths that exist and runs as a non-root user', () => {

@@ -129,6 +129,37 @@ describe.each(MIGRATED_DATABASES)(
       expect(run.trace.find((step) => step.kind === 'plan_step')?.error).toBeUndefined();
     }, 60_000);
 
+    it('killed -9 mid model step: the run taken over is cancelled at its new executor', async () => {
+      durable.stack.llm.setScript({
+        replies: [
+          { text: ANSWER, latencyMs: 2_500 },
+          { text: 'too late', latencyMs: 30_000 },
+        ],
+      });
+      const asked = chat('Take your time.');
+      let runId: string | undefined;
+      await expectEventually(async () => {
+        runId = await durable.runningRun();
+        expect(runId).toBeDefined();
+      });
+      const before = durable.stack.llm.requests().length;
+      const dead = (await durable.db.run.findUniqueOrThrow({ where: { id: runId } })).lease_owner;
+      await killHolderOf(runId as string);
+      // the new executor asks the cut-off model step again: the run is in flight there
+      await expectEventually(() => expect(durable.stack.llm.requests().length).toBe(before + 1), {
+        timeoutMs: 20_000,
+      });
+      const row = await durable.db.run.findUniqueOrThrow({ where: { id: runId } });
+      expect(row.lease_owner).not.toBe(dead);
+
+      const cancelled = await post(durable.stack.base, `/api/v1/runs/${runId}/cancel`, {}, bearer(key));
+      expect(cancelled.status).toBe(200);
+      expect(await cancelled.json()).toMatchObject({ run_id: runId, finish_reason: 'cancelled' });
+      expect(await (await asked).json()).toMatchObject({ run_id: runId, finish_reason: 'cancelled' });
+      // ended by its executor, not closed in the database as a run nobody holds
+      expect(await view(runId as string)).toMatchObject({ status: 'cancelled', takeovers: 1, error: null });
+    }, 60_000);
+
     it('SIGTERM mid run: the run is handed over at once and the JSON caller gets its answer', async () => {
       durable.stack.llm.setScript({ replies: [{ text: ANSWER, latencyMs: 2_500 }] });
       const asked = chat('Answer slowly.');

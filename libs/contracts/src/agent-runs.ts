@@ -36,6 +36,11 @@ export class RunRefRequest {
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
 }
 
+/** Body of `agent.interrupt.<executor>`: the run to stop, held by that executor. */
+export class RunInterruptRequest {
+  @IsString() @Matches(ID_PATTERN) run_id!: string;
+}
+
 /** Body of `agent.runs.approve`; with `stream`, the rest of the run is published as events. */
 export class RunApproveRequest extends RunRefRequest {
   @IsOptional() @IsBoolean() stream?: boolean;

@@ -27,8 +27,9 @@ export interface MessageRouteReply {
   decision?: RoutingDecision;
 }
 
-/** Body of `agent.inbox.<run>`: a message for the run, to the executor holding it. */
+/** Body of `agent.inbox.<executor>`: a message for the run, to the executor holding it. */
 export class RunInboxRequest {
+  @IsString() @Matches(ID_PATTERN) run_id!: string;
   @IsString() @MinLength(1) @MaxLength(MAX_MESSAGE_CHARS) message!: string;
   /** Set when the message came without a run id: traced with it. */
   @IsOptional() @IsObject() decision?: RoutingDecision;

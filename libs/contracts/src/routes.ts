@@ -1,6 +1,13 @@
 import { AgentRunReply, AgentRunRequest } from './agent';
 import { AgentNameRequest, AgentProfileCreateRequest, AgentProfileView } from './agent-profile';
-import { RunApproveRequest, RunRefRequest, RunView, SessionRefRequest, SessionView } from './agent-runs';
+import {
+  RunApproveRequest,
+  RunInterruptRequest,
+  RunRefRequest,
+  RunView,
+  SessionRefRequest,
+  SessionView,
+} from './agent-runs';
 import { FunctionCallBatch } from './function-calls';
 import { type FnCatalogReply, type FnExecReply, FnExecRequest, FnInvokeRequest } from './functions';
 import type { PingReply, ServiceName } from './health';
@@ -60,12 +67,14 @@ export const Routes = {
     ...executor,
     timeoutMs: QUERY_MS,
   }),
-  /** Answered only by the executor that owns the run in flight (no queue group). */
-  agentRunInterrupt: (runId: string) =>
-    route(Subjects.agentRunInterrupt(runId), NO_BODY, AgentRunReply, { timeoutMs: INTERRUPT_MS }),
-  /** Answered only by the executor that owns the run in flight (no queue group). */
-  agentRunInbox: (runId: string) =>
-    route(Subjects.agentRunInbox(runId), RunInboxRequest, replyOf<{ accepted: true }>(), {
+  /** Asked of the executor holding the run (its lease owner); answered with the run's ending. */
+  agentRunInterrupt: (executor: string) =>
+    route(Subjects.agentRunInterrupt(executor), RunInterruptRequest, AgentRunReply, {
+      timeoutMs: INTERRUPT_MS,
+    }),
+  /** Asked of the executor holding the run (its lease owner). */
+  agentRunInbox: (executor: string) =>
+    route(Subjects.agentRunInbox(executor), RunInboxRequest, replyOf<{ accepted: true }>(), {
       timeoutMs: QUERY_MS,
     }),
   /** May ask the model whether the message belongs to the session's running run. */

@@ -18,10 +18,13 @@ export const Subjects = {
   agentRunCancel: 'agent.runs.cancel',
   agentRunApprove: 'agent.runs.approve',
   agentRunReject: 'agent.runs.reject',
-  /** Answered only by the executor that owns the run while it is in flight (no queue group). */
-  agentRunInterrupt: (runId: string) => `agent.interrupt.${runId}`,
-  /** A message for a run in flight; answered only by the executor that owns it. */
-  agentRunInbox: (runId: string) => `agent.inbox.${runId}`,
+  /**
+   * Stop or resume a run in flight, at the executor instance holding it (the run's `lease_owner`):
+   * one subscription per executor, no queue group, so a dead owner is "no responders" at once.
+   */
+  agentRunInterrupt: (executor: string) => `agent.interrupt.${subjectToken(executor)}`,
+  /** A message for a run in flight, at the executor instance holding it (as the interrupt). */
+  agentRunInbox: (executor: string) => `agent.inbox.${subjectToken(executor)}`,
   /** Where a chat message goes: into a running run, or a new run (any executor). */
   agentMessageRoute: 'agent.messages.route',
   agentSessionGet: 'agent.sessions.get',
@@ -60,3 +63,8 @@ export const QueueGroups = {
   functionCallRecorders: 'fn-call-recorders',
   scheduler: 'scheduler',
 } as const;
+
+/** An instance id (`<host>-<pid>-<random>`) as one subject token: a host name may hold dots. */
+function subjectToken(value: string): string {
+  return value.replace(/[^A-Za-z0-9_-]/g, '_');
+}

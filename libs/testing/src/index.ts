@@ -7,6 +7,7 @@ export { CONVERSATION_HEADER } from './scripted-llm/wire-common';
 export * from './databases';
 export * from './expect-eventually';
 export * from './service-process';
+export * from './node-flags';
 export * from './otlp-receiver';
 export * from './nats-server';
 export * from './redis-server';

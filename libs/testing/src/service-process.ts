@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceName } from '@app/contracts';
 import { Migrator } from '@app/persistence';
 import { freshPostgresDatabase, freshSqliteUrl } from './databases';
+import { nodeFlags } from './node-flags';
 
 /** The repository root, from src (vitest) or dist (benchmarks) alike. */
 export const REPO_ROOT = findRoot(__dirname);
@@ -41,8 +42,8 @@ export async function startService(
 ): Promise<ServiceProcess> {
   const main = join(REPO_ROOT, 'dist/apps', name, 'src/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run 'npm run build' first`);
-  // The same V8 flag as production (deploy/Dockerfile), so tests and benchmarks see its memory.
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', main], {
+  // The same V8 flags as production, so tests see its memory.
+  const child = spawn(process.execPath, [...nodeFlags(REPO_ROOT), main], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'text', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,7 +26,7 @@ export class ExecutorRun extends RunState<AgentProfile> {
   hooks?: Hooks;
   /** The session's last message as of loading its history (0 for a new session): saves a read when appending. */
   sessionLastSeq?: number;
-  /** Messages the caller adds while the run runs (`agent.inbox.<runId>`). */
+  /** Messages the caller adds while the run runs (`agent.inbox.<executor>`, by run id). */
   readonly inbox = new InMemoryRunInbox();
 
   constructor(

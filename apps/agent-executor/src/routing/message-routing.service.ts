@@ -8,6 +8,7 @@ import {
   type RoutingDecision,
   Routes,
   type RunView,
+  UnavailableError,
 } from '@app/contracts';
 import { classifyMessage, PromptSet } from '@app/agent-core';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
@@ -45,7 +46,7 @@ export class MessageRoutingService {
     if (!active) return { action: 'new', session_id: session.id };
     const decision = await this.decide(request, session.agent, active.input);
     if (decision.decision === 'new') return { action: 'new', session_id: session.id, decision };
-    return this.join(active.id, session.id, request.message, decision);
+    return this.join(active, session.id, request.message, decision);
   }
 
   private async toRun(runId: string, request: MessageRouteRequest): Promise<MessageRouteReply> {
@@ -54,20 +55,27 @@ export class MessageRoutingService {
     requireOwner('run', runId, found.owner, request.principal);
     const { view } = found;
     const sessionId = view.session_id ?? '';
-    if (view.status === 'running') return this.join(runId, sessionId, request.message);
+    if (view.status === 'running')
+      return this.join({ id: runId, lease_owner: found.leaseOwner }, sessionId, request.message);
     if (view.status === 'awaiting_approval' || view.status === 'awaiting_tool_results')
       throw new ConflictError(`run '${runId}' is paused (${view.status}): answer it, or cancel it`);
     return { action: 'new', session_id: sessionId, context: await this.contextOf(view) };
   }
 
+  /** Into the run's inbox, at the executor holding it; a run nobody holds is `unavailable`. */
   private async join(
-    runId: string,
+    run: { id: string; lease_owner: string | null },
     sessionId: string,
     message: string,
     decision?: RoutingDecision,
   ): Promise<MessageRouteReply> {
-    await this.bus.request(Routes.agentRunInbox(runId), { message, ...(decision ? { decision } : {}) });
-    return { action: 'joined', run_id: runId, session_id: sessionId };
+    if (!run.lease_owner) throw new UnavailableError(`run '${run.id}' is held by no agent-executor`);
+    await this.bus.request(Routes.agentRunInbox(run.lease_owner), {
+      run_id: run.id,
+      message,
+      ...(decision ? { decision } : {}),
+    });
+    return { action: 'joined', run_id: run.id, session_id: sessionId };
   }
 
   /** The message's `routing`, else its agent's, else `auto`. */

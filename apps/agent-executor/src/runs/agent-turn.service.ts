@@ -23,7 +23,7 @@ import { ClientPlansService } from './client-plans.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunLeases } from './run-leases.service';
 import type { ExecutorRun } from '../engine/executor-run';
-import { routingStep } from '../routing/run-inbox.service';
+import { routingStep } from '../routing/routing-step';
 import { boundedBy, type RunLineage } from './run-lineage';
 
 const TITLE_CHARS = 80;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentEvent, Events, Routes } from '@app/contracts';
 import { expectEventually, type Script } from '@app/testing';
 import { newId } from '@app/agent-core';
+import { DB, type Db } from '@app/persistence';
 import { ask } from '../testing/executor-app';
 import { delay } from '../testing/test-functions';
 import { arithmetic, startWorld, type World } from '../testing/world';
@@ -183,6 +184,18 @@ describe('cancelling a run', () => {
       message: expect.stringContaining('no longer waits for tool results (cancelled)'),
     });
     await expect(cancel(paused.run_id)).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it.each([
+    ['a dead executor', 'gone-4242-deadbeef'],
+    ['its live executor, which no longer has it', 'test'],
+  ])('closes at once a run recorded as running on %s', async (_, holder) => {
+    world.script({ replies: ['Done.'] });
+    const { run_id } = await ask(world.bus, { message: 'Quick' });
+    const db = world.executor.app.get<Db>(DB);
+    await db.run.update({ where: { id: run_id }, data: { status: 'running', lease_owner: holder } });
+    expect(await cancel(run_id)).toMatchObject({ run_id, finish_reason: 'cancelled' });
+    expect(await world.bus.request(Routes.agentRunGet, { run_id })).toMatchObject({ status: 'cancelled' });
   });
 
   it('answers not_found for an unknown run and conflict for one that has ended', async () => {

@@ -17,16 +17,15 @@ import { requireOwner } from '../common/ownership';
 import { traceUrl } from './trace-url';
 import { RunFinisherService } from './run-finisher.service';
 import { RunListRepository } from './run-list.repository';
-import type { ExecutorRun } from '../engine/executor-run';
-import { RunRepository } from './run.repository';
+import { type RunRecord, RunRepository } from './run.repository';
 
 const CANCELLED_REPLY = 'The run was cancelled.';
 
 /**
- * Listing, reading and cancelling runs. The executor that owns a run in flight answers `agent.interrupt.<runId>` (no
- * queue group: only it listens) by aborting the run's signal; whichever executor receives the
- * cancel finds the run's state and asks the owner. A run paused for approval or for client tool
- * results is cancelled in the database; a run whose owner died is closed there too.
+ * Listing, reading and cancelling runs. Whichever executor receives the cancel finds the run's
+ * state and asks its owner (the lease owner on its record) over `agent.interrupt.<executor>`, which
+ * aborts the run's signal (`RunsInFlight`). A run paused for approval or for client tool results is
+ * cancelled in the database; a run whose owner died, or no longer holds it, is closed there too.
  */
 @Injectable()
 export class RunControlService {
@@ -53,35 +52,20 @@ export class RunControlService {
     };
   }
 
-  /** Listens for this run's interrupt until `ended` settles; the interrupt is answered with the ending. */
-  track(run: ExecutorRun, ended: Promise<AgentRunReply>): void {
-    const subscription = this.bus.serve(Routes.agentRunInterrupt(run.runId), async () => {
-      run.abort('cancelled');
-      return ended;
-    });
-    void ended.then(
-      () => subscription.unsubscribe(),
-      () => subscription.unsubscribe(),
-    );
-  }
-
   async cancel(runId: string, principal?: string): Promise<AgentRunReply> {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
     if (record.status === 'running') {
-      try {
-        return await this.bus.request(Routes.agentRunInterrupt(runId));
-      } catch (err) {
-        if (!(err instanceof AppError && err.code === 'unavailable')) throw err;
-        // Nobody owns it: its executor stopped mid-run.
-        if (await this.runs.transition(runId, 'running', 'cancelled')) {
-          return this.finisher.finishStored(record, {
-            finishReason: 'cancelled',
-            reply: CANCELLED_REPLY,
-            error: 'its executor stopped',
-          });
-        }
+      const interrupted = await this.interruptHolder(record);
+      if (interrupted) return interrupted;
+      // Nobody holds it: its executor stopped mid-run (or the run ended meanwhile).
+      if (await this.runs.transition(runId, 'running', 'cancelled')) {
+        return this.finisher.finishStored(record, {
+          finishReason: 'cancelled',
+          reply: CANCELLED_REPLY,
+          error: 'its executor stopped',
+        });
       }
     }
     if (
@@ -98,5 +82,16 @@ export class RunControlService {
     }
     const now = await this.runs.find(runId);
     throw new ConflictError(`run '${runId}' has already ended (${now?.status ?? record.status})`);
+  }
+
+  /** The run's ending from the executor holding it; undefined when none does (dead, or the run is gone). */
+  private async interruptHolder(record: RunRecord): Promise<AgentRunReply | undefined> {
+    if (!record.lease_owner) return undefined;
+    try {
+      return await this.bus.request(Routes.agentRunInterrupt(record.lease_owner), { run_id: record.id });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unavailable') return undefined;
+      throw err;
+    }
   }
 }

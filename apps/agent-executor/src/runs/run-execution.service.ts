@@ -4,10 +4,9 @@ import { Logger } from '@app/observability';
 import { frameRun, type JournalEntry, type RunOutcome } from '@app/agent-core';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
-import { RunControlService } from './run-control.service';
-import { RunInboxService } from '../routing/run-inbox.service';
 import { endsTurn, RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
+import { RunsInFlight } from './runs-in-flight';
 
 /**
  * A run's work in the core's run frame (`frameRun`), with what the executor adds: the run
@@ -19,8 +18,7 @@ import { RunLeases } from './run-leases.service';
 @Injectable()
 export class RunExecutionService {
   constructor(
-    @Inject(RunControlService) private readonly control: RunControlService,
-    @Inject(RunInboxService) private readonly inbox: RunInboxService,
+    @Inject(RunsInFlight) private readonly inFlight: RunsInFlight,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
     @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(RunLeases) private readonly leases: RunLeases,
@@ -37,8 +35,7 @@ export class RunExecutionService {
   ): Promise<AgentRunReply> {
     let settle!: (reply: Promise<AgentRunReply>) => void;
     const reply = new Promise<AgentRunReply>((resolve) => (settle = resolve));
-    this.control.track(run, reply);
-    this.inbox.listen(run, reply);
+    this.inFlight.add(run, reply);
     settle(this.frame(run, input, register, work, resumed));
     return reply;
   }

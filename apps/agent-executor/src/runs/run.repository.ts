@@ -66,6 +66,8 @@ export interface RunRecord {
   usage: Usage;
   total_ms: number;
   takeovers: number;
+  /** The executor instance holding the run while it runs (interrupts and messages go there). */
+  lease_owner: string | null;
   turn_options: TurnOptions;
   /** Calls held for approval, with the decisions taken on them. */
   approvals: HeldApproval[];
@@ -151,7 +153,7 @@ export class RunRepository {
     return row ? toRecord(row) : null;
   }
 
-  async view(id: string): Promise<{ owner: string; view: RunView } | null> {
+  async view(id: string): Promise<{ owner: string; leaseOwner: string | null; view: RunView } | null> {
     const row = await this.db.run.findUnique({ where: { id } });
     if (!row) return null;
     const record = toRecord(row);
@@ -180,7 +182,7 @@ export class RunRepository {
         : {}),
       parent_run_id: row.parent_run_id,
     };
-    return { owner: row.owner, view };
+    return { owner: row.owner, leaseOwner: row.lease_owner, view };
   }
 }
 
@@ -202,6 +204,7 @@ function toRecord(row: Row): RunRecord {
     },
     total_ms: row.total_ms ?? 0,
     takeovers: row.takeovers,
+    lease_owner: row.lease_owner,
     turn_options: (row.turn_options as TurnOptions | null) ?? {},
     approvals: (row.approvals as HeldApproval[] | null) ?? [],
     updated_at: row.updated_at,

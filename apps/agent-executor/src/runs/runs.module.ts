@@ -21,6 +21,8 @@ import { RunListRepository } from './run-list.repository';
 import { RunMetrics } from '../engine/run-metrics';
 import { RunRepository } from './run.repository';
 import { RunsHandler } from './runs.handler';
+import { RunMailHandler } from './run-mail.handler';
+import { RunsInFlight } from './runs-in-flight';
 import { StaleRunSweeper } from './stale-run.sweeper';
 import { LeaseSweeper } from './lease.sweeper';
 import { RunLeaseRepository } from './run-lease.repository';
@@ -28,7 +30,6 @@ import { RunLeases } from './run-leases.service';
 import { RunTakeoverService } from './run-takeover.service';
 import { MessageRoutingService } from '../routing/message-routing.service';
 import { RoutingHandler } from '../routing/routing.handler';
-import { RunInboxService } from '../routing/run-inbox.service';
 import { RunResumeService } from './run-resume.service';
 import { RunApprovalRepository } from '../approvals/run-approval.repository';
 import { ToolApprovalService } from '../approvals/tool-approval.service';
@@ -51,6 +52,8 @@ import { ToolApprovalService } from '../approvals/tool-approval.service';
     RunListRepository,
     PlanApprovalService,
     RunsHandler,
+    RunsInFlight,
+    RunMailHandler,
     StaleRunSweeper,
     LeaseSweeper,
     RunLeaseRepository,
@@ -62,7 +65,6 @@ import { ToolApprovalService } from '../approvals/tool-approval.service';
     ClientToolsService,
     ClientToolResultsService,
     ClientPlansService,
-    RunInboxService,
     MessageRoutingService,
     RoutingHandler,
   ],

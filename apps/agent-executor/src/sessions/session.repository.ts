@@ -82,12 +82,12 @@ export class SessionRepository {
     return { owner: session.owner, view };
   }
 
-  /** The session's runs going now (not paused, not ended), oldest first, with their requests. */
-  activeRuns(id: string): Promise<{ id: string; input: string }[]> {
+  /** The session's runs going now (not paused, not ended), oldest first, with their requests and holders. */
+  activeRuns(id: string): Promise<{ id: string; input: string; lease_owner: string | null }[]> {
     return this.db.run.findMany({
       where: { session_id: id, status: 'running' },
       orderBy: { created_at: 'asc' },
-      select: { id: true, input: true },
+      select: { id: true, input: true, lease_owner: true },
     });
   }
 

@@ -1,7 +1,19 @@
 import { TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import type { DtoClass, JsonSchema } from './json-schema';
+
+/**
+ * What a rule's strictness depends on in class-validator's metadata, declared here so that the
+ * declarations of this lib (which the packed client ships) need no class-validator.
+ */
+export interface RuleMetadata {
+  type: string;
+  name?: string;
+  each?: boolean;
+  groups?: string[];
+  context?: unknown;
+  constraints?: unknown[];
+}
 
 /** A DTO whose derived JSON Schema could accept a value its class-validator rules refuse. */
 export class LaxSchemaError extends Error {}
@@ -48,7 +60,7 @@ export function assertPlainClass(cls: DtoClass): void {
 export function assertStrictProperty(
   cls: DtoClass,
   name: string,
-  rules: ValidationMetadata[],
+  rules: RuleMetadata[],
   schema: JsonSchema,
 ): void {
   const where = `${cls.name}.${name}`;
@@ -72,7 +84,7 @@ export function assertStrictProperty(
   }
 }
 
-function strictRule(rule: ValidationMetadata): boolean {
+function strictRule(rule: RuleMetadata): boolean {
   const context = rule.context as { jsonSchema?: unknown } | undefined;
   if (rule.groups?.length || context?.jsonSchema) return false;
   if (['nestedValidation', 'whitelistValidation', 'conditionalValidation'].includes(rule.type)) return true;

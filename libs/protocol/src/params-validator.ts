@@ -63,7 +63,11 @@ export function matchesType(value: unknown, type: ParameterType): boolean {
  * HTTP API share it). The caller caches the function: ajv's own cache would keep every schema ever
  * seen alive. Throws for a schema that is not valid JSON Schema.
  */
-export function compileSchema(schema: object): ValidateFunction {
+export function compileSchema(schema: object): (value: unknown) => boolean {
+  return compiledOnce(schema);
+}
+
+function compiledOnce(schema: object): ValidateFunction {
   const validate = ajv.compile(schema);
   ajv.removeSchema(schema);
   return validate;
@@ -78,7 +82,7 @@ function validatorOf(schema: FunctionParameters): ValidateFunction {
       required: schema.required ?? [],
       additionalProperties: false,
     };
-    validate = compileSchema(closed);
+    validate = compiledOnce(closed);
     compiled.set(schema, validate);
   }
   return validate;

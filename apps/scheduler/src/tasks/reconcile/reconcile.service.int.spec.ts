@@ -166,7 +166,10 @@ describe.each(DATABASES)('reconciliation on $name', (kind) => {
       where: { task_id: capped.id, status: 'missed' },
       orderBy: { scheduled_at: 'asc' },
     });
-    expect(cappedFires).toHaveLength(1_000);
+    // 1,000 recorded one by one by the reconcile; a tick it armed that fired past one or two others
+    // (BullMQ counts the next from when it took the overdue job) records those as missed too
+    expect(cappedFires.length).toBeGreaterThanOrEqual(1_000);
+    expect(cappedFires.length).toBeLessThanOrEqual(1_003);
     expect(cappedFires[0].error).toMatch(/not recorded one by one \(cap 1000\)/);
     expect(await missedCronTicks()).toBeGreaterThanOrEqual(missedBefore + lostMissed + 1_000);
     expect(await db.cronTask.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({ enabled: false });

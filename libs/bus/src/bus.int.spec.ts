@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Bus, NatsUnavailableError, NoRespondersError } from '@app/bus';
+import { connect, createInbox, headers as natsHeaders } from '@nats-io/transport-node';
+import { ACK_AFTER_MS, Bus, NatsUnavailableError, NoRespondersError, PROGRESS_HEADER } from '@app/bus';
 import { IsInt } from 'class-validator';
 import { AppError, InvalidParamsError, NO_BODY, replyOf, route } from '@app/contracts';
 import { expectEventually } from '@app/testing';
@@ -132,5 +133,33 @@ describe('Bus (real NATS)', () => {
     expect(new Set(seen)).toEqual(new Set(['a', 'b']));
     expect((await client.gather(all)).sort()).toEqual(['a', 'b']);
     await other.drain();
+  });
+  it('acknowledges a request that asked for progress only when it is not answered within ACK_AFTER_MS', async () => {
+    const quick = at('ack-quick', 2_000);
+    const slow = at('ack-slow', 2_000);
+    server.serve(quick, () => ({ done: true }));
+    server.serve(
+      slow,
+      () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), ACK_AFTER_MS * 4)),
+    );
+    await server.flush();
+    const raw = await connect({ servers: url.replace(/^nats:\/\//, ''), name: 'bus-spec-raw' });
+    try {
+      const seen = async (subject: string) => {
+        const inbox = createInbox();
+        const bodies: unknown[] = [];
+        const sub = raw.subscribe(inbox, { callback: (_err, msg) => void bodies.push(msg.json()) });
+        const headers = natsHeaders();
+        headers.set(PROGRESS_HEADER, '1');
+        raw.publish(subject, new TextEncoder().encode('{}'), { reply: inbox, headers });
+        await expectEventually(() => expect(bodies.at(-1)).toMatchObject({ ok: true }));
+        sub.unsubscribe();
+        return bodies;
+      };
+      expect(await seen(quick.subject)).toEqual([{ ok: true, data: { done: true } }]);
+      expect(await seen(slow.subject)).toEqual([{ taken: true }, { ok: true, data: { done: true } }]);
+    } finally {
+      await raw.close();
+    }
   });
 });

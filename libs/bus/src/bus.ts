@@ -23,7 +23,7 @@ import type {
 } from './bus.types';
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { decodeJson, encodeJson } from './json.codec';
-import { progressRequest } from './progress-request';
+import { ProgressInbox } from './progress-request';
 import { timeoutOf } from './route-timeout';
 import { sendWhenConnected } from './send-when-connected';
 
@@ -38,9 +38,11 @@ export class Bus {
   /** Open handler subscriptions, to drain on a graceful stop; a run's own leave it when they close. */
   private readonly served = new Set<Subscription>();
   private readonly watch: ConnectionWatch;
+  private readonly progressInbox: ProgressInbox;
 
   private constructor(readonly connection: NatsConnection) {
     this.watch = new ConnectionWatch(connection);
+    this.progressInbox = new ProgressInbox(connection);
   }
 
   /** False while the connection is down (reconnecting) or closed. */
@@ -134,8 +136,7 @@ export class Bus {
     try {
       const timeout = Math.max(1, Math.round(options.timeoutMs));
       const asked = options.progress
-        ? progressRequest(
-            this.connection,
+        ? this.progressInbox.request(
             subject,
             encodeJson(payload),
             toNatsHeaders(options.headers) ?? natsHeaders(),

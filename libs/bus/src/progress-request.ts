@@ -1,4 +1,10 @@
-import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import {
+  createInbox,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
 import { TimeoutError, UnavailableError } from '@app/contracts';
 import { NoRespondersError } from './bus-errors';
 import { decodeJson } from './json.codec';
@@ -48,40 +54,56 @@ export interface TakenMessage {
   taken: true;
 }
 
+type ReplyHandler = (err: Error | null, msg: Msg) => void;
+
 /**
- * A request whose responder sends progress messages on the reply inbox before its reply: a
- * subscription of its own on a fresh inbox, so every message reaches the caller, not only the
- * first (as with a plain request). Ends with the reply's message, or fails on no responders, on
- * the timeout, or when the responder has gone silent.
+ * The replies of every progress-asking request of one connection, on one wildcard subscription
+ * (`<inbox>.*`, a token per request), as nats.js multiplexes plain requests: a subscription per
+ * request would cost a SUB and an UNSUB through the broker for every function call.
  */
-export function progressRequest(
-  connection: NatsConnection,
-  subject: string,
-  data: Uint8Array,
-  headers: MsgHdrs,
-  timeoutMs: number,
-  options: ProgressOptions,
-): Promise<Msg> {
-  return new Promise<Msg>((resolve, reject) => {
-    let silence: NodeJS.Timeout | undefined;
-    const acceptMs = options.acceptMs;
-    const accept =
-      acceptMs === undefined
-        ? undefined
-        : setTimeout(() => end(() => reject(new ResponderGoneError(subject, undefined, acceptMs))), acceptMs);
-    const end = (settle: () => void) => {
-      clearTimeout(overall);
-      clearTimeout(accept);
-      clearTimeout(silence);
-      subscription.unsubscribe();
-      settle();
-    };
-    const overall = setTimeout(
-      () => end(() => reject(new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`))),
-      Math.max(1, Math.round(timeoutMs)),
-    );
-    const subscription = connection.subscribe(createInbox(), {
-      callback: (err, msg) => {
+export class ProgressInbox {
+  private readonly prefix = createInbox();
+  private readonly waiting = new Map<string, ReplyHandler>();
+  private subscription?: Subscription;
+  private next = 0;
+
+  constructor(private readonly connection: NatsConnection) {}
+
+  /**
+   * A request whose responder sends progress messages on the reply inbox before its reply. Ends
+   * with the reply's message, or fails on no responders, on the timeout, or when the responder
+   * has gone silent.
+   */
+  request(
+    subject: string,
+    data: Uint8Array,
+    headers: MsgHdrs,
+    timeoutMs: number,
+    options: ProgressOptions,
+  ): Promise<Msg> {
+    return new Promise<Msg>((resolve, reject) => {
+      const token = String((this.next += 1));
+      let silence: NodeJS.Timeout | undefined;
+      const acceptMs = options.acceptMs;
+      const accept =
+        acceptMs === undefined
+          ? undefined
+          : setTimeout(
+              () => end(() => reject(new ResponderGoneError(subject, undefined, acceptMs))),
+              acceptMs,
+            );
+      const end = (settle: () => void) => {
+        clearTimeout(overall);
+        clearTimeout(accept);
+        clearTimeout(silence);
+        this.waiting.delete(token);
+        settle();
+      };
+      const overall = setTimeout(
+        () => end(() => reject(new TimeoutError(`'${subject}' did not answer within ${timeoutMs} ms`))),
+        Math.max(1, Math.round(timeoutMs)),
+      );
+      this.waiting.set(token, (err, msg) => {
         if (err) return end(() => reject(err));
         if (msg.headers?.hasError && msg.headers.code === 503)
           return end(() => reject(new NoRespondersError(subject)));
@@ -95,9 +117,24 @@ export function progressRequest(
           () => end(() => reject(new ResponderGoneError(subject, body.progress, options.silenceMs))),
           options.silenceMs,
         );
+      });
+      this.listen();
+      headers.set(PROGRESS_HEADER, '1');
+      this.connection.publish(subject, data, { reply: `${this.prefix}.${token}`, headers });
+    });
+  }
+
+  private listen(): void {
+    if (this.subscription && !this.subscription.isClosed()) return;
+    this.subscription = this.connection.subscribe(`${this.prefix}.*`, {
+      callback: (err, msg) => {
+        if (err) {
+          // the subscription itself failed (e.g. a permission): every waiting request with it
+          for (const handler of [...this.waiting.values()]) handler(err, msg);
+          return;
+        }
+        this.waiting.get(msg.subject.slice(this.prefix.length + 1))?.(null, msg);
       },
     });
-    headers.set(PROGRESS_HEADER, '1');
-    connection.publish(subject, data, { reply: subscription.getSubject(), headers });
-  });
+  }
 }

@@ -1,5 +1,5 @@
 import type { Subscription } from '@nats-io/transport-node';
-import { ACK_AFTER_MS, type Bus, type HandlerContext, KvBucket } from '@app/bus';
+import { type Bus, type HandlerContext, KvBucket } from '@app/bus';
 import {
   type FnAnnounce,
   type FnCatalogReply,
@@ -151,22 +151,16 @@ export class FunctionHost {
   }
 
   /**
-   * Tells a caller that asked which instance holds its call, and again while it runs; a call that
-   * ends within the bus's `ACK_AFTER_MS` is told by its reply alone (one message fewer each way).
+   * Tells a caller that asked which instance holds its call, at once and while it runs (the one
+   * message also stands for the bus's acknowledgement, which is then not sent).
    */
   private heartbeat(ctx: HandlerContext): () => void {
     const { progress } = ctx;
     if (!progress) return () => undefined;
     const alive: FnExecProgress = { provider: this.provider, instance: this.instance };
-    let beating: NodeJS.Timeout | undefined;
-    const first = setTimeout(() => {
-      progress(alive);
-      beating = setInterval(() => progress(alive), FN_HEARTBEAT_MS);
-    }, ACK_AFTER_MS);
-    return () => {
-      clearTimeout(first);
-      clearInterval(beating);
-    };
+    progress(alive);
+    const timer = setInterval(() => progress(alive), FN_HEARTBEAT_MS);
+    return () => clearInterval(timer);
   }
 
   private cancel(data: unknown): void {

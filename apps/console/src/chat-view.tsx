@@ -15,6 +15,8 @@ export function ChatView({ client }: ViewProps) {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [error, setError] = useState<unknown>();
   const abort = useRef<AbortController | undefined>(undefined);
+  // a turn whose Cancel was pressed before its run started: cancelled as soon as its run_start comes
+  const cancelWhenStarted = useRef<number | undefined>(undefined);
   const running = turns.some((t) => t.running);
   const sessionId = [...turns].reverse().find((t) => t.session_id)?.session_id;
 
@@ -23,7 +25,13 @@ export function ChatView({ client }: ViewProps) {
 
   async function follow(at: number, events: AsyncIterable<ChatEvent>) {
     try {
-      for await (const event of events) update(at, (t) => reduceTurn(t, event));
+      for await (const event of events) {
+        update(at, (t) => reduceTurn(t, event));
+        if (event.type === 'run_start' && cancelWhenStarted.current === at) {
+          cancelWhenStarted.current = undefined;
+          void cancelRun(event.data.run_id, at);
+        }
+      }
     } catch (err) {
       if (!abort.current?.signal.aborted) update(at, (t) => failTurn(t, asBody(err)));
     } finally {
@@ -36,6 +44,7 @@ export function ChatView({ client }: ViewProps) {
     if (!text || running) return;
     setMessage('');
     const at = turns.length;
+    cancelWhenStarted.current = undefined;
     setTurns((all) => [...all, startTurn(text)]);
     abort.current = new AbortController();
     const request = {
@@ -46,15 +55,17 @@ export function ChatView({ client }: ViewProps) {
     void follow(at, client.chatStream(request, { signal: abort.current.signal }));
   }
 
-  async function cancel(turn: Turn, at: number) {
+  function cancel(turn: Turn, at: number) {
     setError(undefined);
-    if (!turn.run_id) {
-      abort.current?.abort();
-      return;
-    }
+    // Hanging up would leave the run going: it is cancelled once its id is known.
+    if (!turn.run_id) cancelWhenStarted.current = at;
+    else void cancelRun(turn.run_id, at);
+  }
+
+  async function cancelRun(runId: string, at: number) {
     try {
       // the cancel answers with the run's reply (finish reason `cancelled`): it ends the turn
-      const reply = await client.runs.cancel(turn.run_id);
+      const reply = await client.runs.cancel(runId);
       abort.current?.abort();
       update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
     } catch (err) {
@@ -123,7 +134,7 @@ export function ChatView({ client }: ViewProps) {
               {turn.run_id && <a href={`#/runs/${encodeURIComponent(turn.run_id)}`}>trace</a>}
             </p>
             {turn.running && (
-              <button type="button" onClick={() => void cancel(turn, at)}>
+              <button type="button" onClick={() => cancel(turn, at)}>
                 Cancel
               </button>
             )}

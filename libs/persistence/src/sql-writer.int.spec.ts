@@ -97,14 +97,16 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
     expect(await db.session.count({ where: { id: 'w7' } })).toBe(1);
   });
 
-  it.runIf(name === 'PostgreSQL')('keeps writing after the server ends its idle connections', async () => {
-    await writer.transaction([insertSession('w8', new Date())]);
-    await db.$queryRawUnsafe(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
-    await expectEventually(() => writer.transaction([insertSession(`w9-${Date.now()}`, new Date())]));
-    expect(await db.session.count({ where: { id: { startsWith: 'w9-' } } })).toBeGreaterThanOrEqual(1);
-  });
+  // a pool's idle connections exist on PostgreSQL only: no such case on SQLite (not a skipped one)
+  if (name === 'PostgreSQL')
+    it('keeps writing after the server ends its idle connections', async () => {
+      await writer.transaction([insertSession('w8', new Date())]);
+      await db.$queryRawUnsafe(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      await expectEventually(() => writer.transaction([insertSession(`w9-${Date.now()}`, new Date())]));
+      expect(await db.session.count({ where: { id: { startsWith: 'w9-' } } })).toBeGreaterThanOrEqual(1);
+    });
 
   it('writes a fenced transaction only when its first statement changes a row (its own and Prisma’s)', async () => {
     await writer.transaction([insertSession('f1', new Date())]);

@@ -9,6 +9,8 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeDocSection } from '../common/doc-section';
+import { percentile } from '../common/measure';
+import { sentence } from './corpus';
 import { ROOT } from '../common/processes';
 
 const require = createRequire(join(ROOT, 'package.json'));
@@ -32,28 +34,6 @@ const SEGMENTS_PER_RUN = 10;
 const WIDTHS = [1_536, 512];
 const HEADING = 'Long-term memory, hybrid search (bench/memory)';
 const LOAD_AT_START = loadavg()[0];
-
-/** A generator with a fixed start (mulberry32): the same corpus and queries on every machine. */
-function random(start: number): () => number {
-  let a = start >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const rand = random(20261126);
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'en', 'ar', 'po', 'di', 'zu', 'fe'];
-const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
-  let word = '';
-  for (let n = i + 1; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
-const word = () => VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 3)];
-const sentence = (min: number, max: number) =>
-  Array.from({ length: min + Math.floor(rand() * (max - min)) }, word).join(' ');
 
 interface BenchDb {
   run: { create(args: { data: object }): Promise<unknown> };
@@ -91,9 +71,6 @@ async function fill(db: BenchDb, index: Index, principal: string, count: number)
   }
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-
 async function latency(
   searcher: Searcher,
   queries: string[][],
@@ -109,8 +86,7 @@ async function latency(
     times.push(performance.now() - started);
     cpu += (used.user + used.system) / 1000;
   }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), cpu: cpu / (queries.length - WARMUP) };
+  return { p50: percentile(times, 50), p99: percentile(times, 99), cpu: cpu / (queries.length - WARMUP) };
 }
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;

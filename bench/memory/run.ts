@@ -9,6 +9,8 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeDocSection } from '../common/doc-section';
+import { percentile } from '../common/measure';
+import { sentence } from './corpus';
 import { ROOT } from '../common/processes';
 
 const require = createRequire(join(ROOT, 'package.json'));
@@ -30,30 +32,6 @@ const LARGE = SIZES[SIZES.length - 1];
 const SEGMENTS_PER_RUN = 10;
 const INDEX_RUNS = 300;
 const LOAD_AT_START = loadavg()[0];
-
-/** A generator with a fixed start (mulberry32): the same corpus and queries on every machine. */
-function random(start: number): () => number {
-  let a = start >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const rand = random(20261126);
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'en', 'ar', 'po', 'di', 'zu', 'fe'];
-const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
-  let word = '';
-  for (let n = i + 1; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
-/** Word frequencies as in prose: a few words everywhere, most rare (Zipf-like). */
-const word = () => VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 3)];
-const sentence = (min: number, max: number) =>
-  Array.from({ length: min + Math.floor(rand() * (max - min)) }, word).join(' ');
 
 interface Repository {
   append(segments: unknown[]): Promise<void>;
@@ -95,10 +73,6 @@ async function fill(db: BenchDb, memory: Repository, principal: string, count: n
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
 interface Latency {
   p50: number;
   p99: number;
@@ -131,10 +105,9 @@ async function latencies(memory: Repository, principals: string[]): Promise<Late
     }
   }
   return times.map((list, p) => {
-    list.sort((a, b) => a - b);
     return {
-      p50: percentile(list, 0.5),
-      p99: percentile(list, 0.99),
+      p50: percentile(list, 50),
+      p99: percentile(list, 99),
       hits: hits[p] / QUERIES,
       cpu: cpu[p] / QUERIES,
     };
@@ -176,10 +149,10 @@ async function indexCpu(
     cpu.push((used.user + used.system) / 1000);
     segments = pieces.length;
   }
-  const measured = cpu.slice(20).sort((a, b) => a - b);
+  const measured = cpu.slice(20);
   return {
     mean: measured.reduce((sum, v) => sum + v, 0) / measured.length,
-    p50: percentile(measured, 0.5),
+    p50: percentile(measured, 50),
     segments,
   };
 }

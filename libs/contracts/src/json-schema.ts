@@ -2,12 +2,9 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { assertStrictProperty, assertPlainClass } from './schema-strictness';
+import type { DtoClass, JsonSchema } from './schema-types';
 
-/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
-export type JsonSchema = Record<string, unknown>;
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export type DtoClass = Function;
+export type { DtoClass, JsonSchema } from './schema-types';
 
 /**
  * JSON Schemas of DTO classes, read from their class-validator rules: the rules `parseDto` enforces

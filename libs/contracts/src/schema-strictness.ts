@@ -1,6 +1,6 @@
 import { TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { DtoClass, JsonSchema } from './json-schema';
+import type { DtoClass, JsonSchema } from './schema-types';
 
 /**
  * What a rule's strictness depends on in class-validator's metadata, declared here so that the

@@ -68,13 +68,7 @@ describe('following a run', () => {
 
   it('follows the stored run once the run is taken over, whose first reply never comes', async () => {
     const { bus } = fakeBus([never], async () => stored('completed'));
-    let takenOver!: () => void;
-    const takeovers = {
-      watch: () => ({
-        takenOver: new Promise<void>((resolve) => (takenOver = resolve)),
-        stop: () => undefined,
-      }),
-    } as unknown as RunTakeovers;
+    const { takeovers, takenOver } = fakeTakeovers();
     const following = followRun(bus, REQUEST, { timeoutMs: 5_000, takeovers });
     takenOver();
     expect((await following).reply).toBe('Hello from the stored run.');
@@ -114,13 +108,7 @@ describe('following an approved plan', () => {
 
   it('follows the stored run once the continuation is taken over', async () => {
     const { bus } = fakeBus([never], async () => stored('completed'));
-    let takenOver!: () => void;
-    const takeovers = {
-      watch: () => ({
-        takenOver: new Promise<void>((resolve) => (takenOver = resolve)),
-        stop: () => undefined,
-      }),
-    } as unknown as RunTakeovers;
+    const { takeovers, takenOver } = fakeTakeovers();
     const following = followApproval(bus, APPROVAL, { timeoutMs: 5_000, takeovers });
     takenOver();
     expect((await following).reply).toBe('Hello from the stored run.');
@@ -131,3 +119,11 @@ describe('following an approved plan', () => {
     expect(await followApproval(bus, APPROVAL, { timeoutMs: 5_000 })).toEqual(ANSWER);
   });
 });
+
+/** Takeovers whose one watch fires when the test calls `takenOver`. */
+function fakeTakeovers(): { takeovers: RunTakeovers; takenOver: () => void } {
+  let fire!: () => void;
+  const takenOver = new Promise<void>((resolve) => (fire = resolve));
+  const takeovers = { watch: () => ({ takenOver, stop: () => undefined }) } as unknown as RunTakeovers;
+  return { takeovers, takenOver: () => fire() };
+}

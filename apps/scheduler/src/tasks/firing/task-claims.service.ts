@@ -4,6 +4,7 @@ import type { CronClaim, CronTask, DelayClaim, DelayTask } from '../domain/task'
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
 import { TaskFireRepository } from '../store/task-fire.repository';
+import { CronMetrics } from './cron-metrics';
 
 /**
  * The exactly-once step. A due time is claimed by inserting its fire row, whose unique key
@@ -19,6 +20,7 @@ export class TaskClaims {
     @Inject(DelayTaskRepository) private readonly delays: DelayTaskRepository,
     @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
     @Inject(TaskFireRepository) private readonly fires: TaskFireRepository,
+    @Inject(CronMetrics) private readonly metrics: CronMetrics,
   ) {}
 
   /** The delay's one due time, for the one trigger that gets here first; null for any other. */
@@ -70,7 +72,7 @@ export class TaskClaims {
     if (!task.next_run_at || task.next_run_at >= due) return;
     const spec = { expr: task.cron_expr, timezone: task.timezone };
     const { times } = dueTimesBetween(spec, task.next_run_at, due, MISSED_TICKS_CAP);
-    await this.fires.recordMissed('cron', task.id, times, now);
+    this.metrics.record('missed', await this.fires.recordMissed('cron', task.id, times, now));
     await this.crons.advanceWatermark(task.id, due);
   }
 }

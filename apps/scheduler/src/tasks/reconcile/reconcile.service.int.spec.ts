@@ -171,7 +171,11 @@ describe.each(DATABASES)('reconciliation on $name', (kind) => {
     expect(cappedFires.length).toBeGreaterThanOrEqual(1_000);
     expect(cappedFires.length).toBeLessThanOrEqual(1_003);
     expect(cappedFires[0].error).toMatch(/not recorded one by one \(cap 1000\)/);
-    expect(await missedCronTicks()).toBeGreaterThanOrEqual(missedBefore + lostMissed + 1_000);
+    // every missed tick recorded is counted, by the reconcile and by a trigger that skipped some alike
+    // (eventually: a tick's count follows its row's write)
+    await expectEventually(async () =>
+      expect(await missedCronTicks()).toBeGreaterThanOrEqual(missedBefore + lostMissed + cappedFires.length),
+    );
     expect(await db.cronTask.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({ enabled: false });
     expect(await db.cronTask.findUniqueOrThrow({ where: { name: 'cut-short' } })).toMatchObject({
       last_status: 'unknown',

@@ -157,7 +157,8 @@ export class FnExecReplyView {
 
 /**
  * Progress of an `fn.exec` call, when its caller asks for it: the provider that took the call
- * says so at once, then every `FN_HEARTBEAT_MS` while the call runs, so a caller learns within
+ * says so unless it answers within a few milliseconds, then every `FN_HEARTBEAT_MS` while the call
+ * runs, so a caller learns within
  * `FN_SILENCE_MS` that the provider died with its call.
  */
 export interface FnExecProgress {

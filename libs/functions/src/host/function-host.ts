@@ -1,5 +1,5 @@
 import type { Subscription } from '@nats-io/transport-node';
-import { type Bus, type HandlerContext, KvBucket } from '@app/bus';
+import { ACK_AFTER_MS, type Bus, type HandlerContext, KvBucket } from '@app/bus';
 import {
   type FnAnnounce,
   type FnCatalogReply,
@@ -39,6 +39,12 @@ const HEADROOM_BYTES = 4_096;
 /** The KV bucket every provider records keyed calls' outcomes in (keys start with the function name). */
 const OUTCOME_BUCKET = 'fn_outcomes';
 const DAY_MS = 86_400_000;
+/**
+ * A call still running this long after it was taken says who holds it. Sooner than the bus's own
+ * acknowledgement, so that this one message stands for it; a call that ends sooner (most do) sends
+ * its reply alone, one message through the broker fewer.
+ */
+const FIRST_HEARTBEAT_MS = Math.floor(ACK_AFTER_MS / 2);
 
 /**
  * Serves a registry over the bus: `fn.exec.<name>` per function in the provider's queue group,
@@ -151,16 +157,23 @@ export class FunctionHost {
   }
 
   /**
-   * Tells a caller that asked which instance holds its call, at once and while it runs (the one
-   * message also stands for the bus's acknowledgement, which is then not sent).
+   * Tells a caller that asked which instance holds its call, once the call has run
+   * `FIRST_HEARTBEAT_MS` (the message then stands for the bus's acknowledgement, which is not
+   * sent), and every `FN_HEARTBEAT_MS` after that while it runs.
    */
   private heartbeat(ctx: HandlerContext): () => void {
     const { progress } = ctx;
     if (!progress) return () => undefined;
     const alive: FnExecProgress = { provider: this.provider, instance: this.instance };
-    progress(alive);
-    const timer = setInterval(() => progress(alive), FN_HEARTBEAT_MS);
-    return () => clearInterval(timer);
+    let beating: NodeJS.Timeout | undefined;
+    const first = setTimeout(() => {
+      progress(alive);
+      beating = setInterval(() => progress(alive), FN_HEARTBEAT_MS);
+    }, FIRST_HEARTBEAT_MS);
+    return () => {
+      clearTimeout(first);
+      clearInterval(beating);
+    };
   }
 
   private cancel(data: unknown): void {

@@ -36,10 +36,11 @@ export const ADMIN_KEY = `ac_bench_${randomBytes(24).toString('base64url')}`;
  */
 const SERVICE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? nodeFlags(ROOT);
 
-/** `PROFILE=gateway,executor` writes a V8 CPU profile of each named service to /tmp/prof. */
+/** `PROFILE=gateway,executor` writes a V8 CPU profile of each named service to `PROFILE_DIR` (/tmp/prof). */
 function profiled(service: string): string[] {
   const wanted = (process.env.PROFILE ?? '').split(',').includes(service);
-  return [...SERVICE_FLAGS, ...(wanted ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])];
+  const dir = process.env.PROFILE_DIR ?? '/tmp/prof';
+  return [...SERVICE_FLAGS, ...(wanted ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])];
 }
 
 export interface Stack {

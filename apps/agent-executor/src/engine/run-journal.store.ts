@@ -9,7 +9,9 @@ import {
   type ToolOutcome,
 } from '@app/agent-core';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
+import { SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { RunJournalRepository } from '../journal/run-journal.repository';
+import { leaseOwnerOf } from '../runs/lease-owner';
 import { RunRepository } from '../runs/run.repository';
 
 type Build = (cursor: JournalCursor) => JournalEntry;
@@ -45,17 +47,22 @@ interface OpenJournal {
  * as it stood at some completed step: a resume carries on from there instead of from a journal
  * with a hole in it.
  *
- * The plan is stored on the run's record, every time it changes.
+ * The plan is stored on the run's record, every time it changes, while this executor holds the
+ * run's lease: a run taken over is the new holder's to write.
  */
 @Injectable()
 export class RunJournalStore implements RunStore, OnModuleInit {
   private readonly open = new Map<string, OpenJournal>();
+  private readonly leaseOwner: string;
 
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(RunJournalRepository) private readonly entries: RunJournalRepository,
     @Inject(Logger) private readonly logger: Logger,
-  ) {}
+    @Inject(SERVICE_INFO) info: ServiceInfo,
+  ) {
+    this.leaseOwner = leaseOwnerOf(info);
+  }
 
   onModuleInit(): void {
     initialiseCounter(Metrics.runJournalUnwritten(), [{}]);
@@ -84,7 +91,9 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   }
 
   async planChanged(run: RunState): Promise<void> {
-    if (run.plan) await this.runs.savePlan(run.runId, run.plan);
+    if (!run.plan || this.open.get(run.runId)?.abandoned) return;
+    if (!(await this.runs.savePlan(run.runId, run.plan, this.leaseOwner)))
+      this.logger.debug('the plan was not saved: the run is no longer ours', { run_id: run.runId });
   }
 
   /** Waits until the run's journal is written (or given up). */

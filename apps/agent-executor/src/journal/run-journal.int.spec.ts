@@ -18,6 +18,7 @@ import {
 import type { FunctionDefinition } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
+import type { ServiceInfo } from '@app/runtime';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { RunJournalStore } from '../engine/run-journal.store';
 import { RunRepository } from '../runs/run.repository';
@@ -54,7 +55,8 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
   let db: Db;
   let writer: SqlWriter;
   let drop: () => Promise<void>;
-  const logger = { error: vi.fn() } as unknown as Logger;
+  const logger = { error: vi.fn(), debug: vi.fn() } as unknown as Logger;
+  const info = { instance: 'executor-a' } as ServiceInfo;
 
   beforeAll(async () => {
     const database = await create();
@@ -69,7 +71,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
   });
 
   const newStore = () =>
-    new RunJournalStore(new RunRepository(db), new RunJournalRepository(db, writer), logger);
+    new RunJournalStore(new RunRepository(db), new RunJournalRepository(db, writer), logger, info);
   const openRun = (id: string) =>
     db.run.create({ data: { id, agent: 'default', input: 'hi', status: 'running' } });
 
@@ -134,7 +136,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     await openRun('run_t');
     const entries = new RunJournalRepository(db, writer);
     const appended = vi.spyOn(entries, 'append');
-    const store = new RunJournalStore(new RunRepository(db), entries, logger);
+    const store = new RunJournalStore(new RunRepository(db), entries, logger, info);
     const run = { runId: 'run_t' } as RunState;
     const reply = (text: string): CompletionResult => ({
       text,
@@ -188,6 +190,26 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
       [3, 1, 'tool_call'],
       [4, 2, 'model_step'],
     ]);
+  });
+
+  it("saves a run's plan only while this executor holds the run's lease", async () => {
+    await db.run.create({
+      data: { id: 'run_p', agent: 'default', input: 'plan it', status: 'running', lease_owner: 'executor-a' },
+    });
+    const store = newStore();
+    const plan = (description: string) => ({
+      revision: 1,
+      steps: [{ index: 0, description, tool: 'add', params: {}, status: 'pending' as const }],
+    });
+    const planOf = async () => (await db.run.findUniqueOrThrow({ where: { id: 'run_p' } })).plan;
+    await store.planChanged({ runId: 'run_p', plan: plan('ours') } as unknown as RunState);
+    expect(await planOf()).toMatchObject({ steps: [{ description: 'ours' }] });
+    await db.run.update({
+      where: { id: 'run_p' },
+      data: { lease_owner: 'executor-b', plan: plan('theirs') },
+    });
+    await store.planChanged({ runId: 'run_p', plan: plan('stale') } as unknown as RunState);
+    expect(await planOf()).toMatchObject({ steps: [{ description: 'theirs' }] });
   });
 
   it('stores a message the caller added mid-run in its place, and loads it back', async () => {

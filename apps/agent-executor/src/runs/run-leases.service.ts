@@ -4,6 +4,7 @@ import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
+import { leaseOwnerOf } from './lease-owner';
 import { RunLeaseRepository } from './run-lease.repository';
 import type { TurnOptions } from './run.repository';
 
@@ -28,7 +29,7 @@ export class RunLeases {
     @Inject(SERVICE_INFO) info: ServiceInfo,
     @Inject(Logger) private readonly logger: Logger,
   ) {
-    this.owner = info.instance;
+    this.owner = leaseOwnerOf(info);
   }
 
   /** A new lease, as written with a run's record. */

@@ -126,8 +126,13 @@ export class RunRepository {
     return count;
   }
 
-  async savePlan(id: string, plan: Plan): Promise<void> {
-    await this.db.run.updateMany({ where: { id }, data: { plan: toJson(plan) } });
+  /** With a lease owner, only while that executor holds the run's lease: false when it wrote nothing. */
+  async savePlan(id: string, plan: Plan, leaseOwner?: string): Promise<boolean> {
+    const { count } = await this.db.run.updateMany({
+      where: { id, ...(leaseOwner === undefined ? {} : { lease_owner: leaseOwner }) },
+      data: { plan: toJson(plan) },
+    });
+    return count > 0;
   }
 
   /**

@@ -45,6 +45,16 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => Prom
   '/broken': (req) => {
     req.socket.destroy();
   },
+  '/json-cut': (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    res.write('{"partial":');
+    setTimeout(() => req.socket.destroy(), 20);
+  },
+  '/json-stalls': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"partial":');
+    setTimeout(() => res.end('1}'), 2_000);
+  },
 };
 
 beforeAll(async () => {
@@ -99,6 +109,19 @@ describe('createSdkFetch (a real HTTP server)', () => {
 
   it('rejects with an AbortError when the signal fires, so the SDKs see a timeout or a cancel', async () => {
     const aborted = await fetchOver(`${base}/slow`, { signal: AbortSignal.timeout(50) }).catch(
+      (e: unknown) => e,
+    );
+    expect((aborted as Error).name).toBe('AbortError');
+  });
+
+  it('reads a JSON body whole before answering, yet fails a body cut off where fetch would: on reading it', async () => {
+    const res = await fetchOver(`${base}/json-cut`);
+    expect(res.status).toBe(200);
+    await expect(res.json()).rejects.toThrow();
+  });
+
+  it('rejects with an AbortError when the signal fires while a JSON body is read', async () => {
+    const aborted = await fetchOver(`${base}/json-stalls`, { signal: AbortSignal.timeout(50) }).catch(
       (e: unknown) => e,
     );
     expect((aborted as Error).name).toBe('AbortError');

@@ -26,7 +26,8 @@ export function createSdkFetch(proxy?: { url: string; noProxy: string[] }): Fetc
     try {
       res = await request(url, {
         method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: Object.fromEntries(new Headers(init.headers)),
+        // undici takes the SDK's Headers as they are (an iterable of pairs): no copy a call.
+        headers: init.headers instanceof Headers ? init.headers : new Headers(init.headers),
         body,
         signal: init.signal ?? undefined,
         dispatcher,
@@ -39,8 +40,31 @@ export function createSdkFetch(proxy?: { url: string; noProxy: string[] }): Fetc
       res.body.resume();
       return new Response(null, { status: res.statusCode, headers });
     }
-    return new Response(webStream(res.body), { status: res.statusCode, headers });
+    const content = isJson(headers) ? await wholeBody(res.body, init.signal) : webStream(res.body);
+    return new Response(content, { status: res.statusCode, headers });
   };
+}
+
+/**
+ * A JSON reply is read whole by the SDKs anyway: read here at once, it spares the web stream's
+ * pulls (0.02 to 0.05 ms of CPU a model call, bench/llm-fetch). The read is within the SDK's timeout: a
+ * timeout or cancel meanwhile rejects as fetch would (AbortError), any other failure surfaces
+ * where it would with a streamed body: when the SDK reads it.
+ */
+async function wholeBody(
+  body: Dispatcher.ResponseData['body'],
+  signal: RequestInit['signal'],
+): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+  try {
+    return await body.bytes();
+  } catch (err) {
+    if (signal?.aborted) throw asFetchError(err, signal);
+    return new ReadableStream({ start: (controller) => controller.error(err) });
+  }
+}
+
+function isJson(headers: Headers): boolean {
+  return /^application\/(?:[\w.+-]*\+)?json\b/i.test(headers.get('content-type') ?? '');
 }
 
 function transport(proxy?: { url: string; noProxy: string[] }): Dispatcher {

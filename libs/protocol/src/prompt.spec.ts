@@ -80,4 +80,16 @@ clean_logs(path: string, days?: integer 1..365 = 7, level?: "info"|"warn"|"error
     expect(bare).toBe('');
     expect(countTokens(withOne)).toBeLessThan(300);
   });
+
+  it('builds a prompt anew when anything it is built from differs, a function or an option', () => {
+    const options = { functions: [cleanLogs], protocol: 'xml-toon' as const, instructions: 'Be brief.' };
+    const first = buildSystemPrompt(options);
+    expect(buildSystemPrompt({ ...options })).toBe(first);
+    const renamed = { ...cleanLogs, description: 'Remove old logs.' };
+    expect(buildSystemPrompt({ ...options, functions: [renamed] })).toContain('Remove old logs.');
+    expect(buildSystemPrompt({ ...options, instructions: 'Be kind.' })).toMatch(/^Be kind\./);
+    expect(buildSystemPrompt({ ...options, guide: 'Call as you like.' })).toContain('Call as you like.');
+    expect(buildSystemPrompt({ ...options, definitionBudget: 5 })).toContain('call function_describe');
+    expect(buildSystemPrompt(options)).toBe(first);
+  });
 });

@@ -37,10 +37,18 @@ export async function measureDeployed(
         throw new Error(`turn ${i} failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
       }
     };
-    const before = stack.cpuMs();
-    const round = await interleaved(turns, ours, (i) => sdk.turn(`${sdkAsk} (${i})`), warmup);
+    let before = stack.cpuMs();
+    const round = await interleaved(
+      turns,
+      ours,
+      (i) => sdk.turn(`${sdkAsk} (${i})`),
+      warmup,
+      () => {
+        before = stack.cpuMs();
+      },
+    );
     const after = stack.cpuMs();
-    const perTurn = (key: 'gateway' | 'executor' | 'runner') => (after[key] - before[key]) / (turns + warmup);
+    const perTurn = (key: 'gateway' | 'executor' | 'runner') => (after[key] - before[key]) / turns;
     return {
       ours: round.a,
       sdk: round.b,

@@ -85,7 +85,7 @@ The sequential rows alternate one AgentChassis turn and one SDK turn, so both si
 drifts by tens of percent over minutes when other work shares it). The benchmark's HTTP client is node:http with
 keep-alive, as load generators use (Node's built-in fetch would add ~0.6 ms of client CPU to every platform turn).
 CPU time per sequential turn: AgentChassis gateway ${fmt(r.cpu.gateway)} ms + executor ${fmt(r.cpu.executor)} ms (from \`/proc/<pid>/stat\`,
-10 ms ticks averaged over ${TURNS + WARMUP} turns; the benchmark's HTTP client and \`add\` ${fmt(r.cpu.client)} ms);
+10 ms ticks averaged over the ${TURNS} measured turns, read after the warm-up as the SDK's is; the benchmark's HTTP client and \`add\` ${fmt(r.cpu.client)} ms);
 @openai/agents in-process ${fmt(r.cpu.sdk)} ms (the benchmark process's \`process.cpuUsage\` around each turn, all threads); the scripted model ${fmt(r.cpu.modelBoth)} ms for
 the two together. ${availableParallelism()} cores give 2,000 ms of CPU a second, so a platform turn costing about ${fmt(cpuInAll)} ms of CPU in
 all (model and client included) caps this machine near ${Math.round((availableParallelism() * 1000) / cpuInAll)} turns/s: ${CONVERSATIONS}
@@ -183,7 +183,9 @@ export function deployedSection(d: DeployedResult): string {
 The same sequential round (${d.ours.ms.length} turns each side, alternating, after ${50} warm-up turns each), with the platform
 as an operator runs it: tracing on (spans exported over OTLP/HTTP to a receiver in its own process), JSON logs at
 \`info\` written to a file, \`add\` a custom function file that a **function-runner** process loads and runs in its sandbox,
-and the caller on Node's built-in \`fetch\`. The SDK side is unchanged.
+and the caller on Node's built-in \`fetch\`. The SDK side is unchanged. Both sides' CPU is counted over the measured
+turns only (until 2026-11-26 evening the services' was read before the warm-up and averaged over warm-up and measured
+turns together, so a first turn's one-time work, such as loading the tokenizer, ~0.2 s, was charged to every turn).
 
 | Deployed profile | AgentChassis | @openai/agents | ratio |
 | --- | ---: | ---: | ---: |

@@ -60,10 +60,18 @@ async function main(): Promise<void> {
     const theirs = (i: number) => sdk.turn(`${SDK_ASK} (${i})`);
 
     await stack.setScript(BOTH_SCRIPT);
-    const cpuBefore = stack.cpuMs();
-    const sequential = await interleaved(TURNS, (i) => ours(i), theirs, WARMUP);
+    let cpuBefore = stack.cpuMs();
+    const sequential = await interleaved(
+      TURNS,
+      (i) => ours(i),
+      theirs,
+      WARMUP,
+      () => {
+        cpuBefore = stack.cpuMs();
+      },
+    );
     const cpuAfter = stack.cpuMs();
-    const perTurn = (key: keyof Cpu) => (cpuAfter[key] - cpuBefore[key]) / (TURNS + WARMUP);
+    const perTurn = (key: keyof Cpu) => (cpuAfter[key] - cpuBefore[key]) / TURNS;
 
     const rampMs = LATENCY_MS * MODEL_CALLS_PER_TURN;
     const { at100, atAll } = await loadRounds(stack);

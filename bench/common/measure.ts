@@ -39,18 +39,22 @@ function round() {
  * Alternates a turn of `a` and a turn of `b`, so both see the same machine (a shared machine's
  * speed drifts by tens of percent over minutes). Also the CPU this process used per turn of each
  * side, all its threads counted (GC helpers included, as /proc counts them for other processes):
- * one side runs at a time, so each turn's usage is its own.
+ * one side runs at a time, so each turn's usage is its own. `warmed` is called between the warm-up
+ * and the measured turns: where a caller reads other processes' CPU, so that both sides are counted
+ * over the same measured turns (one-time work, a first turn's lazy loads and compilation, in neither).
  */
 export async function interleaved(
   turns: number,
   a: Turn,
   b: Turn,
   warmup = 50,
+  warmed?: () => void,
 ): Promise<{ a: Sample; b: Sample; aLocalCpuMs: number; bLocalCpuMs: number }> {
   for (let i = 0; i < warmup; i++) {
     await a(-1 - i);
     await b(-1 - i);
   }
+  warmed?.();
   const [timeA, timeB] = [round(), round()];
   const cpu = { a: 0, b: 0 };
   const measured = async (side: 'a' | 'b', turn: () => Promise<void | SelfTimed>) => {

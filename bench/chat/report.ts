@@ -42,7 +42,6 @@ const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
 export function report(r: Results): string {
   const { conversations: CONVERSATIONS, turnsEach: TURNS_EACH, latencyMs: LATENCY_MS } = r;
   const TURNS = r.oursSequential.ms.length;
-  const WARMUP = 50;
   const overhead = (sample: Sample) => sample.ms.map((ms) => ms - LATENCY_MS * r.modelCallsPerTurn);
   const p = (s: Sample, q: number) => percentile(s.ms, q);
   const o = (s: Sample, q: number) => percentile(overhead(s), q);

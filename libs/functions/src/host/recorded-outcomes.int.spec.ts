@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FnExecProgress, Routes } from '@app/contracts';
+import { type FnExecProgress, type FunctionCallBatch, Routes, Subjects } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Param } from '@app/functions';
 import { Logger } from '@app/observability';
 import { expectEventually, type NatsServer, startNatsServer } from '@app/testing';
@@ -74,11 +75,20 @@ describe('keyed function calls (real NATS, JetStream KV)', () => {
     return host;
   }
 
+  /** Which replica answered each call, from the call records the replicas publish (read, not answered). */
+  const answeredBy = new Map<string, string>();
+
   beforeAll(async () => {
     await startHost('a');
     await startHost('b');
     clientBus = await Bus.connect({ url, name: 'outcomes-spec-client' });
     buses.push(clientBus);
+    clientBus.connection.subscribe(Subjects.fnCallsRecord, {
+      callback: (_err, msg) => {
+        for (const record of (msg.json() as FunctionCallBatch).calls)
+          answeredBy.set(record.id, record.instance);
+      },
+    });
     client = new FunctionClient(clientBus);
   });
 
@@ -87,24 +97,32 @@ describe('keyed function calls (real NATS, JetStream KV)', () => {
     for (const bus of buses) await bus.drain();
   });
 
-  const call = (f: AgentFunction, text: string, key?: string, onAccepted?: (p: FnExecProgress) => void) =>
+  const call = (
+    f: AgentFunction,
+    text: string,
+    key?: string,
+    onAccepted?: (p: FnExecProgress) => void,
+    callId?: string,
+  ) =>
     client.call(
       f.name,
       { text },
-      { timeoutMs: 3_000, idempotencyKey: key, onAccepted, caller: { principal: 'p1' } },
+      { timeoutMs: 3_000, idempotencyKey: key, onAccepted, caller: { principal: 'p1' }, callId },
     );
   const outcome = (reply: Awaited<ReturnType<typeof call>>) =>
     reply.status === 'success' ? reply.result : reply.error;
 
   it('runs a keyed call once whichever replica a repeat reaches, and answers every repeat alike', async () => {
-    const instances = new Set<string>();
-    const first = await call(send, 'hello', `${ns}:r1:0:0`, (p) => instances.add(p.instance));
+    // a call this short is answered before its first heartbeat: the call records say who took it
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    const first = await call(send, 'hello', `${ns}:r1:0:0`, undefined, ids[0]);
     expect(first).toMatchObject({ status: 'success', result: { message: 'sent hello #1' } });
-    for (let i = 0; i < 20 && instances.size < 2; i++) {
-      const again = await call(send, 'hello', `${ns}:r1:0:0`, (p) => instances.add(p.instance));
+    for (const id of ids.slice(1)) {
+      const again = await call(send, 'hello', `${ns}:r1:0:0`, undefined, id);
       expect(outcome(again)).toEqual(outcome(first));
     }
-    expect(instances).toEqual(new Set(['a', 'b']));
+    await expectEventually(() => expect(ids.filter((id) => answeredBy.has(id))).toHaveLength(ids.length));
+    expect(new Set(ids.map((id) => answeredBy.get(id)))).toEqual(new Set(['a', 'b']));
     expect(sent('hello')).toBe(1);
   });
 

@@ -115,10 +115,15 @@ export const Routes = {
     ...executor,
     what: 'invocation',
   }),
+  /**
+   * Untraced: a batch holds the records of many calls of many traces, so a span of it would sit
+   * in the trace of whichever call happened to open the batch, after that call had ended.
+   */
   fnCallsRecord: route(Subjects.fnCallsRecord, FunctionCallBatch, replyOf<{ recorded: number }>(), {
     queue: QueueGroups.functionCallRecorders,
     timeoutMs: RECORD_MS,
     what: 'function call batch',
+    traced: false,
   }),
   servicePing: (service: ServiceName) =>
     route(Subjects.servicePing(service), NO_BODY, replyOf<PingReply>(), {

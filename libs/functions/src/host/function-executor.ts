@@ -11,7 +11,7 @@ import {
 } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
 import { isAllowed } from '../allow-list';
-import type { AgentFunction, FunctionCaller, FunctionContext } from '../agent-function';
+import type { AgentFunction, FunctionCaller, FunctionContext, FunctionLogger } from '../agent-function';
 import { summarizeParams } from '../calls/params-summary';
 import { parseParams } from '../params/parse-params';
 import { callBudgetMs, callLimitMs, traceIdOf } from './call-budget';
@@ -49,6 +49,8 @@ export interface ExecutorOptions {
  */
 export class FunctionExecutor {
   private readonly running = new Map<string, AbortController>();
+  /** Calls taken and not yet recorded (a call is recorded just after its reply is sent). */
+  private unrecorded = 0;
   private idleWaiters: (() => void)[] = [];
 
   private readonly registry: FunctionRegistry;
@@ -79,6 +81,7 @@ export class FunctionExecutor {
 
   async execute(name: string, request: FnExecRequest, traceparent?: string): Promise<FnExecReply> {
     const started = performance.now();
+    this.unrecorded += 1;
     const callId = request.call_id ?? randomUUID();
     let error: AppError | undefined;
     let result: FunctionResult = {};
@@ -88,7 +91,9 @@ export class FunctionExecutor {
       error = toCallError(err, this.redact);
     }
     const elapsed_ms = Math.round(performance.now() - started);
-    this.finished(callId, name, request, elapsed_ms, error);
+    // The reply first: the bus sends it within this turn of the event loop, its record, metrics
+    // and log line after it, so that they are no part of the caller's wait.
+    setImmediate(() => this.record(callId, name, request, elapsed_ms, error));
     return error
       ? { status: 'error', error: error.toBody(), elapsed_ms }
       : { status: 'success', result, elapsed_ms };
@@ -105,8 +110,9 @@ export class FunctionExecutor {
     for (const controller of this.running.values()) controller.abort(reason);
   }
 
+  /** Resolves once every call taken has ended and been recorded. */
   whenIdle(): Promise<void> {
-    return this.running.size === 0
+    return this.unrecorded === 0
       ? Promise.resolve()
       : new Promise((resolve) => this.idleWaiters.push(resolve));
   }
@@ -161,7 +167,6 @@ export class FunctionExecutor {
     } finally {
       disarm();
       this.running.delete(call.callId);
-      if (this.running.size === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
     }
   }
 
@@ -186,8 +191,18 @@ export class FunctionExecutor {
 
   private context(name: string, signal: AbortSignal, call: CallInfo): FunctionContext {
     const traceId = traceIdOf(call.traceparent);
-    const logger = this.logger.child({ fn: name, call_id: call.callId, trace_id: traceId });
-    return { signal, deadline: call.deadline, traceId, caller: call.caller ?? {}, logger };
+    const parent = this.logger;
+    let logger: FunctionLogger | undefined;
+    return {
+      signal,
+      deadline: call.deadline,
+      traceId,
+      caller: call.caller ?? {},
+      // made on first use: most functions never log (a sandboxed one logs through its sandbox)
+      get logger() {
+        return (logger ??= parent.child({ fn: name, call_id: call.callId, trace_id: traceId }));
+      },
+    };
   }
 
   private checkSize(result: FunctionResult): FunctionResult {
@@ -198,6 +213,21 @@ export class FunctionExecutor {
       );
     }
     return result;
+  }
+
+  private record(
+    id: string,
+    name: string,
+    request: FnExecRequest,
+    elapsed_ms: number,
+    error?: AppError,
+  ): void {
+    try {
+      this.finished(id, name, request, elapsed_ms, error);
+    } finally {
+      this.unrecorded -= 1;
+      if (this.unrecorded === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+    }
   }
 
   private finished(

@@ -225,6 +225,40 @@ describe('FunctionHost (real NATS)', () => {
     expect(records.some((r) => r.name === wait.name && r.status === 'timeout')).toBe(true);
   });
 
+  it('stops once the calls it was running have ended and are recorded', async () => {
+    const bus = await Bus.connect({ url, name: 'host-spec-stopping' });
+    let taken!: () => void;
+    let finish!: () => void;
+    const running = new Promise<void>((resolve) => (taken = resolve));
+    const last = fn('last', WaitParams, async () => {
+      taken();
+      await new Promise<void>((resolve) => (finish = resolve));
+      return { message: 'done' };
+    });
+    const ownRegistry = new FunctionRegistry(5_000);
+    ownRegistry.setGroup('builtin', [last] as AgentFunction[]);
+    const stopping = new FunctionHost({
+      bus,
+      registry: ownRegistry,
+      logger: quiet,
+      provider: `spec-${ns}-stopping`,
+      instance: 'i2',
+      concurrency: 1,
+    });
+    await stopping.start();
+    try {
+      const reply = client.call(last.name, {}, { timeoutMs: 2_000, callId: `${ns}-last` });
+      await running;
+      const stopped = stopping.stop(1_000);
+      finish();
+      await stopped;
+      expect(records.find((r) => r.id === `${ns}-last`)).toMatchObject({ status: 'success', instance: 'i2' });
+      expect((await reply).status).toBe('success');
+    } finally {
+      await bus.drain();
+    }
+  });
+
   it('counts calls by function and outcome, and times them, in the Prometheus metrics', async () => {
     const text = await metricsRegistry.metrics();
     expect(text).toMatch(

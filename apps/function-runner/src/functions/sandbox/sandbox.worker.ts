@@ -74,9 +74,20 @@ function logger() {
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 
-function contextFor(context: CallContext) {
-  const remaining = Math.max(1, context.deadline - Date.now());
-  return { ...context, signal: AbortSignal.timeout(remaining), logger: logger(), http };
+function contextFor(context: CallContext, signal: AbortSignal) {
+  return { ...context, signal, logger: logger(), http };
+}
+
+/**
+ * Aborts, as `AbortSignal.timeout` would, at the call's deadline. Unlike it, disarmed when the call
+ * ends: its timer would otherwise wake this process once per call, long after the call.
+ */
+function untilDeadline(deadline: number): { signal: AbortSignal; disarm: () => void } {
+  const controller = new AbortController();
+  const timeout = () =>
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  const timer = setTimeout(timeout, Math.max(1, deadline - Date.now()));
+  return { signal: controller.signal, disarm: () => clearTimeout(timer) };
 }
 
 async function describe(id: number, file: string): Promise<void> {
@@ -88,7 +99,13 @@ async function describe(id: number, file: string): Promise<void> {
 async function call(id: number, message: Extract<ParentMessage, { type: 'call' }>): Promise<void> {
   currentCall = id;
   const plugin = await load(message.file);
-  const value = await plugin.execute(message.params, contextFor(message.context));
+  const deadline = untilDeadline(message.context.deadline);
+  let value: unknown;
+  try {
+    value = await plugin.execute(message.params, contextFor(message.context, deadline.signal));
+  } finally {
+    deadline.disarm();
+  }
   try {
     send({ type: 'result', id, value: value ?? null });
   } catch (err) {

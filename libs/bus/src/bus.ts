@@ -23,7 +23,7 @@ import type {
 } from './bus.types';
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { decodeJson, encodeJson } from './json.codec';
-import { ReplyInbox } from './progress-request';
+import { ReplyInbox } from './reply-inbox';
 import { timeoutOf } from './route-timeout';
 import { sendWhenConnected } from './send-when-connected';
 

@@ -88,6 +88,20 @@ describe('Bus (real NATS)', () => {
     expect(err.code).toBe('timeout');
   });
 
+  it('fails a request in flight when its connection closes, without waiting for its timeout', async () => {
+    const closing = await Bus.connect({ url, name: 'bus-spec-closing' });
+    const held = at('held', 60_000);
+    server.serve(held, () => new Promise(() => undefined));
+    await server.flush();
+    const inFlight = closing.request(held).catch((e: unknown) => e);
+    await closing.flush();
+    await closing.connection.close();
+    expect(await inFlight).toMatchObject({
+      code: 'unavailable',
+      message: `request on '${unique}.held' failed: connection closed`,
+    });
+  });
+
   it('lets a request in flight finish when draining, then takes no new ones', async () => {
     const draining = await Bus.connect({ url, name: 'bus-spec-draining' });
     const drain = at<string>('drain', 2_000);

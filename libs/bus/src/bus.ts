@@ -23,7 +23,7 @@ import type {
 } from './bus.types';
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { decodeJson, encodeJson } from './json.codec';
-import { ProgressInbox } from './progress-request';
+import { ReplyInbox } from './reply-inbox';
 import { timeoutOf } from './route-timeout';
 import { sendWhenConnected } from './send-when-connected';
 
@@ -38,11 +38,11 @@ export class Bus {
   /** Open handler subscriptions, to drain on a graceful stop; a run's own leave it when they close. */
   private readonly served = new Set<Subscription>();
   private readonly watch: ConnectionWatch;
-  private readonly progressInbox: ProgressInbox;
+  private readonly replies: ReplyInbox;
 
   private constructor(readonly connection: NatsConnection) {
     this.watch = new ConnectionWatch(connection);
-    this.progressInbox = new ProgressInbox(connection);
+    this.replies = new ReplyInbox(connection, this.watch);
   }
 
   /** False while the connection is down (reconnecting) or closed. */
@@ -134,20 +134,13 @@ export class Bus {
       );
     let reply: Msg;
     try {
-      const timeout = Math.max(1, Math.round(options.timeoutMs));
-      const asked = options.progress
-        ? this.progressInbox.request(
-            subject,
-            encodeJson(payload),
-            toNatsHeaders(options.headers) ?? natsHeaders(),
-            timeout,
-            options.progress,
-          )
-        : this.connection.request(subject, encodeJson(payload), {
-            timeout,
-            headers: toNatsHeaders(options.headers),
-          });
-      reply = await this.watch.interruptible(subject, asked);
+      reply = await this.replies.request(
+        subject,
+        encodeJson(payload),
+        toNatsHeaders(options.headers) ?? (options.progress ? natsHeaders() : undefined),
+        options.timeoutMs,
+        options.progress,
+      );
     } catch (err) {
       const mapped = err instanceof AppError ? err : mapRequestError(subject, err, options.timeoutMs);
       observe(mapped.code);

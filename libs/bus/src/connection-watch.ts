@@ -58,20 +58,6 @@ export class ConnectionWatch {
     });
   }
 
-  /** `work`, unless the connection drops before it settles: then a `ConnectionLostError` at once. */
-  interruptible<T>(subject: string, work: Promise<T>): Promise<T> {
-    let stop = (): void => undefined;
-    const lost = new Promise<never>((_, reject) => {
-      stop = this.on((change) => {
-        if (change === 'disconnected') reject(new ConnectionLostError(subject));
-      });
-    });
-    // whichever loses the race settles unobserved
-    lost.catch(() => undefined);
-    work.catch(() => undefined);
-    return Promise.race([work, lost]).finally(stop);
-  }
-
   private async follow(): Promise<void> {
     for await (const status of this.connection.status()) {
       if (status.type === 'disconnect' && !this.down) {

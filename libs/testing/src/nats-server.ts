@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,12 +20,21 @@ const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/b
  * in a temporary folder kept across `stop`/`start` like a real server's. Executors in one queue
  * group answer any `agent.run` on their server: a test that starts one must not share its broker
  * with other test files running in parallel, or their requests would reach each other's executors.
+ * `config`: a server configuration's text (users and their permissions, say).
  */
-export async function startNatsServer({ jetstream = true } = {}): Promise<NatsServer> {
+export async function startNatsServer({
+  jetstream = true,
+  config,
+}: { jetstream?: boolean; config?: string } = {}): Promise<NatsServer> {
   const binary = BINARIES.find((path) => existsSync(path)) ?? 'nats-server';
   const port = await freePort();
   const args = ['-a', '127.0.0.1', '-p', String(port)];
   if (jetstream) args.push('-js', '-sd', mkdtempSync(join(tmpdir(), 'nats-js-')));
+  if (config) {
+    const file = join(mkdtempSync(join(tmpdir(), 'nats-conf-')), 'nats.conf');
+    writeFileSync(file, config);
+    args.push('-c', file);
+  }
   let child: ChildProcess | undefined;
   const start = async () => {
     if (child && child.exitCode === null && child.signalCode === null) return;

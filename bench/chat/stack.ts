@@ -176,11 +176,17 @@ async function waitForFunction(bus: BusType, name: string): Promise<void> {
   }
 }
 
-/** An OTLP/HTTP receiver in its own process that reads and drops what it is sent (its CPU is not ours). */
+/** The OTLP/HTTP receiver (bench/chat/otlp-sink.mjs), in its own process: its CPU is not ours. */
 async function startOtlpSink(started: Stoppable[]): Promise<{ url: string; sink: Proc }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const source = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.writeHead(200, { 'content-type': 'application/json' }).end('{}')); }).listen(${port}, '127.0.0.1', () => console.log('listening'));`;
-  const sink = await startProcess('otlp-sink', ['-e', source], {}, /listening/, started);
+  const spansOut = process.env.SPANS_OUT;
+  const sink = await startProcess(
+    'otlp-sink',
+    [join(ROOT, 'bench/chat/otlp-sink.mjs'), String(port)],
+    spansOut ? { SPANS_OUT: spansOut } : {},
+    /listening/,
+    started,
+  );
   return { url: `http://127.0.0.1:${port}`, sink };
 }
 

@@ -1,8 +1,9 @@
 // Messages into running runs, and where a session's messages go: gateway and executor processes,
 // real NATS, SQLite and PostgreSQL, the scripted model. A run holds in a function call the test
 // releases, so a message posted meanwhile lands before the run's next model step, every time.
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRunReply, RunView, SessionView } from '@app/contracts';
+import type { AgentRunReply, CreatedApiKey, RunView, SessionView } from '@app/contracts';
 import { expectEventually, MIGRATED_DATABASES } from '@app/testing';
 import { type ChatStack, post, readEvents, type SseEvent, startChatStack } from '../chat/chat-stack';
 
@@ -26,6 +27,11 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
   let held = gate();
   let alice: string;
   let bob: string;
+  const keyIds = new Map<string, string>();
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  /** The tokens charged today to a key's daily quota. */
+  const tokensCharged = async (key: string) =>
+    Number(await redis.get(`ac:tokens:${keyIds.get(key)}:${new Date().toISOString().slice(0, 10)}`));
 
   beforeAll(async () => {
     const created = await database.create();
@@ -48,6 +54,7 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
   });
   afterAll(async () => {
     held.release();
+    redis.disconnect();
     await stack?.close();
     await drop?.();
   });
@@ -56,7 +63,9 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
   async function keyFor(principal: string): Promise<string> {
     const body = { name: principal, scopes: ['chat'], principal };
     const res = await post(stack.base, '/api/v1/keys', body, bearer(ADMIN_KEY));
-    return ((await res.json()) as { key: string }).key;
+    const created = (await res.json()) as CreatedApiKey;
+    keyIds.set(created.key, created.id);
+    return created.key;
   }
   const chat = async (key: string, body: Record<string, unknown>) => {
     const res = await post(stack.base, '/api/v1/chat', body, bearer(key));
@@ -177,7 +186,11 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
       { match: 'weather', reply: 'Sunny.' },
     ]);
     const run = await heldRun('Hold on, tea please.');
+    const before = await tokensCharged(alice);
     const routed = await chat(alice, { message, session_id: run.sessionId });
+    // asking the model is charged to the caller's quota like a run (the held run is not charged yet)
+    if (belongs)
+      await expectEventually(async () => expect(await tokensCharged(alice)).toBeGreaterThan(before));
     held.release();
     const ended = endOf(await run.events);
     const asked = stack.llm.requests().filter((r) => JSON.stringify(r.body).includes('The new message:'));

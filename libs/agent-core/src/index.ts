@@ -91,7 +91,7 @@ export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-mode
 export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
 export { newId } from './ids';
 export { InMemoryRunInbox, type RunInbox } from './inbox/run-inbox';
-export { classifyMessage, type RoutingVerdict } from './inbox/message-routing';
+export { type AskedVerdict, classifyMessage, type RoutingVerdict } from './inbox/message-routing';
 export type { MemoryExpansion, MemoryRef, MemoryScope, MemorySegment } from './memory/memory-store';
 export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
 export { rankByBm25, searchWords } from './memory/memory-ranking';

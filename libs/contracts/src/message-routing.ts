@@ -1,6 +1,6 @@
 import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ID_PATTERN, MAX_MESSAGE_CHARS, ROUTINGS, type Routing } from './agent';
-import type { RoutingDecision } from './agent';
+import type { RoutingDecision, Usage } from './agent';
 
 /**
  * Body of `agent.messages.route`: where a chat message goes. With `run_id`, into that run while it
@@ -18,6 +18,8 @@ export class MessageRouteRequest {
 /**
  * `joined`: the message is in `run_id`'s inbox. `new`: start a run in `session_id` (when known),
  * with `context` (what an ended run did) added to its instructions and `decision` in its trace.
+ * `usage`: what asking the model where the message goes cost, when it was asked (`auto`): the
+ * caller's to be charged, as a run's usage is.
  */
 export interface MessageRouteReply {
   action: 'joined' | 'new';
@@ -25,6 +27,7 @@ export interface MessageRouteReply {
   session_id?: string;
   context?: string;
   decision?: RoutingDecision;
+  usage?: Usage;
 }
 
 /** Body of `agent.inbox.<executor>`: a message for the run, to the executor holding it. */

@@ -12,6 +12,7 @@ import {
   runStrategy,
 } from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
+import type { ModelPrice } from '@app/contracts';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, modelChoiceOf } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
@@ -54,10 +55,15 @@ export class RunEngineService {
       timeoutMs: this.timeoutFor(profile),
       events: this.events,
       prior,
-      price: this.config.pricing[modelNameOf(profile, this.config)],
+      price: this.priceFor(profile),
     });
     run.hooks = this.hooks.forProfile(profile.hooks);
     return run;
+  }
+
+  /** What the profile's model costs, when the platform's pricing names it. */
+  priceFor(profile: AgentProfile): ModelPrice | undefined {
+    return this.config.pricing[modelNameOf(profile, this.config)];
   }
 
   /** The overall deadline: the profile's, never past the platform's (the gateway waits that long). */

@@ -9,8 +9,9 @@ import {
   Routes,
   type RunView,
   UnavailableError,
+  type Usage,
 } from '@app/contracts';
-import { classifyMessage, PromptSet } from '@app/agent-core';
+import { classifyMessage, pricedUsage, PromptSet } from '@app/agent-core';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import { RunEngineService } from '../engine/run-engine.service';
@@ -44,9 +45,10 @@ export class MessageRoutingService {
     requireOwner('session', session.id, session.owner, request.principal);
     const active = (await this.sessions.activeRuns(session.id)).at(-1);
     if (!active) return { action: 'new', session_id: session.id };
-    const decision = await this.decide(request, session.agent, active.input);
-    if (decision.decision === 'new') return { action: 'new', session_id: session.id, decision };
-    return this.join(active, session.id, request.message, decision);
+    const { decision, usage } = await this.decide(request, session.agent, active.input);
+    const asked = usage ? { usage } : {};
+    if (decision.decision === 'new') return { action: 'new', session_id: session.id, decision, ...asked };
+    return { ...(await this.join(active, session.id, request.message, decision)), ...asked };
   }
 
   private async toRun(runId: string, request: MessageRouteRequest): Promise<MessageRouteReply> {
@@ -78,17 +80,24 @@ export class MessageRoutingService {
     return { action: 'joined', run_id: run.id, session_id: sessionId };
   }
 
-  /** The message's `routing`, else its agent's, else `auto`. */
-  private async decide(request: MessageRouteRequest, agent: string, goal: string): Promise<RoutingDecision> {
+  /** The message's `routing`, else its agent's, else `auto`: then with what asking the model cost. */
+  private async decide(
+    request: MessageRouteRequest,
+    agent: string,
+    goal: string,
+  ): Promise<{ decision: RoutingDecision; usage?: Usage }> {
     const profile = await this.profiles.get(agent);
     const routing = request.routing ?? profile.routing ?? 'auto';
     if (routing !== 'auto')
-      return { decision: routing, routing, reason: `routing '${routing}' was asked for` };
+      return { decision: { decision: routing, routing, reason: `routing '${routing}' was asked for` } };
     const verdict = await classifyMessage(this.engine.modelFor(profile), new PromptSet(profile), {
       goal: goal.slice(0, CONTEXT_CHARS),
       message: request.message,
     });
-    return { decision: verdict.join ? 'join' : 'new', routing, reason: verdict.reason };
+    return {
+      decision: { decision: verdict.join ? 'join' : 'new', routing, reason: verdict.reason },
+      ...(verdict.usage ? { usage: pricedUsage(verdict.usage, this.engine.priceFor(profile)) } : {}),
+    };
   }
 
   /** What an ended run did, for the prompt of the run that follows it up. */

@@ -53,17 +53,28 @@ redis.call('ZADD', KEYS[1], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARG
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1`;
 
+/** Adds tokens and USD to a key's day counters, each kept `ttl` ms from its last change. */
+const CHARGE_FUNCTION = `
+local function charge(quota, spend, tokens, ttl, usd)
+  if tonumber(tokens) > 0 then
+    redis.call('INCRBY', quota, tokens)
+    redis.call('PEXPIRE', quota, ttl)
+  end
+  if tonumber(usd) > 0 then
+    redis.call('INCRBYFLOAT', spend, usd)
+    redis.call('PEXPIRE', spend, ttl)
+  end
+end`;
+
 /** KEYS: slots, quota, spend. ARGV: holder, tokens used, TTL (ms), USD spent. One round trip to end a turn. */
-const RELEASE = `
+const RELEASE = `${CHARGE_FUNCTION}
 redis.call('ZREM', KEYS[1], ARGV[1])
-if tonumber(ARGV[2]) > 0 then
-  redis.call('INCRBY', KEYS[2], ARGV[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[3])
-end
-if tonumber(ARGV[4]) > 0 then
-  redis.call('INCRBYFLOAT', KEYS[3], ARGV[4])
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
-end
+charge(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
+return 0`;
+
+/** KEYS: quota, spend. ARGV: tokens used, TTL (ms), USD spent. Usage that held no run slot. */
+const CHARGE = `${CHARGE_FUNCTION}
+charge(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 return 0`;
 
 type Scripted = Redis & {
@@ -100,6 +111,7 @@ type Scripted = Redis & {
     ttlMs: number,
     usd: number,
   ): Promise<number>;
+  acChargeUsage(quota: string, spend: string, tokens: number, ttlMs: number, usd: number): Promise<number>;
 };
 
 /** A key's counter in the current rate-limit window, kept `ttlMs`; at most `limit` hits. */
@@ -134,6 +146,7 @@ export class RunSlots {
     redis.defineCommand('acHitAndAdmitRun', { numberOfKeys: 4, lua: HIT_AND_ADMIT });
     redis.defineCommand('acRenewRun', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('acReleaseRun', { numberOfKeys: 3, lua: RELEASE });
+    redis.defineCommand('acChargeUsage', { numberOfKeys: 2, lua: CHARGE });
     this.redis = redis as Scripted;
   }
 
@@ -210,6 +223,11 @@ export class RunSlots {
       ttlMs,
       spent.usd,
     );
+  }
+
+  /** Adds tokens and USD that no run slot held (kept `ttlMs`) to the day's counters. */
+  charge(day: DayLimits, spent: { tokens: number; usd: number }, ttlMs: number): Promise<number> {
+    return this.redis.acChargeUsage(day.quotaKey, day.costKey, spent.tokens, ttlMs, spent.usd);
   }
 
   /** Stops renewing without releasing: what a gateway that dies leaves behind. */

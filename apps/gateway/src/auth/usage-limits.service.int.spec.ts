@@ -35,6 +35,25 @@ describe('UsageLimits (real Redis)', () => {
     ).resolves.toEqual(usage(1));
   });
 
+  it('charges usage that held no run slot (a routing question) to the same day: the next turn is refused', async () => {
+    const keyId = `charged-${Date.now()}`;
+    const now = Date.UTC(2026, 10, 22, 21, 0, 0);
+    limits.charge(
+      { keyId, dailyCostBudgetUsd: 1 },
+      { prompt_tokens: 90, completion_tokens: 10, cost_usd: 0.4 },
+      now,
+    );
+    await expectEventually(async () => {
+      expect(await redis.get(`ac:tokens:${keyId}:2026-11-22`)).toBe('100');
+      expect(await redis.get(`ac:cost:${keyId}:2026-11-22`)).toBe('0.4');
+    });
+    expect(await redis.zcard(`ac:slots:${keyId}`)).toBe(0);
+    const refused = await limits
+      .withinLimits({ keyId }, async () => usage(1), { now })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('token quota') });
+  });
+
   it("charges each turn's cost to the key's day and refuses the next once its budget is spent", async () => {
     const keyId = `budget-${Date.now()}`;
     const now = Date.UTC(2026, 10, 22, 22, 0, 0);

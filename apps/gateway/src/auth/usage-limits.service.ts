@@ -79,11 +79,10 @@ export class UsageLimits {
     const callerGone = () => void release({ tokens: 0, usd: 0 });
     if (signal?.aborted) callerGone();
     else signal?.addEventListener('abort', callerGone, { once: true });
-    const spent = { tokens: 0, usd: 0 };
+    let spent = { tokens: 0, usd: 0 };
     try {
       const result = await turn();
-      spent.tokens = (result.usage?.prompt_tokens ?? 0) + (result.usage?.completion_tokens ?? 0);
-      spent.usd = result.usage?.cost_usd ?? 0;
+      spent = spentOf(result.usage);
       return result;
     } finally {
       signal?.removeEventListener('abort', callerGone);
@@ -113,6 +112,19 @@ export class UsageLimits {
     return { count, ahead: new AdmittedAhead(day, admitted, free) };
   }
 
+  /**
+   * Charges usage that held no run slot (asking the model where a message goes) to today's
+   * counters. Not awaited, as a slot's release is not: a failure is logged.
+   */
+  charge(caller: RunCaller, usage: Usage, now = Date.now()): void {
+    this.slots.charge(this.dayOf(caller, now), spentOf(usage), 2 * DAY_MS).catch((err: unknown) =>
+      this.logger.warn('cannot charge usage to the key; it is not counted', {
+        key_id: caller.keyId,
+        error: (err as Error).message,
+      }),
+    );
+  }
+
   private dayOf(caller: RunCaller, now: number): DayLimits {
     const today = new Date(now).toISOString().slice(0, 10);
     return {
@@ -133,6 +145,13 @@ export class UsageLimits {
       }),
     );
   }
+}
+
+function spentOf(usage: Usage | undefined): { tokens: number; usd: number } {
+  return {
+    tokens: (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0),
+    usd: usage?.cost_usd ?? 0,
+  };
 }
 
 /** The key's daily token quota is used up: a limit until midnight, not a rate (OpenAI's `insufficient_quota`). */

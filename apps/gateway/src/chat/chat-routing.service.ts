@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import { type ChatJoinedReply, type ChatRequest, type MessageRouteReply, Routes } from '@app/contracts';
+import { UsageLimits } from '../auth/usage-limits.service';
 import { type Caller, ChatService, closedEarly } from './chat.service';
 import type { RoutedChat } from './turn-request';
 
@@ -15,10 +16,12 @@ export class ChatRoutingService {
   constructor(
     @Inject(Bus) private readonly bus: Bus,
     @Inject(ChatService) private readonly chat: ChatService,
+    @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
   async post(request: ChatRequest, caller: Caller, res: Response, stream: boolean, key?: string) {
     const routed = await this.route(request, caller);
+    if (routed.usage) this.limits.charge(caller, routed.usage);
     if (routed.action === 'joined' && routed.run_id) {
       if (stream) return this.chat.followStream(routed.run_id, caller, res);
       const joined: ChatJoinedReply = {

@@ -10,7 +10,11 @@ describe('classifyMessage', () => {
   it("asks the model with the fixed prompt, in the agent's language, and reads its verdict", async () => {
     const model = new ScriptedModelClient(['{"join":true,"reason":"about the flight"}']);
     const zh = new PromptSet(defineAgent({ name: 'a', language: 'zh' }));
-    expect(await classifyMessage(model, zh, question)).toEqual({ join: true, reason: 'about the flight' });
+    expect(await classifyMessage(model, zh, question)).toEqual({
+      join: true,
+      reason: 'about the flight',
+      usage: { prompt_tokens: 10, completion_tokens: 5 },
+    });
     const [system, user] = model.requests[0].messages;
     expect(system.content).toContain('JSON');
     expect(user.content).toContain('book a flight to Oslo');
@@ -21,7 +25,9 @@ describe('classifyMessage', () => {
   it('starts a new run when the model fails or its answer cannot be read', async () => {
     const en = new PromptSet(defineAgent({ name: 'a' }));
     const failing = new ScriptedModelClient([{ error: new Error('down') }]);
-    expect((await classifyMessage(failing, en, question)).join).toBe(false);
+    const unasked = await classifyMessage(failing, en, question);
+    expect(unasked.join).toBe(false);
+    expect(unasked.usage).toBeUndefined();
     expect(readVerdict('maybe')).toMatchObject({ join: false });
     expect(readVerdict('```json\n{"join": false, "reason": "unrelated"}\n```')).toEqual({
       join: false,

@@ -1,10 +1,15 @@
-import type { ModelClient } from '../model/model-client';
+import type { ModelClient, TokenUsage } from '../model/model-client';
 import type { PromptSet } from '../prompts/prompt-set';
 
 /** Whether a message goes to the session's running run, and why. */
 export interface RoutingVerdict {
   join: boolean;
   reason: string;
+}
+
+/** A verdict the model gave, with what asking it cost (absent when the call failed). */
+export interface AskedVerdict extends RoutingVerdict {
+  usage?: TokenUsage;
 }
 
 const MAX_REPLY_TOKENS = 100;
@@ -18,7 +23,7 @@ export async function classifyMessage(
   model: ModelClient,
   prompts: PromptSet,
   question: { goal: string; message: string },
-): Promise<RoutingVerdict> {
+): Promise<AskedVerdict> {
   try {
     const result = await model.complete({
       messages: [
@@ -28,7 +33,7 @@ export async function classifyMessage(
       maxTokens: MAX_REPLY_TOKENS,
       temperature: 0,
     });
-    return readVerdict(result.text);
+    return { ...readVerdict(result.text), usage: result.usage };
   } catch (err) {
     return { join: false, reason: `the model could not be asked: ${(err as Error).message}` };
   }

@@ -28,6 +28,15 @@ interface CallInfo {
   idempotencyKey?: string;
 }
 
+/** A call that has ended, as its record tells it. */
+interface FinishedCall {
+  id: string;
+  name: string;
+  request: FnExecRequest;
+  elapsed_ms: number;
+  error?: AppError;
+}
+
 export interface ExecutorOptions {
   registry: FunctionRegistry;
   limiter: ConcurrencyLimiter;
@@ -93,7 +102,7 @@ export class FunctionExecutor {
     const elapsed_ms = Math.round(performance.now() - started);
     // The reply first: the bus sends it within this turn of the event loop, its record, metrics
     // and log line after it, so that they are no part of the caller's wait.
-    setImmediate(() => this.record(callId, name, request, elapsed_ms, error));
+    setImmediate(() => this.record({ id: callId, name, request, elapsed_ms, error }));
     return error
       ? { status: 'error', error: error.toBody(), elapsed_ms }
       : { status: 'success', result, elapsed_ms };
@@ -215,28 +224,17 @@ export class FunctionExecutor {
     return result;
   }
 
-  private record(
-    id: string,
-    name: string,
-    request: FnExecRequest,
-    elapsed_ms: number,
-    error?: AppError,
-  ): void {
+  /** The call's log line, metrics and record, once its reply is on its way; a stop waits for them. */
+  private record(call: FinishedCall): void {
     try {
-      this.finished(id, name, request, elapsed_ms, error);
+      this.report(call);
     } finally {
       this.unrecorded -= 1;
       if (this.unrecorded === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
     }
   }
 
-  private finished(
-    id: string,
-    name: string,
-    request: FnExecRequest,
-    elapsed_ms: number,
-    error?: AppError,
-  ): void {
+  private report({ id, name, request, elapsed_ms, error }: FinishedCall): void {
     const status = callStatus(error);
     const fields = { fn: name, call_id: id, status, elapsed_ms, code: error?.code };
     if (error) this.logger.info(`function call failed: ${error.message}`, fields);

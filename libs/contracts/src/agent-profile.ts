@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { NAME_PATTERN, ROUTINGS, type Routing } from './agent';
 import { AgentHook, AgentHookSpec } from './agent-hooks';
+import { PROMPT_LANGUAGES, type PromptLanguage, PromptOverrides } from './agent-prompts';
 import { MEMORY_SCOPES, type MemoryScopeKind, MemorySettings } from './memory';
 
 export const AGENT_PROTOCOLS = ['xml-toon', 'json-action', 'native'] as const;
@@ -124,6 +125,10 @@ export class AgentProfileFields {
   @IsOptional() @IsBoolean() expose_as_function?: boolean;
   /** Long-term memory: finished runs are archived and `memory_retrieve` / `memory_expand` offered. */
   @IsOptional() @ValidateNested() @Type(() => MemorySettings) memory?: MemorySettings;
+  /** The language of the prompts the platform writes for the agent (`en` when absent). */
+  @IsOptional() @IsIn(PROMPT_LANGUAGES) language?: PromptLanguage;
+  /** The agent's own prompt templates by name (`system`, `routing_request`...), over its language's. */
+  @IsOptional() @ValidateNested() @Type(() => PromptOverrides) prompts?: PromptOverrides;
 }
 
 /**
@@ -178,6 +183,8 @@ export class AgentProfileView {
   @IsArray() @ValidateNested({ each: true }) @Type(() => AgentHookSpec) hooks!: AgentHookSpec[];
   @IsBoolean() expose_as_function!: boolean;
   @ValidateNested() @Type(() => MemoryView) memory!: MemoryView;
+  @IsOptional() @IsIn(PROMPT_LANGUAGES) language?: PromptLanguage;
+  @IsOptional() @ValidateNested() @Type(() => PromptOverrides) prompts?: PromptOverrides;
 }
 
 export class AgentNameRequest {

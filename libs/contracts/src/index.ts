@@ -3,6 +3,7 @@ import 'reflect-metadata';
 export * from './agent';
 export * from './agent-hooks';
 export * from './agent-profile';
+export * from './agent-prompts';
 export * from './agent-runs';
 export * from './api-keys';
 export * from './approvals';

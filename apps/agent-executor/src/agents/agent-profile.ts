@@ -1,4 +1,4 @@
-import { DEFINITION_DEFAULTS } from '@app/agent-core';
+import { DEFINITION_DEFAULTS, PromptSet } from '@app/agent-core';
 import {
   type AgentHookSpec,
   type AgentProfileSpec,
@@ -32,6 +32,8 @@ export function resolveProfile(spec: AgentProfileSpec, source: AgentProfile['sou
   const defined = Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== undefined));
   return {
     ...DEFAULTS,
+    // without instructions of its own, the agent's `system` template in its language
+    system_prompt: new PromptSet(spec).render('system'),
     allowed_tools: [...DEFAULTS.allowed_tools],
     ...defined,
     hooks: (spec.hooks ?? []).map(resolveHook),

@@ -1,11 +1,19 @@
-import { describe, expect, it } from 'vitest';
-import type { FunctionDefinition, Plan } from '@app/contracts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  type FunctionDefinition,
+  type Plan,
+  PROMPT_TEMPLATE_NAMES,
+  type PromptTemplateName,
+} from '@app/contracts';
 import { buildSystemPrompt } from '@app/protocol';
 import { finalAnswer, harness } from '../testing/fixtures.fixture';
 import { InMemoryFunctions } from '../testing/in-memory-functions';
 import { type AgentDefinition, DEFAULT_SYSTEM_PROMPT, defineAgent } from '../agent-definition';
 import { describePlan, planningPrompt, replanRequest, summaryRequest } from '../strategies/plan-prompt';
 import { PromptSet, renderTemplate } from './prompt-set';
+import type { PromptTemplates } from './templates';
+import { ENGLISH_TEMPLATES } from './templates.en';
+import { CHINESE_TEMPLATES } from './templates.zh';
 
 const PLAN_FORMAT =
   '{"steps":[{"description":"what the step does","tool":"function_name","params":{"name":"value"}}]}';
@@ -148,5 +156,14 @@ describe('the system template', () => {
     expect(defineAgent({ name: 'a', language: 'zh' }).system_prompt).toMatch(/^你是一个乐于助人的助手/);
     expect(defineAgent({ name: 'a', prompts: { system: 'Be terse.' } }).system_prompt).toBe('Be terse.');
     expect(defineAgent({ name: 'a', language: 'zh', system_prompt: 'Own.' }).system_prompt).toBe('Own.');
+  });
+});
+
+describe('the template names a profile may override', () => {
+  it("are the engine's templates, each shipped in every language", () => {
+    expectTypeOf<keyof PromptTemplates>().toEqualTypeOf<PromptTemplateName>();
+    const names = [...PROMPT_TEMPLATE_NAMES].sort();
+    expect(Object.keys(ENGLISH_TEMPLATES).sort()).toEqual(names);
+    expect(Object.keys(CHINESE_TEMPLATES).sort()).toEqual(names);
   });
 });

@@ -1,4 +1,3 @@
-import type { AgentDefinition } from '../agent-definition';
 import { CHINESE_TEMPLATES } from './templates.zh';
 import { ENGLISH_TEMPLATES } from './templates.en';
 import type { PromptLanguage, PromptTemplates } from './templates';
@@ -22,12 +21,18 @@ export function renderTemplate(template: string, variables: Record<string, strin
     .replace(/\{([a-z_]+)\}/g, (whole, name: string) => (given(name) ? String(variables[name]) : whole));
 }
 
+/** What an agent (a definition, a profile) says of its prompts. */
+export interface PromptChoice {
+  language?: PromptLanguage;
+  prompts?: Partial<PromptTemplates>;
+}
+
 /** The templates an agent's prompts are written with: its language's, with its own overrides. */
 export class PromptSet {
   private readonly templates: PromptTemplates;
 
-  constructor(definition: Partial<AgentDefinition>) {
-    this.templates = { ...SHIPPED[definition.language ?? 'en'], ...definition.prompts };
+  constructor(choice: PromptChoice) {
+    this.templates = { ...SHIPPED[choice.language ?? 'en'], ...definedOnly(choice.prompts) };
   }
 
   render(name: keyof PromptTemplates, variables: Record<string, string | number> = {}): string {
@@ -35,4 +40,9 @@ export class PromptSet {
       name === 'plan_format' ? {} : { plan_format: this.templates.plan_format };
     return renderTemplate(this.templates[name], { ...format, ...variables });
   }
+}
+
+/** Overrides given as `undefined` (an optional field left out) keep the shipped template. */
+function definedOnly(prompts: Partial<PromptTemplates> = {}): Partial<PromptTemplates> {
+  return Object.fromEntries(Object.entries(prompts).filter(([, text]) => text !== undefined));
 }

@@ -40,4 +40,4 @@ export interface PromptTemplates {
   earlier_run_context: string;
 }
 
-export type PromptLanguage = 'en' | 'zh';
+export type { PromptLanguage } from '@app/contracts';

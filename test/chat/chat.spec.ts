@@ -235,6 +235,29 @@ describe('the chat API (gateway and executor processes, real NATS, SQLite, the s
     expect((await post(base, '/api/v1/agents', { name: 'helper' })).status).toBe(409);
     expect((await post(base, '/api/v1/agents', { max_steps: 3 })).status).toBe(400);
   });
+
+  it("writes an agent's prompts in its language, with its own templates, and refuses a template it does not have", async () => {
+    const created = await post(base, '/api/v1/agents', {
+      name: 'zhushou',
+      language: 'zh',
+      allowed_tools: ['add'],
+      prompts: { react_guide_xml_toon: '调用函数时写：{example}\nSAY-HELLO-IN-XML' },
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({
+      language: 'zh',
+      system_prompt: expect.stringMatching(/[\u4e00-\u9fff]/),
+    });
+    script({ replies: ['好的。'] });
+    expect((await chat({ message: '你好', agent: 'zhushou' })).body.reply).toBe('好的。');
+    const [request] = stack.llm.requests();
+    const system = (request.body as { messages: { role: string; content: string }[] }).messages[0].content;
+    expect(system).toMatch(/[\u4e00-\u9fff]/);
+    expect(system).toContain('SAY-HELLO-IN-XML');
+    const typo = await post(base, '/api/v1/agents', { name: 'typo', prompts: { sytem: 'x' } });
+    expect(typo.status).toBe(400);
+    expect(JSON.stringify(await typo.json())).toContain('sytem');
+  });
 });
 
 describe('an executor with a bad agent profile', () => {

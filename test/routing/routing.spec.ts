@@ -123,6 +123,13 @@ describe.each(MIGRATED_DATABASES)('routing messages into runs on $name', (databa
     await expectEventually(async () =>
       expect((await get<SessionView>(`/sessions/${run.sessionId}`)).active_runs).toEqual([]),
     );
+    // the session keeps the added message in its place, for the turns that follow
+    const { messages } = await get<SessionView>(`/sessions/${run.sessionId}`);
+    expect(messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Hold on a moment.'],
+      ['user', 'also say banana'],
+      ['assistant', 'Banana.'],
+    ]);
   });
 
   it("starts a new run in an ended run's session, told what that run did", async () => {

@@ -166,7 +166,7 @@ export class RunFinisherService implements OnModuleInit {
   }
 
   /**
-   * The turn's two messages and the run's final record, in one transaction (fenced on the lease
+   * The turn's messages (its request, any the caller added meanwhile, its reply) and the run's final record, in one transaction (fenced on the lease
    * for a run in flight here): false when the lease was lost.
    */
   private async finishTurn(
@@ -178,9 +178,18 @@ export class RunFinisherService implements OnModuleInit {
     { run, journalTail }: { run?: ExecutorRun; journalTail?: JournalEntry[] } = {},
   ): Promise<boolean> {
     const model = run?.profile.model;
-    const messages: NewMessage[] = [
-      { id: newId('msg'), role: 'user', content: input, tokens: countTokens(input, model) },
-      { id: newId('msg'), role: 'assistant', content: reply, tokens: countTokens(reply, model) },
+    const message = (role: NewMessage['role'], content: string): NewMessage => ({
+      id: newId('msg'),
+      role,
+      content,
+      tokens: countTokens(content, model),
+    });
+    // the messages the caller added while the run ran follow its request, as the model read them
+    const joined = progress.trace.flatMap((s) => (s.kind === 'user_message' && s.message ? [s.message] : []));
+    const messages = [
+      message('user', input),
+      ...joined.map((text) => message('user', text)),
+      message('assistant', reply),
     ];
     const written = await this.turns.finishTurn({
       runId,

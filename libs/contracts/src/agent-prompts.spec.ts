@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AgentProfileFields, InvalidParamsError, parseDto } from '@app/contracts';
+import { AgentProfileFields, parseDto } from '@app/contracts';
+import { refusedFields } from './refused-fields.fixture';
 
-const refused = (input: unknown) => {
-  try {
-    parseDto(AgentProfileFields, input);
-    return [];
-  } catch (err) {
-    expect(err).toBeInstanceOf(InvalidParamsError);
-    return (err as InvalidParamsError).fields.map((f) => f.field);
-  }
-};
+const refused = (input: unknown) => refusedFields(AgentProfileFields, input);
 
 describe("an agent profile's prompts", () => {
   it('takes a shipped language and templates by their names', () => {

@@ -1,10 +1,13 @@
-import type { NatsConnection } from '@nats-io/transport-node';
+import { type NatsConnection, PermissionViolationError } from '@nats-io/transport-node';
 import { UnavailableError } from '@app/contracts';
 
 /** What happened to the connection to NATS. */
 export type ConnectionChange = 'disconnected' | 'reconnected';
 
 export type ConnectionListener = (change: ConnectionChange) => void;
+
+/** The broker refused a publish of this connection (a permission it lacks). */
+export type RefusalListener = (refused: PermissionViolationError) => void;
 
 /**
  * The connection to NATS dropped while a request was in flight. A reply sent during the outage is
@@ -22,6 +25,7 @@ export class ConnectionWatch {
   private down = false;
   private reconnectedAt = 0;
   private readonly listeners = new Set<ConnectionListener>();
+  private readonly refusalListeners = new Set<RefusalListener>();
 
   constructor(private readonly connection: NatsConnection) {
     void this.follow();
@@ -36,6 +40,12 @@ export class ConnectionWatch {
   on(listener: ConnectionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` each time the broker refuses a publish; returns the way to stop. */
+  onRefusedPublish(listener: RefusalListener): () => void {
+    this.refusalListeners.add(listener);
+    return () => this.refusalListeners.delete(listener);
   }
 
   /** Whether the connection came back within the last `ms` (its peers may still be re-subscribing). */
@@ -69,10 +79,22 @@ export class ConnectionWatch {
         this.reconnectedAt = Date.now();
         this.emit('reconnected');
       }
+      if (refusedPublish(status)) for (const listener of [...this.refusalListeners]) listener(status.error);
     }
   }
 
   private emit(change: ConnectionChange): void {
     for (const listener of [...this.listeners]) listener(change);
   }
+}
+
+function refusedPublish(status: {
+  type: string;
+  error?: unknown;
+}): status is { type: 'error'; error: PermissionViolationError } {
+  return (
+    status.type === 'error' &&
+    status.error instanceof PermissionViolationError &&
+    status.error.operation === 'publish'
+  );
 }

@@ -42,8 +42,8 @@ export class ReplyInbox {
     watch.on((change) => {
       if (change === 'disconnected') this.failAll((subject) => new ConnectionLostError(subject));
     });
+    watch.onRefusedPublish((refused) => this.failFirstOn(refused.subject, refused));
     void connection.closed().then(() => this.failAll(() => new errors.RequestError('connection closed')));
-    void this.failRefusedPublishes();
   }
 
   /**
@@ -123,15 +123,11 @@ export class ReplyInbox {
   }
 
   /** The broker refused a request's publish (a permission): the first request on that subject fails. */
-  private async failRefusedPublishes(): Promise<void> {
-    for await (const status of this.connection.status()) {
-      const refused = status.type === 'error' ? status.error : undefined;
-      if (!(refused instanceof errors.PermissionViolationError) || refused.operation !== 'publish') continue;
-      for (const { subject, settle } of this.waiting.values()) {
-        if (subject !== refused.subject) continue;
-        settle(refused);
-        break;
-      }
+  private failFirstOn(subject: string, refused: Error): void {
+    for (const waiting of this.waiting.values()) {
+      if (waiting.subject !== subject) continue;
+      waiting.settle(refused);
+      return;
     }
   }
 }

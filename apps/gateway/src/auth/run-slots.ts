@@ -134,6 +134,8 @@ export interface Slot {
 export class RunSlots {
   private readonly redis: Scripted;
   private readonly held = new Set<Slot>();
+  /** Releases not sent yet: see `release`. */
+  private readonly releasing: (() => void)[] = [];
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -155,6 +157,7 @@ export class RunSlots {
     const holder = randomUUID();
     const { quotaKey, costKey, quota } = day;
     const budget = day.budget ?? -1;
+    this.sendReleases();
     const admitted = await this.redis.acAdmitRun(
       quotaKey,
       slots,
@@ -181,6 +184,7 @@ export class RunSlots {
     const holder = randomUUID();
     const { quotaKey, costKey, quota } = day;
     const budget = day.budget ?? -1;
+    this.sendReleases();
     const [count, admitted] = await this.redis.acHitAndAdmitRun(
       quotaKey,
       slots,
@@ -205,7 +209,13 @@ export class RunSlots {
     return slot;
   }
 
-  /** Frees the slot and adds the turn's tokens and USD to the day's counters (kept `ttlMs`). */
+  /**
+   * Frees the slot and adds the turn's tokens and USD to the day's counters (kept `ttlMs`). Sent
+   * once the event loop's current work is done, so that the turn's answer is written first (the
+   * command's write wakes Redis, a cost the caller need not wait for), or before this gateway's next
+   * admission, whichever comes first: commands go out in order on the connection, so an admission
+   * asked after a release always sees the slot free.
+   */
   release(
     slot: Slot,
     day: DayLimits,
@@ -214,20 +224,30 @@ export class RunSlots {
   ): Promise<number> {
     this.held.delete(slot);
     if (this.held.size === 0) this.stopRenewing();
-    return this.redis.acReleaseRun(
-      slot.slots,
-      day.quotaKey,
-      day.costKey,
-      slot.holder,
-      spent.tokens,
-      ttlMs,
-      spent.usd,
-    );
+    const send = () =>
+      this.redis.acReleaseRun(
+        slot.slots,
+        day.quotaKey,
+        day.costKey,
+        slot.holder,
+        spent.tokens,
+        ttlMs,
+        spent.usd,
+      );
+    return new Promise((resolve, reject) => {
+      this.releasing.push(() => send().then(resolve, reject));
+      if (this.releasing.length === 1) setImmediate(() => this.sendReleases());
+    });
   }
 
   /** Adds tokens and USD that no run slot held (kept `ttlMs`) to the day's counters. */
   charge(day: DayLimits, spent: { tokens: number; usd: number }, ttlMs: number): Promise<number> {
+    this.sendReleases();
     return this.redis.acChargeUsage(day.quotaKey, day.costKey, spent.tokens, ttlMs, spent.usd);
+  }
+
+  private sendReleases(): void {
+    for (const send of this.releasing.splice(0)) send();
   }
 
   /** Stops renewing without releasing: what a gateway that dies leaves behind. */

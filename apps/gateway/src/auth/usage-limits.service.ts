@@ -137,7 +137,8 @@ export class UsageLimits {
 
   private release(slot: Slot, day: DayLimits, spent: { tokens: number; usd: number }, keyId: string): void {
     // Not awaited: the caller's answer need not wait a Redis round trip. This connection sends
-    // commands in order, so this gateway's next admission already sees the slot free.
+    // commands in order (pending releases before an admission), so this gateway's next admission
+    // already sees the slot free.
     this.slots.release(slot, day, spent, 2 * DAY_MS).catch((err: unknown) =>
       this.logger.warn('cannot release a run slot; its lease lapses within seconds', {
         key_id: keyId,

@@ -42,7 +42,8 @@ export class InstrumentedLlmProvider implements LlmProvider {
           'gen_ai.usage.output_tokens': result.usage.completion_tokens,
           'gen_ai.response.finish_reasons': [result.finishReason],
         });
-        this.logger.info('llm call', {
+        // A line per model call is noise at volume (the metrics and the span carry the same); a failed one is a warning.
+        this.logger.debug('llm call', {
           ...labels,
           prompt_tokens: result.usage.prompt_tokens,
           completion_tokens: result.usage.completion_tokens,

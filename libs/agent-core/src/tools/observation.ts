@@ -26,8 +26,11 @@ export function successObservation(
 ): string {
   const { maxLen, model } = options;
   const whole = encodeResult(name, result, { model });
+  // A metric only: counted once the turn has moved on (it encodes and tokenizes the result again).
   if (result.data !== undefined && options.onTokensSaved)
-    countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), options);
+    setImmediate(() =>
+      countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), options),
+    );
   if (whole.length <= maxLen) return whole;
   const paging = pagingOf(options.definition, options.args);
   return encodeResult(name, result, { model, maxLength: maxLen, ...(paging ? { paging } : {}) });

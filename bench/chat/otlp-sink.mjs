@@ -1,6 +1,6 @@
 // The deployed profile's OTLP/HTTP receiver, in its own process so that its CPU is not the
 // platform's: it reads what it is sent and answers. With SPANS_OUT=<file> it also appends each span
-// as a line `service<TAB>name<TAB>duration in µs` (summarised by bench/chat/spans.mjs): where a
+// as a line `service<TAB>name<TAB>duration in µs<TAB>trace id<TAB>start ns<TAB>end ns` (summarised by bench/chat/spans.mjs): where a
 // turn's latency goes, hop by hop.
 //   node bench/chat/otlp-sink.mjs <port>
 import { appendFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ function spanLines(body) {
     for (const scope of resource.scopeSpans)
       for (const span of scope.spans) {
         const us = (BigInt(span.endTimeUnixNano) - BigInt(span.startTimeUnixNano)) / 1000n;
-        lines.push(`${service}\t${span.name}\t${us}\n`);
+        const at = `${span.traceId}\t${span.startTimeUnixNano}\t${span.endTimeUnixNano}`;
+        lines.push(`${service}\t${span.name}\t${us}\t${at}\n`);
       }
   }
   return lines.join('');

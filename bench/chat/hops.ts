@@ -1,0 +1,122 @@
+// The transports a deployed chat turn crosses on its way, each timed alone on this machine, against
+// the in-process SDK's whole turn in the same rounds (alternating, so both see the same load): HTTP
+// into the gateway (Node's fetch → node:http), the gateway's admission in Redis (one ioredis script
+// round trip), a NATS request and its reply between two processes (twice a turn: `agent.run`, then
+// `fn.exec`), and the function sandbox's IPC round trip (a forked child, JSON serialization). Their sum
+// is what a turn through the deployed platform pays before any work of its own: the floor under the
+// "≤ 2× the SDK" latency target. Build first (the scripted model runs from dist), then:
+//   node --import ./bench/protocol/ts-resolve.mjs bench/chat/hops.ts [--turns 1000]
+import { fork } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { connect } from '@nats-io/transport-node';
+import { Redis } from 'ioredis';
+import { startNatsServer } from '../../libs/testing/src/nats-server';
+import { openAiAgentsTurn } from '../common/openai-agents';
+import { percentile } from '../common/measure';
+import { type Stoppable, startProcess } from '../common/processes';
+import { startScriptedModel } from '../common/scripted-model';
+
+const args = process.argv.slice(2);
+const TURNS = Number(args[args.indexOf('--turns') + 1] || 1000);
+const WARMUP = 100;
+const REQUEST = JSON.stringify({ message: 'What is 2 + 3?', principal: 'key_0', pad: 'x'.repeat(1_000) });
+const ADMIT = `local n = redis.call('INCR', KEYS[1]) redis.call('PEXPIRE', KEYS[1], 60000) return n`;
+
+type Hop = () => Promise<unknown>;
+
+async function main(): Promise<void> {
+  const started: Stoppable[] = [];
+  try {
+    const hops = await startHops(started);
+    const times = new Map<string, number[]>([...Object.keys(hops)].map((name) => [name, []]));
+    for (let i = -WARMUP; i < TURNS; i++) {
+      // Each round in another order: no side always follows the same one.
+      const order = Object.entries(hops);
+      for (let shift = ((i % order.length) + order.length) % order.length; shift > 0; shift--)
+        order.push(order.shift()!);
+      for (const [name, hop] of order) {
+        const begun = performance.now();
+        await hop();
+        if (i >= 0) times.get(name)!.push(performance.now() - begun);
+      }
+    }
+    report(times);
+  } finally {
+    await Promise.all(started.map((item) => item.stop()));
+  }
+}
+
+async function startHops(started: Stoppable[]): Promise<Record<string, Hop>> {
+  const model = await startScriptedModel(started);
+  // As bench/chat/run.ts scripts the SDK's side: a call of `add`, then the answer.
+  await model.setScript({
+    rules: [{ match: 'sum', reply: 'The sum is 5.' }],
+    fallback: { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
+  });
+  const sdkTurn = openAiAgentsTurn(model.url);
+  const http = await startProcess(
+    'hop-http',
+    ['bench/chat/hop-peer.mjs', 'http'],
+    {},
+    /listening \d+/,
+    started,
+  );
+  const httpUrl = `http://127.0.0.1:${/listening (\d+)/.exec(http.output())![1]}/api/v1/chat`;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  await redis.connect();
+  started.push({ stop: async () => void redis.disconnect() });
+  redis.defineCommand('hopAdmit', { numberOfKeys: 1, lua: ADMIT });
+  const admit = redis as Redis & { hopAdmit(key: string): Promise<number> };
+  const nats = await startNatsServer({ jetstream: false });
+  started.push(nats);
+  await startProcess('hop-nats', ['bench/chat/hop-peer.mjs', 'nats', nats.url], {}, /listening/, started);
+  const nc = await connect({ servers: nats.url.replace(/^nats:\/\//, '') });
+  started.push({ stop: () => nc.close() });
+  const child = fork('bench/chat/hop-peer.mjs', [], { serialization: 'json', stdio: 'ignore' });
+  started.push({ stop: async () => void child.kill() });
+  const ipc = (message: unknown) =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send(message);
+    });
+  const body = new TextEncoder().encode(REQUEST);
+  return {
+    'SDK turn (in process, two model calls)': () => sdkTurn('Add 2 and 3'),
+    'HTTP request in (fetch → node:http)': async () =>
+      (
+        await fetch(httpUrl, {
+          method: 'POST',
+          body: REQUEST,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).json(),
+    'Redis script round trip': () => admit.hopAdmit('bench:hops'),
+    'NATS request and reply': () => nc.request('hop.echo', body, { timeout: 5_000 }),
+    'sandbox IPC round trip': () => ipc({ fn: 'add', params: { a: 2, b: 3 } }),
+  };
+}
+
+function report(times: Map<string, number[]>): void {
+  const p50 = (name: string) => percentile(times.get(name)!, 50);
+  const mean = (name: string) => times.get(name)!.reduce((a, b) => a + b, 0) / TURNS;
+  console.log(`| round trip (${TURNS} each, alternating) | p50 ms | mean ms |\n| --- | ---: | ---: |`);
+  for (const name of times.keys())
+    console.log(`| ${name} | ${p50(name).toFixed(3)} | ${mean(name).toFixed(3)} |`);
+  const [sdk, httpIn, redis, nats, ipc] = [...times.keys()];
+  const floor = (at: (name: string) => number) => at(httpIn) + at(redis) + 2 * at(nats) + at(ipc);
+  for (const [label, at] of [
+    ['p50', p50],
+    ['mean', mean],
+  ] as const) {
+    const ratio = (at(sdk) + floor(at)) / at(sdk);
+    console.log(
+      `\nTransport floor (${label}): HTTP + Redis + 2 × NATS + IPC = ${floor(at).toFixed(2)} ms; ` +
+        `an SDK turn plus it = ${ratio.toFixed(2)} × the SDK turn (${at(sdk).toFixed(2)} ms).`,
+    );
+  }
+  console.log(
+    `\n${cpus()[0]?.model ?? '?'}, ${cpus().length} cores, Node ${process.version}, load ${loadavg()[0].toFixed(1)}, ${new Date().toISOString()}`,
+  );
+}
+
+await main();

@@ -16,7 +16,8 @@ export interface ApprovalsStack {
 
 /**
  * A gateway, one executor and a function runner with a `transfer` function, on `databaseUrl`:
- * `gated` holds every transfer for a decision; `timed` approves one by itself after a second.
+ * `gated` holds every transfer for a decision; `timed` approves one by itself after a second;
+ * `planner` writes plans, whose transfer steps are held the same way.
  * Short leases, so the executors' sweep (which applies the timeout) runs every half second.
  */
 export async function startApprovalsStack(databaseUrl: string, ns: string): Promise<ApprovalsStack> {
@@ -28,6 +29,7 @@ export async function startApprovalsStack(databaseUrl: string, ns: string): Prom
     agents: [
       { name: 'gated', ...gate },
       { name: 'timed', ...gate, approval_timeout: 1_000, approval_default: 'approve' },
+      { name: 'planner', mode: 'plan', ...gate },
     ],
     env: {
       DATABASE_URL: databaseUrl,

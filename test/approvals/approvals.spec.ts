@@ -181,6 +181,29 @@ describe.each(MIGRATED_DATABASES)(
       await expectEventually(async () => expect(await transfersOf(runId)).toBe(1));
     }, 60_000);
 
+    it('a plan the model wrote waits at its transfer step; decided by its hash, the plan goes on from there', async () => {
+      const pay = { description: 'pay', tool: approvals.transfer, params: { amount: 17, to: 'bob' } };
+      llm().setScript({ replies: [JSON.stringify({ steps: [pay] }), ANSWER] });
+      const { runId, call } = await held('planner');
+      expect(call).toMatchObject({ function: approvals.transfer, arguments: pay.params });
+      expect(await view(runId)).toMatchObject({
+        status: 'awaiting_approval',
+        plan: { steps: [{ status: 'pending' }] },
+      });
+      expect(await transfersOf(runId)).toBe(0);
+      // a held call is not a held plan: approving the plan whole is refused
+      expect((await decide(runId, 'approve', undefined)).status).toBe(400);
+
+      const approved = await decide(runId, 'approve', { hash: call.hash });
+      expect(approved.status).toBe(200);
+      expect((await approved.json()) as AgentRunReply).toMatchObject({
+        reply: ANSWER,
+        finish_reason: 'final',
+      });
+      await expectEventually(async () => expect(await transfersOf(runId)).toBe(1));
+      expect((await view(runId)).plan?.steps[0]).toMatchObject({ status: 'completed' });
+    }, 60_000);
+
     it('the timeout’s default decision applies (here: approve) without anyone deciding', async () => {
       llm().setScript({ replies: [transferCall(13, 'bob'), ANSWER] });
       const { runId, call } = await held('timed');

@@ -4,6 +4,7 @@ export { AgentSession } from './session';
 export type { SessionOptions, SessionSettings, TurnInput } from './session';
 export { DEFAULT_PLAN_GOAL, TaskAgent } from './task-agent';
 export { planErrors } from './strategies/plan-check';
+export { forCallerPlan } from './strategies/caller-plan';
 export { AgentRuntime, AgentRuntimeBuilder, createRuntime } from './runtime';
 export type { RuntimeOptions } from './runtime';
 export { DEFAULT_SYSTEM_PROMPT, DEFINITION_DEFAULTS, defineAgent } from './agent-definition';

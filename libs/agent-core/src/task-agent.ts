@@ -3,6 +3,7 @@ import { Agent } from './agent';
 import type { AgentResult, RunInput } from './agent-types';
 import type { AgentDefinition } from './agent-definition';
 import { PlanError } from './errors';
+import { forCallerPlan } from './strategies/caller-plan';
 import { planErrors } from './strategies/plan-check';
 import type { AgentRuntime } from './runtime';
 import type { PlannedStep } from './strategies/plan-parser';
@@ -36,7 +37,8 @@ export class TaskAgent {
   }
 
   /**
-   * `goal`: what the summary answers; the steps run like a written plan's. The plan is checked
+   * `goal`: what the summary answers; the steps run like a written plan's, none held for approval
+   * (the caller chose them: `forCallerPlan`). The plan is checked
    * whole first (`planErrors`): a bad one runs nothing and throws a `PlanError` (`plan_invalid`)
    * naming every bad step.
    */
@@ -49,7 +51,7 @@ export class TaskAgent {
       );
     const input = typeof goal === 'string' ? { message: goal } : goal;
     const planned: PlanStep[] = steps.map((step, index) => ({ ...step, index, status: 'pending' }));
-    return this.agent.execute(input, {
+    return new Agent(this.agent.runtime, forCallerPlan(this.definition)).execute(input, {
       prepare: (run) => run.setPlan({ revision: 0, steps: planned }),
     });
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { planErrors } from '@app/agent-core';
+import { forCallerPlan, planErrors } from '@app/agent-core';
 import { type AgentRunRequest, type ClientPlan, InvalidParamsError, type Plan } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
 import { BusFunctionCaller } from '../tools/bus-function.caller';
@@ -33,7 +33,7 @@ export class ClientPlansService {
     const errors = planErrors(await this.functions.catalogue(), agent, steps, 'plan.steps');
     if (errors.length > 0) throw new InvalidParamsError(errors, 'invalid plan');
     return {
-      profile: { ...agent, mode: 'plan', plan_approval: false },
+      profile: forCallerPlan(agent),
       plan: { revision: 0, steps: steps.map((step, index) => ({ ...step, index, status: 'pending' })) },
     };
   }

@@ -1,17 +1,27 @@
 import type { PlanStep } from '@app/contracts';
 import type { RunContext } from '../run-context';
+import type { HeldCall } from '../tools/approval-gate';
 import { toolStep } from '../tools/tool-step';
 
-/** Runs one plan step through the same gate as a ReAct call: hooks, allow-list, schema, limits. */
-export async function runPlanStep(
-  ctx: RunContext,
-  step: PlanStep,
-): Promise<{ failed: boolean; observation: string; limitReached: boolean }> {
+export type PlanStepDone =
+  { held: HeldCall[] } | { held?: undefined; failed: boolean; observation: string; limitReached: boolean };
+
+/**
+ * Runs one plan step through the same gate as a ReAct call: hooks, allow-list, schema, limits,
+ * and approval: a call of a `needs_approval` function is held (the step stays pending) until a
+ * person decides, as a ReAct step's is.
+ */
+export async function runPlanStep(ctx: RunContext, step: PlanStep): Promise<PlanStepDone> {
   const { run } = ctx;
   run.nextStep();
   step.status = 'running';
   run.emit('step', step);
-  const batch = await toolStep(ctx, [{ name: step.tool, params: step.params }]);
+  const batch = await toolStep(ctx, [{ name: step.tool, params: step.params }], { hold: true });
+  if (batch.held) {
+    step.status = 'pending';
+    run.emit('step', step);
+    return { held: batch.held };
+  }
   const [outcome] = batch.outcomes;
   step.status = outcome.status === 'success' ? 'completed' : 'failed';
   step.elapsed_ms = outcome.elapsedMs;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanStep } from '@app/contracts';
-import type { AgentDefinition } from '../agent-definition';
+import { type AgentDefinition, defineAgent } from '../agent-definition';
+import { PromptSet } from '../prompts/prompt-set';
+import type { RunContext } from '../run-context';
+import { RunState } from '../run-state';
+import { ScriptedModelClient } from '../testing/scripted-model';
+import type { ApprovalDecision } from '../tools/approval-gate';
+import { startPlan } from './plan';
 import { PlanError } from '../errors';
 import { TaskAgent } from '../task-agent';
 import { arithmetic, harness, numberFunction } from '../testing/fixtures.fixture';
@@ -114,6 +120,61 @@ describe('plan-then-execute', () => {
     expect(functions.calls).toHaveLength(0);
     expect(model.requests).toHaveLength(1);
     await expect(agent.reject(rejected)).rejects.toThrow(/not waiting for approval \(cancelled\)/);
+  });
+
+  it('a step calling a needs_approval function holds the run there: the steps before it ran, it and the rest wait', async () => {
+    const multiply = { tool: 'multiply', params: { a: 2, b: 3 } };
+    const { agent, functions } = planAgent([planOf(add, multiply, add), 'never'], {
+      needs_approval: ['multiply'],
+    });
+    const result = await agent.run('compute');
+    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'waiting_approval' });
+    expect(result.reply).toMatch(/^Waiting for approval of multiply \(run_[^)]+\)\.$/);
+    expect(statuses(result.plan?.steps)).toEqual(['completed', 'pending', 'pending']);
+    expect(functions.calls.map((call) => call.name)).toEqual(['add']);
+  });
+
+  it('a held plan step runs once decided, and the plan goes on from it', async () => {
+    const multiply = { tool: 'multiply', params: { a: 2, b: 3 } };
+    const attempt = async (decisions: Record<string, ApprovalDecision>) => {
+      const definition = defineAgent({
+        name: 'gated',
+        mode: 'plan',
+        allowed_tools: ['*'],
+        needs_approval: ['multiply'],
+      });
+      const functions = arithmetic();
+      const ctx: RunContext = {
+        run: new RunState({ runId: 'run_1', sessionId: '' }, definition, { timeoutMs: 10_000 }),
+        model: new ScriptedModelClient([planOf(add, multiply), 'Sum 3, product 6.']),
+        functions,
+        prompts: new PromptSet(definition),
+        approvals: new Map(Object.entries(decisions)),
+      };
+      return { outcome: await startPlan(ctx, [{ role: 'user', content: 'compute' }]), functions };
+    };
+    const held = await attempt({});
+    const [call] = held.outcome.heldCalls ?? [];
+    expect(call).toMatchObject({ name: 'multiply', args: { a: 2, b: 3 } });
+
+    const approved = await attempt({ [call.callId]: { action: 'approve', hash: call.hash } });
+    expect(approved.outcome).toMatchObject({ finishReason: 'final', reply: 'Sum 3, product 6.' });
+    expect(approved.functions.calls.map((c) => c.name)).toEqual(['add', 'multiply']);
+
+    const rejected = await attempt({ [call.callId]: { action: 'reject', reason: 'not today' } });
+    expect(rejected.functions.calls.map((c) => c.name)).toEqual(['add']);
+  });
+
+  it('a plan the caller wrote is not held: the caller chose each call', async () => {
+    const { agent, functions } = harness(
+      ['Three.'],
+      { needs_approval: ['add'], plan_approval: true },
+      { functions: withFailing() },
+    );
+    const tasks = new TaskAgent(agent.runtime, agent.definition);
+    const result = await tasks.executePlan([{ description: 'sum', ...add }]);
+    expect(result).toMatchObject({ finish_reason: 'final', reply: 'Three.' });
+    expect(functions.calls).toHaveLength(1);
   });
 
   it('TaskAgent.executePlan carries out the caller’s plan without asking the model for one', async () => {

@@ -7,11 +7,12 @@ import { allowedFunctions } from './allowed-functions';
 import { JSON_PLAN_PARSER, type PlanParser } from './plan-parser';
 import { writePlan, writeSummary } from './plan-model-steps';
 import { runPlanStep } from './plan-step';
+import { awaitingApprovalReply, type HeldCall } from '../tools/approval-gate';
 
 /** Revisions one run may make before a failing step aborts the plan anyway. */
 const MAX_REPLANS = 3;
 
-type Stop = { reason: Exclude<FinishReason, 'final'>; error?: string };
+type Stop = { reason: Exclude<FinishReason, 'final'>; error?: string; held?: HeldCall[] };
 
 interface Progress {
   planTurns: ChatMessage[];
@@ -63,10 +64,17 @@ export async function carryOutPlan(
   for (let i = 0; i < plan.steps.length && !stop; i++) {
     if (plan.steps[i].status !== 'pending') continue;
     stop = await runStep(ctx, conversation, plan, plan.steps[i], progress, parser);
-    if (stop) skipFrom(ctx, plan, i + 1);
+    // A held step waits for its decision; the steps after it are still to come.
+    if (stop && !stop.held) skipFrom(ctx, plan, i + 1);
   }
   await ctx.store?.planChanged(run);
   if (run.abortReason) return ended(run, run.abortReason);
+  if (stop?.held)
+    return {
+      finishReason: 'awaiting_approval',
+      reply: awaitingApprovalReply(stop.held),
+      heldCalls: stop.held,
+    };
   if (stop && stop.reason !== 'error' && stop.reason !== 'max_tool_calls')
     return ended(run, stop.reason, stop.error);
   const summaryConversation = [...conversation, ...progress.planTurns];
@@ -85,6 +93,7 @@ async function runStep(
   const { run } = ctx;
   if (run.abortReason) return { reason: run.abortReason };
   const done = await runPlanStep(ctx, step);
+  if (done.held) return { reason: 'awaiting_approval', held: done.held };
   progress.observations.push(done.observation);
   if (done.limitReached) {
     return {

@@ -6,7 +6,7 @@ import { assistantTurn, nativeTools, readReply, resultTurns, type ReadReply } fr
 import type { RunContext } from '../run-context';
 import { answered, ended, type RunOutcome } from '../run-outcome';
 import type { ClientToolSet } from '../tools/client-tool-set';
-import type { HeldCall } from '../tools/approval-gate';
+import { awaitingApprovalReply } from '../tools/approval-gate';
 import type { ToolCall, ToolOutcome } from '../tools/tool-call';
 import { toolStep } from '../tools/tool-step';
 import { allowedFunctions } from './allowed-functions';
@@ -75,7 +75,11 @@ async function act(
   messages.push(assistantTurn(result, protocol));
   const batch = await toolStep(ctx, calls, { hold: true });
   if (batch.held)
-    return { finishReason: 'awaiting_approval', reply: awaitingReply(batch.held), heldCalls: batch.held };
+    return {
+      finishReason: 'awaiting_approval',
+      reply: awaitingApprovalReply(batch.held),
+      heldCalls: batch.held,
+    };
   batch.outcomes.forEach((outcome, i) =>
     run.addTrace(actionStep(run.step, outcome, i === 0 ? { thought, tokens } : {})),
   );
@@ -121,10 +125,6 @@ async function holdForCaller(
     transcript: result.text,
     clientCalls: pending,
   };
-}
-
-function awaitingReply(held: HeldCall[]): string {
-  return `Waiting for approval of ${held.map((call) => `${call.name} (${call.callId})`).join(', ')}.`;
 }
 
 /** The first call of a reply carries the reply's thought and tokens. */

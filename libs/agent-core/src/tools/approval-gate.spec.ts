@@ -44,7 +44,7 @@ describe('approval gate', () => {
     expect(functions.calls).toHaveLength(0);
   });
 
-  it('holds nothing where the caller does not ask it to (a plan step)', async () => {
+  it('holds nothing where the caller does not ask it to', async () => {
     const { ctx, functions } = stepContext();
     const batch = await toolStep(ctx, [ADD]);
     expect(batch.held).toBeUndefined();

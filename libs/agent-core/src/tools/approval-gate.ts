@@ -29,6 +29,11 @@ export type ApprovalDecision = { hash?: string } & (
 /** The decisions taken on a run's held calls, by call id. */
 export type ApprovalDecisions = ReadonlyMap<string, ApprovalDecision>;
 
+/** What a run held for approval answers: the calls it waits on. */
+export function awaitingApprovalReply(held: HeldCall[]): string {
+  return `Waiting for approval of ${held.map((call) => `${call.name} (${call.callId})`).join(', ')}.`;
+}
+
 export function needsApproval(definition: AgentDefinition, name: string): boolean {
   const rule = definition.needs_approval;
   return rule !== undefined && isAllowed(rule, name);

@@ -74,7 +74,7 @@ async function startHops(started: Stoppable[]): Promise<Record<string, Hop>> {
   started.push({ stop: () => nc.close() });
   const child = fork('bench/chat/hop-peer.mjs', [], { serialization: 'json', stdio: 'ignore' });
   started.push({ stop: async () => void child.kill() });
-  const ipc = (message: unknown) =>
+  const ipc = (message: object) =>
     new Promise((resolve) => {
       child.once('message', resolve);
       child.send(message);
@@ -119,4 +119,7 @@ function report(times: Map<string, number[]>): void {
   );
 }
 
-await main();
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

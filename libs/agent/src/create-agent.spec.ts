@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ConfigurationError,
   HookFailed,
   InMemoryRunStore,
   LimitExceeded,
@@ -122,6 +123,14 @@ describe('createAgent', () => {
     expect(result.finish_reason).toBe('max_steps');
     expect(result.failure).toBeInstanceOf(LimitExceeded);
     expect(model.requests).toHaveLength(2);
+  });
+
+  it('refuses needs_approval, which no decision could take up in process, naming beforeTool instead', () => {
+    const options = { name: 'g', model: new ScriptedModelClient([]), definition: { needs_approval: ['*'] } };
+    expect(() => createAgent(options)).toThrow(ConfigurationError);
+    expect(() => createTaskAgent(options)).toThrow(/hooks\.beforeTool/);
+    const agent = createAgent({ name: 'g', model: new ScriptedModelClient([]) });
+    expect(() => agent.withDefinition({ needs_approval: ['*'] })).toThrow(ConfigurationError);
   });
 
   it('keeps a conversation in a SQLite session across agents', async () => {

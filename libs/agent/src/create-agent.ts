@@ -3,6 +3,7 @@ import {
   type AgentDefinition,
   AgentRuntime,
   AgentSession,
+  ConfigurationError,
   defineAgent,
   type AgentResult,
   type Clock,
@@ -87,6 +88,7 @@ export class EmbeddedAgent extends Agent {
   }
 
   override withDefinition(changes: Partial<AgentDefinition>): EmbeddedAgent {
+    refuseNeedsApproval(changes);
     return new EmbeddedAgent(this.runtime, { ...this.definition, ...changes }, this.memory);
   }
 
@@ -130,7 +132,21 @@ function runtimeFor(options: AgentOptions, memory?: RunArchive): AgentRuntime {
   });
 }
 
+/**
+ * `needs_approval` holds a call until a person decides over the platform's API, possibly hours
+ * later, on another executor; in a process of its own an application decides at once, in
+ * `hooks.beforeTool` (which may await a person's answer), so the setting is refused rather than
+ * left to hold runs nothing can take up again.
+ */
+const NEEDS_APPROVAL_IN_PROCESS =
+  'needs_approval holds calls for a decision taken over the platform API; in process, decide in hooks.beforeTool (it may await a person and allow, deny or rewrite the call)';
+
+function refuseNeedsApproval(definition?: Partial<AgentDefinition>): void {
+  if (definition?.needs_approval !== undefined) throw new ConfigurationError(NEEDS_APPROVAL_IN_PROCESS);
+}
+
 function definitionFor(options: AgentOptions): AgentDefinition {
+  refuseNeedsApproval(options.definition);
   const limits = options.limits ?? {};
   const chosen: Partial<AgentDefinition> = {
     system_prompt: options.instructions,

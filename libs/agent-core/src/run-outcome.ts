@@ -1,7 +1,9 @@
 import type { ClientToolCall, ErrorBody, FinishReason, RunStatus } from '@app/contracts';
 import type { RunState } from './run-state';
 import type { HeldCall } from './tools/approval-gate';
-import { REJECTED_REPLY } from './strategies/plan-rejection';
+
+/** What a run whose plan was rejected answers. */
+export const REJECTED_REPLY = 'The plan was rejected; nothing was executed.';
 
 /** How a run ended: the finish reason, the reply the user gets, and an error for the record. */
 export interface RunOutcome {

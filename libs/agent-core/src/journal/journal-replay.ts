@@ -1,5 +1,5 @@
 import type { CompletionResult } from '../model/model-client';
-import type { RunContext } from '../run-context';
+import type { RunState } from '../run-state';
 import type { JournalEntry, ModelStepEntry, ToolCallEntry, ToolStartedEntry } from './journal-entry';
 
 /** A call that was sent but has no outcome in the journal: its executor stopped while it ran. */
@@ -85,7 +85,10 @@ export class JournalReplay {
 }
 
 /** Makes `ctx` answer from `replay` until it is used up; its run's events are withheld meanwhile. */
-export function resumeFromJournal<C extends RunContext>(ctx: C, replay: JournalReplay): C {
+export function resumeFromJournal<C extends { run: RunState; replay?: JournalReplay }>(
+  ctx: C,
+  replay: JournalReplay,
+): C {
   ctx.run.muteWhile(() => replay.replaying(ctx.run.step));
   return { ...ctx, replay };
 }

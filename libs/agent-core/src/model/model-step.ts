@@ -4,7 +4,7 @@ import { ended, limitBeforeStep, type RunOutcome } from '../run-outcome';
 import { callModel, type ModelCallOptions } from './model-call';
 import type { ChatMessage, CompletionResult } from './model-client';
 import { modelFailure } from './model-failure';
-import { takeUserMessages } from '../inbox/run-inbox';
+import { takeUserMessages } from './user-messages';
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: string };
 

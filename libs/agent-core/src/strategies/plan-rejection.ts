@@ -1,7 +1,5 @@
 import type { Plan } from '@app/contracts';
-import type { RunOutcome } from '../run-outcome';
-
-export const REJECTED_REPLY = 'The plan was rejected; nothing was executed.';
+import { REJECTED_REPLY, type RunOutcome } from '../run-outcome';
 
 /**
  * A plan held for approval, rejected: none of its steps runs (each is `skipped`), and the run

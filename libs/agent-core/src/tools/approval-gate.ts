@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { ErrorBody, FunctionResult } from '@app/contracts';
 import { isAllowed } from '@app/protocol';
 import type { AgentDefinition } from '../agent-definition';
-import type { RunContext } from '../run-context';
 
 /** A call held before it was sent, waiting for a person's decision. */
 export interface HeldCall {
@@ -57,16 +56,6 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
-}
-
-/** The decision on call `index` of the current step, if one was taken on these very arguments. */
-export function decisionFor(
-  ctx: RunContext,
-  index: number,
-  args: Record<string, unknown>,
-): ApprovalDecision | undefined {
-  const decision = ctx.approvals?.get(heldCallId(ctx.run.runId, ctx.run.step, index));
-  return decision && (!decision.hash || decision.hash === argumentsHash(args)) ? decision : undefined;
 }
 
 /** A rejected call's error: the model reads the reviewer's reason. */

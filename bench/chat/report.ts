@@ -195,54 +195,8 @@ turns together, so a first turn's one-time work, such as loading the tokenizer, 
 - At most 2× the in-process SDK as deployed, CPU: ${met(cpuRatio <= 2)}; latency: ${met(latencyRatio <= 2)}.
 - Failed turns: ${d.ours.failures} (AgentChassis), ${d.sdk.failures} (@openai/agents).${d.ours.firstError ? `\n  First failure: ${d.ours.firstError.slice(0, 300)}` : ''}
 
-Where the deployed turn's extra CPU goes (CPU profiles of the three services over 400 deployed turns on
-2026-11-24, \`PROFILE=executor,gateway,runner ... run.ts --deployed-only\`, summarised with
-\`bench/profile-summary.mjs\`): the function-runner is new to the turn (1.3 to 2.6 ms): about a third of its busy
-time is writing to sockets and pipes (NATS, the sandbox process's IPC channel, the OTLP export), validating the
-\`fn.exec\` request with class-validator costs ~0.2 ms a call, tracing ~15%. The executor spends ~2 ms more than in
-the lean profile: storing the runner's call report (\`fn.calls.record\`: a Prisma read and insert, ~0.3 ms a turn),
-span batching and export (~5%), more garbage collection; its two JSON log lines a turn cost ~1%. Not yet cut: bus
-messages validated by compiled JSON Schemas (ajv) instead of class-validator; the executor recording the calls it
-made itself instead of a second message from the runner; a leaner sandbox IPC.
-
-Measured again on 2026-11-26 (AMD EPYC, 2 cores, Node v24.21.0, the machine shared with four other jobs: load 4.4 to 9),
-after the day's additions (run leases, a \`tool_started\` journal entry per call, hooks, cost, memory, routing): ratios of
-2.96 to 3.66 for latency p50 and 3.10 to 3.57 for CPU over twelve runs of 300 to 800 turns, this one included, the
-platform's CPU 12.7 to 17.4 ms a turn (gateway 2.9 to 4.1, executor 7.6 to 10.5, runner 1.8 to 2.8); on 2026-11-24 the
-ratios were 2.73 and 2.88. The figures move by ±20% from run to run with the load, more than either of the day's
-two cuts (described below) could change them. CPU profiles of the
-gateway and the executor over 800 deployed turns (\`PROFILE=executor,gateway\`): about 30% of each one's busy samples
-fall in the socket writes of the NATS client (\`writeBuffer\`); on loopback the kernel's whole send path, waking the
-NATS server included, is charged to the writer, and under this load the writer is often preempted by the process it
-wakes, so that share overstates the CPU but shows that the hops cost more than the work. The executor's own rest:
-SQLite's transactions ~6%, garbage collection ~7%, the tokenizer ~3% (counting the function catalog's tokens for every
-system prompt: now fitted once per catalog and budget, 23 µs down to 9 µs a prompt for six functions in a
-microbenchmark, more for bigger catalogs), class-validator ~3%, the OpenAI SDK and undici ~6%, span export ~2% (the OTLP exporter's keep-alive socket
-removes its listeners one by one, 133 ms over the run). The gateway: the key's limits in Redis (checked on the way in,
-the run slot released on the way out) ~15%, authentication ~8%, validation ~4%. The deployed round chats without a session, so
-routing's extra round trip (only asked for a message naming a run or a session) is not in it. Left for later: routing
-answered by the turn itself (the executor loads the session for the turn anyway and could tell from it that no run is
-going, instead of a separate \`agent.messages.route\` request first).
-
-The gateway's work per turn, 2026-11-26 (CPU profile over 800 deployed turns, \`PROFILE=gateway\`): its socket writes
-are ioredis sending its commands (\`writeUtf8String\`: three a turn, the rate-limit script, the run slot's admission
-and its release, not awaited), the HTTP response (\`writev\`: express's \`res.json\`, headers and body in one write)
-and the NATS client's flush (\`writeBuffer\`: the turn's one \`agent.run\`); no log or span export among them. Cut: a
-turn's rate-limit hit and its run's admission in one Redis script (routes that start a run: two round trips a turn
-instead of three; a quota, budget or concurrency refusal is still thrown when the turn asks for its slot, after every
-other check, and a slot whose request was refused first is freed when its response ends); the run follower's "ask
-again if lost" wait a plain timer cleared at the turn's end instead of an aborted \`timers/promises\` sleep (a
-\`DOMException\` and an \`AbortError\` a turn); the 405 middleware matching a request against its method's routes only
-(it ran every route's pattern on every request, 0.5 to 1.4% of the gateway's busy time); the key's SHA-256 one-shot
-(\`crypto.hash\`). The key check itself was already cached for 5 s by the key's hash. Not cut: nats.js 3.4 rejects
-each answered request's already settled promise with a new \`RequestError('cancelled')\` (~0.5 to 1%; no request
-option avoids it, \`noMux\` costs a SUB and an UNSUB a request instead); express hashes every JSON body for an ETag,
-POST answers included (0.4 to 2.8% of the profiles' samples, yet ~1 µs a body in a microbenchmark: preemption under
-load lands in it); prom-client's GC observer (~1.4%); class-validator (another change). Gateway CPU per deployed turn,
-A/B alternating on the same machine (2 cores, AMD EPYC, Node v24, other jobs running: load 9.9 to 28.6): 13 runs of
-400 turns each, the branch point and this change alternating, gateway 3.64 ms a turn (median 3.60, 3.27 to 4.27)
-before and 3.36 ms (median 3.33, 3.11 to 3.76) after, −8%; over the SDK's CPU in the same run (a yardstick for the
-load) 0.79 before, 0.72 after. Latency p50 moved within its noise (17.6 and 16.7 ms, means).`;
+Findings, and how these figures changed over time: the next section (written by hand; \`--write\` leaves it).
+`;
 }
 
 export function memorySection(r: Pick<Results, 'conversations' | 'memory'>): string {
@@ -267,33 +221,9 @@ ${row('agent-executor', 'executor')}
 - Per run from idle = (peak − idle) / ${r.conversations}: it also counts what the first turn loads once (the tokenizer's
   tables, lazily compiled code); per run 100 → ${r.conversations} = the growth between the two peaks / ${r.conversations - 100}.
   Both are upper bounds of what a run holds, since the heap grows ahead of what it holds.
-${MEMORY_NOTES}`;
+
+Findings, and how these figures changed over time: the next section (written by hand; \`--write\` leaves it).
+`;
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(0);
-
-// Measured by hand, not by this script: kept here so that --write does not drop it.
-const MEMORY_NOTES = `
-What a run in flight holds (2026-11-26, V8 heap snapshots of the executor taken with \`--heapsnapshot-signal\`, 3 s
-after 1 and after 1000 first turns were sent at once with a 4 s model): 55.5 MB of live heap with one run, 89.5 MB with
-1000, so about 34 KB of live JavaScript objects per run (closures and their contexts ~7 KB, arrays ~6 KB, plain objects
-~3 KB, strings ~3 KB, 38 promises ~1.8 KB, the model request's undici client, socket and parser ~2 KB, the two NATS
-subscriptions of the run's interrupt and inbox ~0.5 KB). The rest of the growth under load is garbage not yet
-collected and the heap's headroom, not memory the runs keep.
-
-That peak moves with when V8 collects: \`--memory-only\` five times the same afternoon (load 7 to 9), the executor's
-peak with 1000 in flight was 359 and 376 MB before the day's two changes below and 292, 423 and 341 MB after them, so
-the 300 MB budget is met now and then, not reliably. Started with \`--optimize-for-size\` the executor peaked at 228 and
-241 MB (with \`--heap-growing-percent=20\`: 248 and 252 MB). CPU per deployed turn in runs alternating with and without
-the flag (two each): the executor 11.0 and 11.2 ms with \`--optimize-for-size\`, 10.3 and 10.1 ms with
-\`--heap-growing-percent=20\`, 10.5 and 9.0 ms with neither. So the second keeps the peak under the budget at no CPU
-visible at this load; not adopted yet: Node does not accept that V8 flag in \`NODE_OPTIONS\` (the Dockerfile's and the
-manifests' way of passing flags), so the services' command lines would have to carry it, and two runs are too few.
-
-Cut on 2026-11-26: the bus kept every handler subscription it had served until the process stopped, the two each run
-opens (its interrupt and its inbox) included, about 1.6 KB per closed subscription (20,000 served and closed on a real
-NATS, heap after a full GC), so an executor grew by ~3.3 KB for every run it had ever run; now a closed subscription
-is let go (1 byte each, the same measurement). Each run still opens and closes two subscriptions, four protocol
-messages to the NATS server; one subscription per executor, addressed by the lease owner the run record already holds,
-would do instead (not done: the subjects change, and a dead owner must still answer "no responders" at once).
-`;

@@ -17,7 +17,7 @@ export interface ApprovalsStack {
 /**
  * A gateway, one executor and a function runner with a `transfer` function, on `databaseUrl`:
  * `gated` holds every transfer for a decision; `timed` approves one by itself after a second;
- * `planner` writes plans, whose transfer steps are held the same way.
+ * `planner` writes plans, whose transfer steps are held the same way; `reviewed` holds its plan whole first.
  * Short leases, so the executors' sweep (which applies the timeout) runs every half second.
  */
 export async function startApprovalsStack(databaseUrl: string, ns: string): Promise<ApprovalsStack> {
@@ -30,6 +30,7 @@ export async function startApprovalsStack(databaseUrl: string, ns: string): Prom
       { name: 'gated', ...gate },
       { name: 'timed', ...gate, approval_timeout: 1_000, approval_default: 'approve' },
       { name: 'planner', mode: 'plan', ...gate },
+      { name: 'reviewed', mode: 'plan', plan_approval: true, ...gate },
     ],
     env: {
       DATABASE_URL: databaseUrl,

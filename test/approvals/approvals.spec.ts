@@ -204,6 +204,40 @@ describe.each(MIGRATED_DATABASES)(
       expect((await view(runId)).plan?.steps[0]).toMatchObject({ status: 'completed' });
     }, 60_000);
 
+    it('a plan approved whole still waits at its transfer step, and goes on once that is decided', async () => {
+      const check = {
+        description: 'tell',
+        tool: 'send_message',
+        params: { to: 'ops', message: 'paying bob' },
+      };
+      const pay = { description: 'pay', tool: approvals.transfer, params: { amount: 19, to: 'bob' } };
+      llm().setScript({ replies: [JSON.stringify({ steps: [check, pay] }), ANSWER] });
+      const res = await chat('reviewed');
+      const planned = (await res.json()) as AgentRunReply;
+      expect(planned).toMatchObject({ finish_reason: 'awaiting_approval' });
+      expect(planned.approvals).toBeUndefined();
+
+      const reviewed = await decide(planned.run_id, 'approve', undefined);
+      expect(reviewed.status).toBe(200);
+      const heldReply = (await reviewed.json()) as AgentRunReply;
+      expect(heldReply).toMatchObject({ finish_reason: 'awaiting_approval' });
+      const [call] = heldReply.approvals as PendingApproval[];
+      expect(call).toMatchObject({ function: approvals.transfer, arguments: pay.params });
+      expect(await transfersOf(planned.run_id)).toBe(0);
+
+      const approved = await decide(planned.run_id, 'approve', { hash: call.hash });
+      expect(approved.status).toBe(200);
+      expect((await approved.json()) as AgentRunReply).toMatchObject({
+        reply: ANSWER,
+        finish_reason: 'final',
+      });
+      await expectEventually(async () => expect(await transfersOf(planned.run_id)).toBe(1));
+      const run = await view(planned.run_id);
+      expect(run.plan?.steps.map((step) => step.status)).toEqual(['completed', 'completed']);
+      // the first step ran once: carried on from the journal, not again
+      expect(run.used_tools.send_message?.count).toBe(1);
+    }, 60_000);
+
     it('the timeout’s default decision applies (here: approve) without anyone deciding', async () => {
       llm().setScript({ replies: [transferCall(13, 'bob'), ANSWER] });
       const { runId, call } = await held('timed');

@@ -113,6 +113,25 @@ describe('UsageLimits (real Redis)', () => {
     await expect(limits.withinLimits({ keyId: key }, async () => ({}))).resolves.toEqual({});
   });
 
+  it('sends a slot’s release after the turn’s answer, on its own: no later admission is needed to free it', async () => {
+    const keyId = `released-${Date.now()}`;
+    const now = Date.UTC(2026, 10, 22, 20, 0, 0);
+    let inTurn = -1;
+    await limits.withinLimits(
+      { keyId },
+      async () => {
+        inTurn = await redis.zcard(`ac:slots:${keyId}`);
+        return usage(3, 4);
+      },
+      { now },
+    );
+    expect(inTurn).toBe(1);
+    await expectEventually(async () => {
+      expect(await redis.zcard(`ac:slots:${keyId}`)).toBe(0);
+      expect(await redis.get(`ac:tokens:${keyId}:2026-11-22`)).toBe('7');
+    });
+  });
+
   it('frees the slot when the caller goes away while its run goes on, and charges the run at its end', async () => {
     const key = `gone-${Date.now()}`;
     const caller = new AbortController();

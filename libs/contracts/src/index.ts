@@ -21,5 +21,6 @@ export * from './route';
 export * from './routes';
 export * from './subjects';
 export * from './validate';
+export * from './json-depth';
 export * from './openai-requests';
 export * from './openai-responses';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AgentRunRequest,
+  BadRequestError,
   FnExecRequest,
   InvalidParamsError,
   ListRunsRequest,
@@ -23,6 +24,13 @@ describe('parseDto', () => {
   it('returns a class instance where the DTO transforms its input', () => {
     expect(schemaValidationGap(ListRunsRequest)).toMatch(/@Transform/);
     expect(parseDto(ListRunsRequest, { principal: 'alice' })).toBeInstanceOf(ListRunsRequest);
+  });
+
+  it('refuses input nested too deeply as the caller’s mistake, before class-transformer recurses through it', () => {
+    let message: unknown = 'hi';
+    for (let level = 0; level < 10_000; level++) message = [message];
+    expect(() => parseDto(AgentRunRequest, { message })).toThrow(BadRequestError);
+    expect(() => parseDto(AgentRunRequest, { message })).toThrow(/nested more than 64 levels deep/);
   });
 
   it('lists every bad field, nested ones included', () => {

@@ -3,6 +3,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { compileSchema } from '@app/protocol';
 import { BadRequestError, type FieldError, InvalidParamsError } from './errors';
 import { type DtoClass, dtoSchemas } from './json-schema';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth';
 
 /**
  * Validates untrusted input (an HTTP body, a NATS message) against a DTO class, once, at the
@@ -24,6 +25,8 @@ export function parseDto<T extends object>(
   }
   const schemaCheck = unknown === 'refuse' ? schemaValidatorOf(cls).check : undefined;
   if (schemaCheck?.(input)) return input as T;
+  if (nestedDeeperThan(input))
+    throw new BadRequestError(`${what} is nested more than ${MAX_JSON_DEPTH} levels deep`);
   const instance = plainToInstance(cls, input, { enableImplicitConversion: false });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: unknown === 'refuse' });
   if (errors.length > 0) throw new InvalidParamsError(flatten(errors), `invalid ${what}`);

@@ -80,6 +80,16 @@ describe('the gateway HTTP settings (in-process, real HTTP)', () => {
     );
   });
 
+  it('refuses a body nested thousands of levels deep with a 400, not a 500 from a stack overflow', async () => {
+    const body = `{"message":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    const res = await send('POST', '/api/v1/things', body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: 'bad_request',
+      message: 'the request body is nested more than 64 levels deep',
+    });
+  });
+
   it('reads application/*+json bodies as JSON', async () => {
     const res = await send('POST', '/api/v1/things', '{"message":"hi"}', {
       'content-type': 'application/vnd.api+json',

@@ -4,7 +4,7 @@ import type { PlatformConfig } from '@app/config';
 import { bodyParserError } from './http-error.filter';
 import { httpObservability } from './http-observability.middleware';
 import { openAiError } from '../openai/openai-error.filter';
-import { JSON_TYPES, jsonBodiesOnly, methodNotAllowed } from './request-shape.middleware';
+import { JSON_TYPES, jsonBodiesOnly, jsonNotTooDeep, methodNotAllowed } from './request-shape.middleware';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -15,6 +15,7 @@ export async function configureHttp(app: NestExpressApplication, config: Platfor
   app.use(methodNotAllowed(app));
   app.use(jsonBodiesOnly);
   app.use(express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES }));
+  app.use(jsonNotTooDeep);
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     const mapped = bodyParserError(err);
     if (!mapped) return next(err);

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError } from '@app/contracts';
+import { AppError, BadRequestError, MAX_JSON_DEPTH, nestedDeeperThan } from '@app/contracts';
 import { openAiError } from '../openai/openai-error.filter';
 import { toHttpError } from './http-error.filter';
 
@@ -37,6 +37,12 @@ export function jsonBodiesOnly(req: Request, res: Response, next: NextFunction):
       `the request body must be JSON sent with content-type: application/json (got ${sent})`,
     ),
   );
+}
+
+/** A JSON body nested deeper than any request needs is refused before anything walks it. */
+export function jsonNotTooDeep(req: Request, res: Response, next: NextFunction): void {
+  if (!nestedDeeperThan(req.body)) return next();
+  send(req, res, new BadRequestError(`the request body is nested more than ${MAX_JSON_DEPTH} levels deep`));
 }
 
 /**

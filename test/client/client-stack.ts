@@ -17,7 +17,8 @@ export interface ClientStack extends ChatStack {
 /**
  * The four services as built processes (gateway, executor, function-runner, scheduler) with API
  * keys on, the scripted model, a fresh SQLite database, the test's `add` function, an agent
- * `limited` that may take one step only and an agent `approver` whose plans wait for approval.
+ * `limited` that may take one step only, an agent `approver` whose plans wait for approval and an
+ * agent `guarded` whose calls of `add` wait for approval.
  */
 export async function startClientStack(): Promise<ClientStack> {
   const stack = await startChatStack({
@@ -25,6 +26,7 @@ export async function startClientStack(): Promise<ClientStack> {
     agents: () => [
       { name: 'limited', max_steps: 1, allowed_tools: ['add'] },
       { name: 'approver', mode: 'plan', allowed_tools: ['add'], plan_approval: true },
+      { name: 'guarded', allowed_tools: ['add'], needs_approval: ['add'] },
     ],
     env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY },
   });

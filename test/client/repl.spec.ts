@@ -88,7 +88,7 @@ describe('agentchassis repl in a terminal (tmux) against the four services', () 
     const r = new TmuxRepl('repl');
     repls.push(r);
     await r.start(env, args);
-    await r.waitFor(/agentchassis repl: agent default, new session/);
+    await r.waitFor(/agentchassis repl: agent \S+, new session/);
     return r;
   };
 
@@ -129,6 +129,42 @@ describe('agentchassis repl in a terminal (tmux) against the four services', () 
     expect(readFileSync(join(home, '.agentchassis_history'), 'utf8')).toBe(
       'I am Ada.\nWho am I?\n/session\nTwo plus three?\ntake your time\n/trace\n/quit\n',
     );
+  });
+
+  it('prints calls held for approval and decides them: the only one, or one of two named with a reason', async () => {
+    const r = await repl(['--no-history', '--agent', 'guarded']);
+    const adds = () => stack.functions.calls.filter((c) => c.name === 'add').map((c) => c.request.params);
+    const before = adds().length;
+    stack.llm.setScript({ replies: [`Adding. ${addCall(2, 3)}`, 'Five.'] });
+    await r.line('Two plus three, once approved');
+    await r.waitFor(
+      /\? add\(\{"a":2,"b":3\}\) waits for approval\n {2}call run_\S+:1:0 · hash [0-9a-f]{64}\n[\s\S]*\/approve runs it, \/reject \[reason…\] refuses it\nyou> $/m,
+    );
+    expect(adds().length).toBe(before);
+    await r.line('/approve');
+    await r.waitFor(/you> \/approve\n[\s\S]*Five\.\nyou> $/m);
+    expect(adds().slice(before)).toEqual([{ a: 2, b: 3 }]);
+
+    await r.line('/new');
+    stack.llm.setScript({
+      replies: [`Both. ${addCall(4, 4)}${addCall(1, 1)}`, 'Eight; one plus one was refused.'],
+    });
+    await r.line('Four plus four and one plus one');
+    const screen = await r.waitFor(
+      /\/approve <call_id> runs one, \/reject <call_id> \[reason…\] refuses one\nyou> $/m,
+    );
+    const [first, second] = [...screen.matchAll(/call (run_\S+:\d+:\d+) · hash/g)].map((m) => m[1]).slice(-2);
+    await r.line('/approve');
+    await r.waitFor(/you> \/approve\n2 calls wait: name one of \S+, \S+\nyou> $/m);
+    await r.line(`/reject ${second} not that one`);
+    await r.waitFor(
+      /\? add\(\{"a":4,"b":4\}\) waits for approval\n {2}call \S+ · hash [0-9a-f]{64}\n\[awaiting_approval\] run \S+\n\/approve runs it, /,
+    );
+    expect(screen).toContain(`call ${first} · hash`);
+    await r.line('/approve');
+    await r.waitFor(/Eight; one plus one was refused\.\nyou> $/m);
+    expect(adds().slice(before + 1)).toEqual([{ a: 4, b: 4 }]);
+    expect(JSON.stringify(stack.llm.requests().at(-1)?.body)).toContain('not that one');
   });
 
   it('answers every piped line in order on one session before the end of the input ends it', async () => {

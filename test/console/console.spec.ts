@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentChassisClient } from '@app/client';
 import { expectEventually } from '@app/testing';
@@ -175,6 +175,81 @@ describe('the web console in Chromium against the four services', () => {
     } finally {
       await close();
     }
+  });
+
+  describe('a function call held for approval', () => {
+    const addsRun = () => stack.functions.calls.filter((c) => c.name === 'add').map((c) => c.request.params);
+
+    async function askGuarded(page: Page, message: string) {
+      await signIn(page, stack.base, ADMIN_KEY);
+      await page.getByLabel('Agent').selectOption('guarded');
+      await page.getByLabel('Message').fill(message);
+      await page.getByLabel('Message').press('Enter');
+      await expectEventually(async () =>
+        expect(await page.locator('.meta').textContent()).toContain('finish: awaiting_approval'),
+      );
+    }
+
+    it('shows the call with its arguments; Approve runs it once and streams the answer', async () => {
+      stack.llm.setScript({ replies: [`I will add them. ${addCall(2, 3)}`, 'The sum is five.'] });
+      const before = addsRun().length;
+      const { page, problems, close } = await openPage(browser);
+      try {
+        await askGuarded(page, 'Two plus three, once I approve');
+        const held = page.getByRole('group', { name: 'Run add?' });
+        expect(await held.getByLabel('add held arguments').textContent()).toMatch(/"a": 2,\s+"b": 3/);
+        expect(addsRun().length).toBe(before);
+        await screenshot(page, 'chat-held');
+        await page.setViewportSize({ width: 390, height: 844 });
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+
+        await held.getByRole('button', { name: 'Approve' }).click();
+        await expectEventually(async () =>
+          expect(await page.getByLabel('Answer').textContent()).toBe('The sum is five.'),
+        );
+        await expectEventually(async () =>
+          expect(await page.locator('.meta').textContent()).toContain('finish: final'),
+        );
+        expect(addsRun().slice(before)).toEqual([{ a: 2, b: 3 }]);
+        expect(await held.count()).toBe(0);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    it('decides two calls one by one: the call left stays offered, a rejection’s reason reaches the model', async () => {
+      stack.llm.setScript({
+        replies: [`Adding both. ${addCall(2, 3)}${addCall(4, 4)}`, 'Five; the other one was refused.'],
+      });
+      const before = addsRun().length;
+      const { page, problems, close } = await openPage(browser);
+      try {
+        await askGuarded(page, 'Two plus three and four plus four');
+        const held = page.getByRole('group', { name: 'Run add?' });
+        expect(await held.count()).toBe(2);
+        await held.first().getByRole('button', { name: 'Approve' }).click();
+        await expectEventually(async () => {
+          expect(await held.count()).toBe(1);
+          expect(await page.locator('.meta').textContent()).toContain('finish: awaiting_approval');
+        });
+        expect(await held.getByLabel('add held arguments').textContent()).toMatch(/"a": 4,\s+"b": 4/);
+
+        // by keyboard: the reason, then Tab to Reject and Enter
+        await held.getByLabel('Reason (optional)').fill('only the first sum, please');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Enter');
+        await expectEventually(async () =>
+          expect(await page.getByLabel('Answer').textContent()).toBe('Five; the other one was refused.'),
+        );
+        expect(addsRun().slice(before)).toEqual([{ a: 2, b: 3 }]);
+        expect(JSON.stringify(stack.llm.requests().at(-1)?.body)).toContain('only the first sum, please');
+        expect(await held.count()).toBe(0);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
   });
 
   it('is usable by keyboard alone and fits a 390×844 phone without sideways scrolling', async () => {

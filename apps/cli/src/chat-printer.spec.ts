@@ -88,4 +88,34 @@ describe('ChatPrinter', () => {
     expect(out).toBe('Stopped.\n[max_steps] run run_1\n');
     expect(err).toBe('error: run timed out (timeout)\n');
   });
+
+  it('prints each held call with its arguments uncut, call id and hash, and the calls left a reply names', () => {
+    const held = (index: number, args: Record<string, unknown>) => ({
+      call_id: `run_1:1:${index}`,
+      function: 'transfer',
+      arguments: args,
+      hash: String(index).repeat(64),
+      asked_at: '2026-11-26T10:00:00.000Z',
+      expires_at: index ? '2026-11-26T10:15:00.000Z' : null,
+    });
+    const note = 'x'.repeat(120);
+    const first = held(0, { amount: 5, note });
+    const second = held(1, { amount: 7 });
+    const waiting = reply('Waiting for approval.', 'awaiting_approval');
+    const { out } = printed(
+      [
+        { type: 'approval_required', data: { run_id: 'run_1', ...first } },
+        { ...waiting, data: { ...waiting.data, approvals: [first, second] } } as ChatEvent,
+      ],
+      false,
+    );
+    expect(out).toBe(
+      `? transfer({"amount":5,"note":"${note}"}) waits for approval\n` +
+        `  call run_1:1:0 · hash ${'0'.repeat(64)}\n` +
+        'Waiting for approval.\n' +
+        '? transfer({"amount":7}) waits for approval\n' +
+        `  call run_1:1:1 · hash ${'1'.repeat(64)} · expires 2026-11-26T10:15:00.000Z\n` +
+        '[awaiting_approval] run run_1\n',
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import type { AgentRunReply, ChatEvent } from '@app/client';
+import type { AgentRunReply, ChatEvent, PendingApproval } from '@app/client';
 import { compact, type Style } from './style';
 
 export interface Terminal {
@@ -8,7 +8,8 @@ export interface Terminal {
 }
 
 /**
- * Prints a streamed turn: thoughts dimmed, tool calls and results on one line each, then the answer.
+ * Prints a streamed turn: thoughts dimmed, tool calls and results on one line each, then the answer;
+ * a call held for approval with all it takes to decide it (its arguments uncut, call id and hash).
  * On a terminal a step's text is shown as it streams; when the step turns out to be a thought (it
  * ends in calls), the streamed text is rewritten dimmed. Elsewhere only whole events are printed.
  */
@@ -18,6 +19,7 @@ export class ChatPrinter {
   reply?: AgentRunReply;
   private live = '';
   private liveStep = -1;
+  private readonly heldShown = new Set<string>();
 
   constructor(
     private readonly out: Terminal,
@@ -55,6 +57,9 @@ export class ChatPrinter {
         this.out.write(`  ${mark} ${d.name} ${s.dim(`${d.elapsed_ms} ms`)} ${s.dim(what)}\n`);
         return;
       }
+      case 'approval_required':
+        this.endLive();
+        return this.held(event.data);
       case 'plan':
         this.endLive();
         this.out.write(`${s.bold('plan')}${s.dim(` (revision ${event.data.revision})`)}\n`);
@@ -88,10 +93,22 @@ export class ChatPrinter {
       this.eraseLive();
       if (reply.reply) this.out.write(`${reply.reply}\n`);
     }
+    // a decision while other calls wait answers with the calls left, and no event for them
+    for (const call of reply.approvals ?? []) if (!this.heldShown.has(call.call_id)) this.held(call);
     if (reply.finish_reason !== 'final')
       this.out.write(
         `${this.style.yellow(`[${reply.finish_reason}]`)} ${this.style.dim(`run ${reply.run_id}`)}\n`,
       );
+  }
+
+  private held(call: PendingApproval): void {
+    const s = this.style;
+    this.heldShown.add(call.call_id);
+    const expires = call.expires_at ? ` · expires ${call.expires_at}` : '';
+    this.out.write(
+      `${s.yellow('?')} ${call.function}(${JSON.stringify(call.arguments)}) ${s.dim('waits for approval')}\n`,
+    );
+    this.out.write(`  ${s.dim(`call ${call.call_id} · hash ${call.hash}${expires}`)}\n`);
   }
 
   private endLive(): void {

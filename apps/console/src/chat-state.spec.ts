@@ -1,9 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatEvent } from '@app/client';
-import { awaitingApproval, failTurn, reduceTurn, startTurn } from './chat-state';
+import type { AgentRunReply, ChatEvent, PendingApproval } from '@app/client';
+import { awaitingPlanApproval, failTurn, heldCalls, reduceTurn, resumeTurn, startTurn } from './chat-state';
 
 const usage = { prompt_tokens: 10, completion_tokens: 5 };
-const fold = (events: ChatEvent[]) => events.reduce(reduceTurn, startTurn('add 2 and 3'));
+const fold = (events: ChatEvent[], from = startTurn('add 2 and 3')) => events.reduce(reduceTurn, from);
+
+const heldCall = (index: number, args: Record<string, unknown>): PendingApproval => ({
+  call_id: `r3:1:${index}`,
+  function: 'add',
+  arguments: args,
+  hash: String(index).repeat(64),
+  asked_at: '2026-11-26T10:00:00.000Z',
+  expires_at: null,
+});
+const first = heldCall(0, { a: 2, b: 3 });
+const second = heldCall(1, { a: 4, b: 4 });
+const runEnd = (reply: Partial<AgentRunReply>): ChatEvent => ({
+  type: 'run_end',
+  data: {
+    run_id: 'r3',
+    session_id: 's1',
+    reply: '',
+    function_calls: [],
+    finish_reason: 'final',
+    usage,
+    ...reply,
+  },
+});
+const waiting = (approvals?: PendingApproval[]) =>
+  runEnd({
+    reply: 'Waiting for approval of add.',
+    finish_reason: 'awaiting_approval',
+    ...(approvals ? { approvals } : {}),
+  });
 
 describe('the chat view’s event reducer', () => {
   it('pairs each tool call with its result, keeps thoughts in order and joins the deltas', () => {
@@ -95,13 +124,60 @@ describe('the chat view’s event reducer', () => {
         },
       },
     ]);
-    expect(awaitingApproval(turn)).toBe(true);
+    expect(awaitingPlanApproval(turn)).toBe(true);
+    expect(heldCalls(turn)).toEqual([]);
     turn = reduceTurn(
       { ...turn, running: true },
       { type: 'step', data: { ...steps[0], status: 'completed', result: 3 } },
     );
     expect(turn.plan?.steps[0]).toMatchObject({ status: 'completed', result: 3 });
-    expect(awaitingApproval(turn)).toBe(false);
+    expect(awaitingPlanApproval(turn)).toBe(false);
+  });
+
+  it('gathers the held calls of approval_required and offers them once the run stops for them', () => {
+    const streaming = fold([
+      {
+        type: 'run_start',
+        data: { run_id: 'r3', session_id: 's1', agent: 'g', mode: 'react', protocol: 'xml' },
+      },
+      { type: 'approval_required', data: { run_id: 'r3', ...first } },
+      { type: 'approval_required', data: { run_id: 'r3', ...second } },
+    ]);
+    expect(streaming.held.map((c) => c.call_id)).toEqual(['r3:1:0', 'r3:1:1']);
+    expect(heldCalls(streaming)).toEqual([]);
+
+    const stopped = reduceTurn(streaming, waiting());
+    expect(heldCalls(stopped)).toMatchObject([
+      { call_id: 'r3:1:0', function: 'add', arguments: { a: 2, b: 3 }, hash: first.hash },
+      { call_id: 'r3:1:1', arguments: { a: 4, b: 4 } },
+    ]);
+    expect(awaitingPlanApproval(stopped)).toBe(false);
+    expect(awaitingPlanApproval({ ...stopped, plan: { steps: [], revision: 0 } })).toBe(false);
+  });
+
+  it('after a decision shows the calls left, then none once the run goes on to its end', () => {
+    const stopped = fold([waiting([first, second])]);
+    const deciding = resumeTurn(stopped);
+    expect(deciding).toMatchObject({ running: true, answer: '', held: [first, second] });
+    expect(heldCalls(deciding)).toEqual([]);
+
+    const oneLeft = reduceTurn(deciding, waiting([second]));
+    expect(heldCalls(oneLeft)).toEqual([second]);
+
+    const done = fold(
+      [{ type: 'delta', data: { step: 2, text: 'Five' } }, runEnd({ reply: 'Five.' })],
+      resumeTurn(oneLeft),
+    );
+    expect(done).toMatchObject({ answer: 'Five.', finish_reason: 'final', held: [] });
+    expect(heldCalls(done)).toEqual([]);
+  });
+
+  it('offers the held calls again when a decision fails, with its error', () => {
+    const error = { code: 'conflict', message: 'the hash is not the held call’s' } as const;
+    const stopped = fold([waiting([first])]);
+    const failed = failTurn(resumeTurn({ ...stopped, error }), error);
+    expect(heldCalls(failed)).toEqual([first]);
+    expect(resumeTurn(failed).error).toBeUndefined();
   });
 
   it('keeps the API’s error from an error event or a refused request', () => {

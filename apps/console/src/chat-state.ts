@@ -1,4 +1,12 @@
-import type { ChatEvent, ErrorBody, FinishReason, Plan, Usage } from '@app/client';
+import type {
+  AgentRunReply,
+  ChatEvent,
+  ErrorBody,
+  FinishReason,
+  PendingApproval,
+  Plan,
+  Usage,
+} from '@app/client';
 
 /** What a turn shows, in the order it happened. */
 export type TurnItem =
@@ -25,16 +33,18 @@ export interface Turn {
   /** The answer so far: the joined `delta`s, then the final reply. */
   answer: string;
   plan?: Plan;
+  /** The function calls held for a decision (`needs_approval`), while the run waits on them. */
+  held: PendingApproval[];
   finish_reason?: FinishReason;
   usage?: Usage;
   error?: ErrorBody;
 }
 
 export function startTurn(message: string): Turn {
-  return { message, running: true, items: [], answer: '' };
+  return { message, running: true, items: [], answer: '', held: [] };
 }
 
-/** Folds one SSE event of `chatStream` (or of a plan's approval) into the turn; never mutates it. */
+/** Folds one SSE event of `chatStream` (or of a decision's stream) into the turn; never mutates it. */
 export function reduceTurn(turn: Turn, event: ChatEvent): Turn {
   switch (event.type) {
     case 'run_start':
@@ -80,12 +90,15 @@ export function reduceTurn(turn: Turn, event: ChatEvent): Turn {
       const steps = turn.plan.steps.map((s) => (s.index === event.data.index ? event.data : s));
       return { ...turn, plan: { ...turn.plan, steps } };
     }
+    case 'approval_required':
+      return { ...turn, held: [...turn.held.filter((c) => c.call_id !== event.data.call_id), event.data] };
     case 'delta':
       return { ...turn, answer: turn.answer + event.data.text };
     case 'run_end':
       return {
         ...turn,
         running: false,
+        held: heldAtEnd(turn, event.data),
         run_id: event.data.run_id,
         session_id: event.data.session_id,
         answer: event.data.reply || turn.answer,
@@ -100,11 +113,28 @@ export function reduceTurn(turn: Turn, event: ChatEvent): Turn {
   }
 }
 
+/** The reply's `approvals` are the calls still waiting; a run that stopped otherwise holds none. */
+function heldAtEnd(turn: Turn, reply: AgentRunReply): PendingApproval[] {
+  if (reply.approvals) return reply.approvals;
+  return reply.finish_reason === 'awaiting_approval' ? turn.held : [];
+}
+
+/** A turn whose run goes on after a decision: what the run says next replaces the waiting reply. */
+export function resumeTurn(turn: Turn): Turn {
+  return { ...turn, running: true, answer: '', error: undefined };
+}
+
 /** A turn the stream left without an end (a refused request, a dropped connection). */
 export function failTurn(turn: Turn, error: ErrorBody): Turn {
   return { ...turn, running: false, error };
 }
 
-/** A held plan leaves its turn waiting for Approve / Reject. */
-export const awaitingApproval = (turn: Turn): boolean =>
+const awaitingApproval = (turn: Turn): boolean =>
   !turn.running && turn.finish_reason === 'awaiting_approval' && !!turn.run_id;
+
+/** The calls a stopped turn waits on, each decided on its own. */
+export const heldCalls = (turn: Turn): PendingApproval[] => (awaitingApproval(turn) ? turn.held : []);
+
+/** A held plan (no held call) leaves its turn waiting for the plan's Approve / Reject. */
+export const awaitingPlanApproval = (turn: Turn): boolean =>
+  awaitingApproval(turn) && !!turn.plan && turn.held.length === 0;

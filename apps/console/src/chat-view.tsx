@@ -1,8 +1,18 @@
-import { AgentChassisError, type ChatEvent, type ErrorBody } from '@app/client';
+import { AgentChassisError, type ChatEvent, type ErrorBody, type PendingApproval } from '@app/client';
 import { useRef, useState } from 'preact/hooks';
 import type { ViewProps } from './view-props';
-import { awaitingApproval, failTurn, reduceTurn, startTurn, type Turn, type TurnItem } from './chat-state';
+import {
+  awaitingPlanApproval,
+  failTurn,
+  heldCalls,
+  reduceTurn,
+  resumeTurn,
+  startTurn,
+  type Turn,
+  type TurnItem,
+} from './chat-state';
 import { errorMessage, json } from './format';
+import { HeldCalls } from './held-calls';
 import { ErrorBox, Pre, Section, useLoad } from './ui';
 
 const asBody = (err: unknown): ErrorBody =>
@@ -73,10 +83,12 @@ export function ChatView({ client }: ViewProps) {
     }
   }
 
-  function approve(turn: Turn, at: number) {
-    update(at, (t) => ({ ...t, running: true, finish_reason: undefined }));
+  /** Approves the held plan, or (with `call`) one held call: the run goes on, streamed. */
+  function approve(turn: Turn, at: number, call?: PendingApproval) {
+    update(at, resumeTurn);
     abort.current = new AbortController();
-    void follow(at, client.runs.approveStream(turn.run_id!, { signal: abort.current.signal }));
+    const decision = call ? { call_id: call.call_id, hash: call.hash } : undefined;
+    void follow(at, client.runs.approveStream(turn.run_id!, { signal: abort.current.signal, decision }));
   }
 
   async function reject(turn: Turn, at: number) {
@@ -85,6 +97,18 @@ export function ChatView({ client }: ViewProps) {
       update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
     } catch (err) {
       setError(err);
+    }
+  }
+
+  /** The client streams no rejection: the turn waits for the run's reply, which the model wrote reading `reason`. */
+  async function rejectCall(turn: Turn, at: number, call: PendingApproval, reason: string) {
+    update(at, resumeTurn);
+    try {
+      const decision = { call_id: call.call_id, hash: call.hash, ...(reason ? { reason } : {}) };
+      const reply = await client.runs.reject(turn.run_id!, decision);
+      update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
+    } catch (err) {
+      update(at, (t) => failTurn(t, asBody(err)));
     }
   }
 
@@ -124,7 +148,7 @@ export function ChatView({ client }: ViewProps) {
             {turn.error && <ErrorBox error={new AgentChassisError({ ...turn.error, status: 0 })} />}
             <p class="meta">
               {turn.running && <span>running…</span>}
-              {turn.finish_reason && <span>finish: {turn.finish_reason}</span>}
+              {!turn.running && turn.finish_reason && <span>finish: {turn.finish_reason}</span>}
               {turn.usage && (
                 <span>
                   tokens: {turn.usage.prompt_tokens} in, {turn.usage.completion_tokens} out
@@ -138,7 +162,12 @@ export function ChatView({ client }: ViewProps) {
                 Cancel
               </button>
             )}
-            {awaitingApproval(turn) && (
+            <HeldCalls
+              calls={heldCalls(turn)}
+              approve={(call) => approve(turn, at, call)}
+              reject={(call, reason) => void rejectCall(turn, at, call, reason)}
+            />
+            {awaitingPlanApproval(turn) && (
               <div class="row">
                 <button type="button" onClick={() => approve(turn, at)}>
                   Approve

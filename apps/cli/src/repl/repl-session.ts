@@ -1,15 +1,23 @@
-import { AgentChassisError, type AgentChassisClient, type ChatEvent } from '@app/client';
+import {
+  AgentChassisError,
+  type AgentChassisClient,
+  type ChatEvent,
+  type PendingApproval,
+} from '@app/client';
 import { InterruptibleTurn } from '../interruptible-turn';
 import { ChatPrinter } from '../chat-printer';
 import type { CliContext } from '../context';
 import { traceTree } from '../trace-tree';
+import { chooseHeldCall, decideHint } from './held-call-choice';
 
-/** The REPL's state: the session and agent in use, the last run, and the turn in flight. */
+/** The REPL's state: the session and agent in use, the last run and its held calls, and the turn in flight. */
 export class ReplSession {
   busy = false;
   private sessionId?: string;
   private agent?: string;
   private lastRunId?: string;
+  /** The last run's function calls waiting for a decision, as its reply listed them. */
+  private held: PendingApproval[] = [];
   private turn?: InterruptibleTurn;
 
   constructor(
@@ -49,7 +57,7 @@ export class ReplSession {
     await this.follow(this.client.chatStream(request, { signal: this.turn.signal }));
   }
 
-  private async follow(events: AsyncIterable<ChatEvent>): Promise<void> {
+  private async follow(events: AsyncIterable<ChatEvent> | Iterable<ChatEvent>): Promise<void> {
     const printer = new ChatPrinter(this.ctx.io.out, this.ctx.io.err, this.ctx.style);
     try {
       for await (const event of events) {
@@ -57,6 +65,7 @@ export class ReplSession {
         if (event.type !== 'run_start') continue;
         this.sessionId = event.data.session_id;
         this.lastRunId = event.data.run_id;
+        this.held = [];
         this.turn?.started(event.data.run_id);
       }
     } catch (err) {
@@ -66,6 +75,8 @@ export class ReplSession {
     if (printer.reply) {
       this.sessionId = printer.reply.session_id;
       this.lastRunId = printer.reply.run_id;
+      this.held = printer.reply.approvals ?? [];
+      if (this.held.length) this.ctx.line(this.ctx.style.dim(decideHint(this.held)));
     }
   }
 
@@ -91,21 +102,50 @@ export class ReplSession {
       case '/trace':
         if (!this.lastRunId) return this.ctx.line(s.dim('no run yet'));
         return this.ctx.line(traceTree(await this.client.runs.trace(this.lastRunId), s));
-      case '/approve': {
+      case '/approve':
         if (!this.lastRunId) return this.ctx.line(s.dim('no run yet'));
-        const turn = new InterruptibleTurn(this.client, (err) => this.report(err));
-        turn.started(this.lastRunId);
-        this.turn = turn;
-        return this.follow(this.client.runs.approveStream(this.lastRunId, { signal: turn.signal }));
-      }
+        return this.held.length ? this.approveCall(this.lastRunId, rest) : this.approvePlan(this.lastRunId);
       case '/reject': {
         if (!this.lastRunId) return this.ctx.line(s.dim('no run yet'));
+        if (this.held.length) return this.rejectCall(this.lastRunId, rest);
         const reply = await this.client.runs.reject(this.lastRunId);
         return this.ctx.line(`${reply.run_id}: ${reply.finish_reason}`);
       }
       default:
         return this.ctx.line(`unknown command ${name}: /help lists them`);
     }
+  }
+
+  private approvePlan(runId: string): Promise<void> {
+    const turn = this.decisionTurn(runId);
+    return this.follow(this.client.runs.approveStream(runId, { signal: turn.signal }));
+  }
+
+  private async approveCall(runId: string, words: string[]): Promise<void> {
+    const choice = chooseHeldCall(this.held, words);
+    if ('problem' in choice) return this.ctx.line(choice.problem);
+    if (choice.rest.length) return this.ctx.line(`no held call ${choice.rest[0]}`);
+    const decision = { call_id: choice.call.call_id, hash: choice.call.hash };
+    const turn = this.decisionTurn(runId);
+    return this.follow(this.client.runs.approveStream(runId, { signal: turn.signal, decision }));
+  }
+
+  /** The client streams no rejection: the run's reply is printed when it comes (Ctrl-C cancels the run). */
+  private async rejectCall(runId: string, words: string[]): Promise<void> {
+    const choice = chooseHeldCall(this.held, words);
+    if ('problem' in choice) return this.ctx.line(choice.problem);
+    const reason = choice.rest.join(' ');
+    const decision = { call_id: choice.call.call_id, hash: choice.call.hash, ...(reason ? { reason } : {}) };
+    this.decisionTurn(runId);
+    const reply = await this.client.runs.reject(runId, decision);
+    return this.follow([{ type: 'run_end', data: reply }]);
+  }
+
+  /** A decision carries the run on: Ctrl-C cancels it, as during a turn. */
+  private decisionTurn(runId: string): InterruptibleTurn {
+    this.turn = new InterruptibleTurn(this.client, (err) => this.report(err));
+    this.turn.started(runId);
+    return this.turn;
   }
 
   private report(err: unknown): void {

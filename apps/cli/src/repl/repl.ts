@@ -11,14 +11,15 @@ export interface ReplOptions {
   history?: boolean;
 }
 
-const HELP = `/agent <name>  talk to another agent (starts a new session)
-/new           start a new session
-/session       show the session and its messages
-/trace         the last run's trace
-/approve       run the last run's plan held for approval
-/reject        reject it
-/help          this help
-/quit          leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
+const HELP = `/agent <name>                 talk to another agent (starts a new session)
+/new                          start a new session
+/session                      show the session and its messages
+/trace                        the last run's trace
+/approve [<call_id>]          run the last run's call held for approval (name it when several
+                              wait), or the plan it holds
+/reject [<call_id>] [reason…] refuse it (the model reads the reason), or reject the held plan
+/help                         this help
+/quit                         leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
 Ctrl-C during a turn cancels the run.`;
 
 /**

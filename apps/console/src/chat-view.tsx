@@ -100,16 +100,12 @@ export function ChatView({ client }: ViewProps) {
     }
   }
 
-  /** The client streams no rejection: the turn waits for the run's reply, which the model wrote reading `reason`. */
-  async function rejectCall(turn: Turn, at: number, call: PendingApproval, reason: string) {
+  /** Rejects one held call: the run goes on, streamed, the model reading `reason` as the call's error. */
+  function rejectCall(turn: Turn, at: number, call: PendingApproval, reason: string) {
     update(at, resumeTurn);
-    try {
-      const decision = { call_id: call.call_id, hash: call.hash, ...(reason ? { reason } : {}) };
-      const reply = await client.runs.reject(turn.run_id!, decision);
-      update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
-    } catch (err) {
-      update(at, (t) => failTurn(t, asBody(err)));
-    }
+    abort.current = new AbortController();
+    const decision = { call_id: call.call_id, hash: call.hash, ...(reason ? { reason } : {}) };
+    void follow(at, client.runs.rejectStream(turn.run_id!, { signal: abort.current.signal, decision }));
   }
 
   return (

@@ -71,4 +71,24 @@ describe('AgentChassisClient lists and who-am-I', () => {
       { url: 'http://gw.test/api/v1/runs', method: 'POST', body: { plan, agent: 'calc', stream: false } },
     ]);
   });
+
+  it('streams a held call’s rejection: the decision posted to /reject asking for events, read as they come', async () => {
+    const sent: { url: string; accept?: string; body: unknown }[] = [];
+    const events = 'event: run_end\ndata: {"run_id":"run_1","finish_reason":"final","reply":"No."}\n\n';
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const headers = init?.headers as Record<string, string>;
+      sent.push({ url: String(input), accept: headers.accept, body: JSON.parse(String(init?.body)) });
+      return new Response(events, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }) as typeof globalThis.fetch;
+    const client = new AgentChassisClient({ baseUrl: 'http://gw.test', fetch });
+    const decision = { call_id: 'run_1:1:0', hash: 'a'.repeat(64), reason: 'not today' };
+    const read = [];
+    for await (const event of client.runs.rejectStream('run_1', { decision })) read.push(event);
+    expect(read).toEqual([
+      { type: 'run_end', data: { run_id: 'run_1', finish_reason: 'final', reply: 'No.' } },
+    ]);
+    expect(sent).toEqual([
+      { url: 'http://gw.test/api/v1/runs/run_1/reject', accept: 'text/event-stream', body: decision },
+    ]);
+  });
 });

@@ -130,6 +130,12 @@ export class AgentChassisClient {
     /** Rejects a held plan, or a held function call (`{hash, call_id?, reason?}`: the model reads the reason). */
     reject: (id: string, decision?: RejectRunBody): Promise<AgentRunReply> =>
       this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`, decision ? { body: decision } : {}),
+    /** Rejects a held function call and streams the run's events as it goes on (the model reads `reason`). */
+    rejectStream: (
+      id: string,
+      options: StreamOptions & { decision: RejectRunBody },
+    ): AsyncGenerator<ChatEvent, void, undefined> =>
+      this.stream(`/api/v1/runs/${segment(id)}/reject`, options.decision, options.signal),
     /** Carries out the caller's own plan (refused whole, every bad step named, when invalid). */
     plan: (request: RunPlanRequest, options: StreamOptions = {}): Promise<AgentRunReply> =>
       this.http.json('POST', '/api/v1/runs', { body: { ...request, stream: false }, signal: options.signal }),

@@ -57,7 +57,7 @@ export class ReplSession {
     await this.follow(this.client.chatStream(request, { signal: this.turn.signal }));
   }
 
-  private async follow(events: AsyncIterable<ChatEvent> | Iterable<ChatEvent>): Promise<void> {
+  private async follow(events: AsyncIterable<ChatEvent>): Promise<void> {
     const printer = new ChatPrinter(this.ctx.io.out, this.ctx.io.err, this.ctx.style);
     try {
       for await (const event of events) {
@@ -130,15 +130,13 @@ export class ReplSession {
     return this.follow(this.client.runs.approveStream(runId, { signal: turn.signal, decision }));
   }
 
-  /** The client streams no rejection: the run's reply is printed when it comes (Ctrl-C cancels the run). */
   private async rejectCall(runId: string, words: string[]): Promise<void> {
     const choice = chooseHeldCall(this.held, words);
     if ('problem' in choice) return this.ctx.line(choice.problem);
     const reason = choice.rest.join(' ');
     const decision = { call_id: choice.call.call_id, hash: choice.call.hash, ...(reason ? { reason } : {}) };
-    this.decisionTurn(runId);
-    const reply = await this.client.runs.reject(runId, decision);
-    return this.follow([{ type: 'run_end', data: reply }]);
+    const turn = this.decisionTurn(runId);
+    return this.follow(this.client.runs.rejectStream(runId, { signal: turn.signal, decision }));
   }
 
   /** A decision carries the run on: Ctrl-C cancels it, as during a turn. */

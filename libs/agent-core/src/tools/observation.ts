@@ -26,11 +26,16 @@ export function successObservation(
 ): string {
   const { maxLen, model } = options;
   const whole = encodeResult(name, result, { model });
-  // A metric only: counted once the turn has moved on (it encodes and tokenizes the result again).
+  // A metric only: counted once the turn has moved on (it encodes and tokenizes the result again),
+  // and never at the cost of the process: a result it cannot encode is left uncounted.
   if (result.data !== undefined && options.onTokensSaved)
-    setImmediate(() =>
-      countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), options),
-    );
+    setImmediate(() => {
+      try {
+        countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), options);
+      } catch {
+        // uncounted
+      }
+    });
   if (whole.length <= maxLen) return whole;
   const paging = pagingOf(options.definition, options.args);
   return encodeResult(name, result, { model, maxLength: maxLen, ...(paging ? { paging } : {}) });

@@ -51,6 +51,8 @@ describe.each(MIGRATED_DATABASES)(
       });
       const runId = (await durable.runningRun()) as string;
       await killHolderOf(runId);
+      // the latency kept the step in flight for the kill; the step asked again answers at once
+      durable.stack.llm.setScript({ replies: [`<call name="${ns}_noop"></call>`, ANSWER] });
 
       const answered = await asked;
       expect(answered.status).toBe(200);
@@ -118,6 +120,13 @@ describe.each(MIGRATED_DATABASES)(
         timeoutMs: 15_000,
       });
       await killHolderOf(runId);
+      // the latency kept the summary in flight for the kill; asked again, it answers at once
+      durable.stack.llm.setScript({
+        replies: [
+          JSON.stringify({ steps: [{ description: 'check', tool: `${ns}_noop`, params: {} }] }),
+          ANSWER,
+        ],
+      });
 
       const answered = await approved;
       expect(answered.status).toBe(200);
@@ -162,12 +171,17 @@ describe.each(MIGRATED_DATABASES)(
 
     it('SIGTERM mid run: the run is handed over at once and the JSON caller gets its answer', async () => {
       durable.stack.llm.setScript({ replies: [{ text: ANSWER, latencyMs: 2_500 }] });
+      const before = durable.stack.llm.requests().length;
       const asked = chat('Answer slowly.');
       let runId: string | undefined;
       await expectEventually(async () => {
         runId = await durable.runningRun();
         expect(runId).toBeDefined();
       });
+      // the model step is in flight (its reply, and its latency, already chosen): the step the
+      // other executor asks again after the handover answers at once
+      await expectEventually(() => expect(durable.stack.llm.requests()).toHaveLength(before + 1));
+      durable.stack.llm.setScript({ replies: [ANSWER] });
       const holder = await durable.holderOf(runId as string);
       durable.executors.splice(durable.executors.indexOf(holder), 1);
       await holder.stop();

@@ -44,8 +44,10 @@ describe('calls to a function runner whose event loop is blocked (built process,
   it('fail with unavailable, not at their 30 s timeout: a call in flight, and a new one it never takes', async () => {
     const client = new FunctionClient(bus);
     const takenBy: FnExecProgress[] = [];
+    // Long enough to be running when the runner is frozen (right after it is taken); frozen, the
+    // runner answers nothing however long it is. Short: stopping the runner in the end waits for it.
     const inFlight = outcomeOf(
-      client.call(`${ns}_sleep`, { ms: 20_000 }, { timeoutMs: 30_000, onAccepted: (p) => takenBy.push(p) }),
+      client.call(`${ns}_sleep`, { ms: 5_000 }, { timeoutMs: 30_000, onAccepted: (p) => takenBy.push(p) }),
     );
     await expectEventually(() => expect(takenBy).toHaveLength(1));
     freeze();

@@ -9,7 +9,8 @@ const CRONS = 20;
 const SECONDS = 10;
 
 // Two scheduler processes on one database and one queue; 20 crons fire every second for 10 s.
-describe.each(DATABASES)('two scheduler replicas on $name', (kind) => {
+// The two databases' stacks share nothing (own NATS, database, queue prefix, function): side by side.
+describe.concurrent.each(DATABASES)('two scheduler replicas on $name', (kind) => {
   let stack: SchedulerStack;
   let fn: CountingFunction;
   let replicas: ServiceProcess[];

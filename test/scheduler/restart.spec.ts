@@ -6,7 +6,8 @@ import { type CountingFunction, DATABASES } from '../../apps/scheduler/src/testi
 import { type SchedulerStack, schedulerStack, until } from './support/scheduler-stack';
 
 // kill -9 the scheduler with tasks pending, one running, a cron ticking; restart it later.
-describe.each(DATABASES)('a scheduler killed (SIGKILL) and restarted, on $name', (kind) => {
+// The two databases' stacks share nothing (own NATS, database, queue prefix, functions): side by side.
+describe.concurrent.each(DATABASES)('a scheduler killed (SIGKILL) and restarted, on $name', (kind) => {
   let stack: SchedulerStack;
   let fn: CountingFunction;
   let slow: CountingFunction;

@@ -5,10 +5,10 @@ import type { PlatformConfig } from '@app/config';
 import { AppError, hasScope, SCOPES } from '@app/contracts';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { ApiKeysService, type Principal } from './api-keys.service';
-import { ADMITS_RUN, type AdmittedAhead } from './admitted-ahead';
+import { ADMITS_RUN } from './admits-run.decorator';
 import { RateLimiter } from './rate-limiter.service';
 import { requiredScope } from './scope-policy';
-import { UsageLimits } from './usage-limits.service';
+import { type AdmittedAhead, UsageLimits } from '@app/limits';
 
 export type AuthenticatedRequest = Request & { principal?: Principal; admittedAhead?: AdmittedAhead };
 

@@ -6,7 +6,7 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthGuard } from './auth.guard';
 import { MeController } from './me.controller';
 import { RateLimiter } from './rate-limiter.service';
-import { UsageLimits } from './usage-limits.service';
+import { UsageLimits } from '@app/limits';
 
 import { Global } from '@nestjs/common';
 

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Scope } from '@app/contracts';
-import type { AdmittedAhead } from './admitted-ahead';
+import type { AdmittedAhead } from '@app/limits';
 import type { Principal } from './api-keys.service';
 import type { AuthenticatedRequest } from './auth.guard';
 

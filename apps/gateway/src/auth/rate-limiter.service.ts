@@ -3,8 +3,7 @@ import type { Redis } from 'ioredis';
 import type { PlatformConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
-import { orUnavailable } from './redis-unavailable';
-import type { RateWindow } from './run-slots';
+import { orUnavailable, type RateWindow } from '@app/limits';
 
 const WINDOW_MS = 60_000;
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import { type ChatJoinedReply, type ChatRequest, type MessageRouteReply, Routes } from '@app/contracts';
-import { UsageLimits } from '../auth/usage-limits.service';
+import { UsageLimits } from '@app/limits';
 import { type Caller, ChatService, closedEarly } from './chat.service';
 import type { RoutedChat } from './turn-request';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, Inject, Post, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, ChatJoinedReply, ChatRequest, parseDto } from '@app/contracts';
-import { AdmitsRun } from '../auth/admitted-ahead';
+import { AdmitsRun } from '../auth/admits-run.decorator';
 import { CurrentRunCaller } from '../auth/principal.decorator';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import type { Caller } from './chat.service';

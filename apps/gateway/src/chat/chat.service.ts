@@ -6,8 +6,7 @@ import { AppError, type AgentRunReply, type AgentRunRequest, type Scope } from '
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { TurnRequest } from './turn-request';
-import type { AdmittedAhead } from '../auth/admitted-ahead';
-import { UsageLimits } from '../auth/usage-limits.service';
+import { type AdmittedAhead, UsageLimits } from '@app/limits';
 import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.service';
 import { followRun, followStartedRun, neverStarted } from './run-follower';
 import { RunTakeovers } from './run-takeovers';

@@ -9,7 +9,7 @@ import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry, Par
 import { Logger } from '@app/observability';
 import { RedisModule, RuntimeModule } from '@app/runtime';
 import { expectEventually } from '@app/testing';
-import { UsageLimits } from '../auth/usage-limits.service';
+import { UsageLimits } from '@app/limits';
 import { configureHttp } from '../common/http-app';
 import { HttpErrorFilter } from '../common/http-error.filter';
 import { FunctionsModule } from './functions.module';

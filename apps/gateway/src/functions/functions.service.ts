@@ -14,7 +14,7 @@ import {
 import { FunctionCatalog } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { Principal } from '../auth/api-keys.service';
-import { UsageLimits } from '../auth/usage-limits.service';
+import { UsageLimits } from '@app/limits';
 
 /** How long the gateway waits past the call's own limit for the executor's answer. */
 const RELAY_GRACE_MS = 1_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentNotFoundError, AppError, InvalidParamsError, NotFoundError } from '@app/contracts';
-import { TokenQuotaUsedUpError } from '../auth/usage-limits.service';
+import { TokenQuotaUsedUpError } from '@app/limits';
 import { openAiError, openAiParam } from './openai-error.filter';
 
 describe('openAiError', () => {

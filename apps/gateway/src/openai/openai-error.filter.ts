@@ -7,7 +7,7 @@ import {
   type OpenAiErrorResponse,
 } from '@app/contracts';
 import { Logger } from '@app/observability';
-import { TokenQuotaUsedUpError } from '../auth/usage-limits.service';
+import { TokenQuotaUsedUpError } from '@app/limits';
 import { toHttpError } from '../common/http-error.filter';
 
 const TYPES: Record<number, string> = {

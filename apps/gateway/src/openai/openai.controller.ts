@@ -26,7 +26,7 @@ import {
   parseDto,
 } from '@app/contracts';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
-import { AdmitsRun } from '../auth/admitted-ahead';
+import { AdmitsRun } from '../auth/admits-run.decorator';
 import { CurrentRunCaller } from '../auth/principal.decorator';
 import type { Caller } from '../chat/chat.service';
 import { OpenAiErrorFilter } from './openai-error.filter';

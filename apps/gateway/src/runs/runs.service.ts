@@ -15,7 +15,7 @@ import {
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { UsageLimits } from '../auth/usage-limits.service';
+import { UsageLimits } from '@app/limits';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { followApproval } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';

@@ -5,7 +5,6 @@ import { AppError, type Usage } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
 import { orUnavailable } from './redis-unavailable';
-import type { Principal } from './api-keys.service';
 import { AdmittedAhead } from './admitted-ahead';
 import {
   BUDGET_SPENT,
@@ -20,7 +19,13 @@ import {
 const DAY_MS = 86_400_000;
 
 /** Whose limits a run counts against; `admittedAhead`: its admission, made with its request's rate-limit hit. */
-export type RunCaller = Pick<Principal, 'keyId' | 'dailyCostBudgetUsd'> & { admittedAhead?: AdmittedAhead };
+export interface RunCaller {
+  keyId: string;
+  /** The key's own daily budget in USD, when it has one (else the platform's). */
+  dailyCostBudgetUsd?: number;
+  /** The run's admission, made with its request's rate-limit hit. */
+  admittedAhead?: AdmittedAhead;
+}
 
 /**
  * Unbounded consumption guards per API key, in Redis so they hold across gateway replicas:

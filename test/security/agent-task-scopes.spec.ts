@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply, RunView } from '@app/contracts';
-import { type ServiceProcess, startService } from '@app/testing';
+import { connectMigrated } from '@app/persistence';
+import { REPO_ROOT, type ServiceProcess, startService } from '@app/testing';
 import { type ChatStack, post, startChatStack } from '../chat/chat-stack';
 
 const ADMIN_KEY = 'ac_task_scopes_admin_key_4f7a2c9e81d0';
@@ -28,7 +29,7 @@ describe("tasks within the caller's scopes, checked at creation, visible to admi
   let stack: ChatStack;
   const extra: ServiceProcess[] = [];
 
-  const createKey = async (principal: string, scopes: string[]): Promise<string> => {
+  const createKeyWithId = async (principal: string, scopes: string[]) => {
     const res = await post(
       stack.base,
       '/api/v1/keys',
@@ -36,8 +37,10 @@ describe("tasks within the caller's scopes, checked at creation, visible to admi
       bearer(ADMIN_KEY),
     );
     expect(res.status).toBe(201);
-    return ((await res.json()) as { key: string }).key;
+    return (await res.json()) as { key: string; id: string };
   };
+  const createKey = async (principal: string, scopes: string[]) =>
+    (await createKeyWithId(principal, scopes)).key;
   const request = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await fetch(`${stack.base}/api/v1${path}`, {
       method,
@@ -172,6 +175,37 @@ describe("tasks within the caller's scopes, checked at creation, visible to admi
       body: { name: 'fays-reminder', owner: 'fay', status: 'cancelled' },
     });
     expect((await request('GET', '/delays/fays-reminder', key)).body.status).toBe('cancelled');
+  });
+
+  it('records on each task the key that created it, by REST or through its agent: the runs it fires count against it', async () => {
+    const { key, id } = await createKeyWithId('kai', ['chat', 'tasks:read', 'tasks:write']);
+    const rest = await request('POST', '/delays', key, {
+      name: 'kais-rest-reminder',
+      run_at: inAnHour(),
+      function: 'send_message',
+      params: { to: 'ops', message: 'by REST' },
+    });
+    expect(rest.status).toBe(201);
+    stack.llm.setScript({
+      replies: [delayCreate('kais-agent-reminder', '{"to":"ops","message":"by the agent"}'), 'Scheduled.'],
+    });
+    expect((await chat(key, 'remind ops in an hour')).function_calls).toEqual([
+      expect.objectContaining({ name: 'delay_create', status: 'success' }),
+    ]);
+    const { db } = await connectMigrated(stack.env.DATABASE_URL, REPO_ROOT);
+    try {
+      const rows = await db.delayTask.findMany({
+        where: { name: { in: ['kais-rest-reminder', 'kais-agent-reminder'] } },
+        select: { name: true, key_id: true },
+        orderBy: { name: 'asc' },
+      });
+      expect(rows).toEqual([
+        { name: 'kais-agent-reminder', key_id: id },
+        { name: 'kais-rest-reminder', key_id: id },
+      ]);
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it("bounds an approved plan's calls by the approving key's scopes too", async () => {

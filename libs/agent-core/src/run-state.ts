@@ -37,6 +37,8 @@ export interface RunIdentity {
   runId: string;
   sessionId: string;
   principal?: string;
+  /** The API key the run is done for, sent with every function call (what it schedules counts against it). */
+  keyId?: string;
   /** The caller's scopes, sent with every function call: what the run does for it stays within them. */
   scopes?: Scope[];
   /** The agents above this run, outermost first, when another agent called it as a function. */

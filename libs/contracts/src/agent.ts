@@ -93,6 +93,8 @@ export class AgentRunRequest {
   @IsOptional() @IsString() @Matches(ID_PATTERN) run_id?: string;
   @IsOptional() @IsString() @Matches(NAME_PATTERN) agent?: string;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
+  /** The API key the work is done for: what it starts counts against that key's limits. */
+  @IsOptional() @IsString() @MaxLength(64) key_id?: string;
   /** The caller's scopes: the run's function calls may do no more than they allow. */
   @IsOptional() @IsScopes() scopes?: Scope[];
   /** Publish step events on `agent.events.<run_id>` while running. */

@@ -78,6 +78,8 @@ export class CallerDto {
   @IsOptional() @IsString() @MaxLength(64) run_id?: string;
   @IsOptional() @IsString() @MaxLength(64) session_id?: string;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
+  /** The API key the work is done for: what it starts counts against that key's limits. */
+  @IsOptional() @IsString() @MaxLength(64) key_id?: string;
   /** `agent`, `api`, `scheduler` */
   @IsOptional() @IsString() @MaxLength(32) kind?: string;
   /**
@@ -196,6 +198,8 @@ export class FnInvokeRequest {
   @IsObject() params!: Record<string, unknown>;
   @IsInt() @Min(1) @Max(3_600_000) timeout_ms!: number;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
+  /** The API key the call is made for. */
+  @IsOptional() @IsString() @MaxLength(64) key_id?: string;
   @IsOptional() @IsScopes() scopes?: Scope[];
   /** The client's `Idempotency-Key`, passed on as the call's `idempotency_key`. */
   @IsOptional() @IsString() @Matches(IDEMPOTENCY_KEY_PATTERN) idempotency_key?: string;

@@ -186,10 +186,14 @@ export class ListCronsQuery extends OwnerFilter {
 
 export class CreateDelayRequest extends CreateDelayBody {
   @IsOptional() @IsString() @MaxLength(128) owner?: string;
+  /** The API key that creates the task: the agent runs it fires counts against that key's limits. */
+  @IsOptional() @IsString() @MaxLength(64) key_id?: string;
 }
 
 export class CreateCronRequest extends CreateCronBody {
   @IsOptional() @IsString() @MaxLength(128) owner?: string;
+  /** The API key that creates the task: the agent runs it fires counts against that key's limits. */
+  @IsOptional() @IsString() @MaxLength(64) key_id?: string;
 }
 
 /** Without an owner (an admin, or authentication off), every owner's tasks are listed. */

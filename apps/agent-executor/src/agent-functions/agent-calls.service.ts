@@ -42,6 +42,7 @@ export class AgentCallsService {
         run_id: newId('run'),
         ...(params.session_id ? { session_id: params.session_id } : {}),
         ...(caller.principal ? { principal: caller.principal } : {}),
+        ...(caller.key_id ? { key_id: caller.key_id } : {}),
         ...(caller.scopes ? { scopes: caller.scopes } : {}),
       },
       'agent call',

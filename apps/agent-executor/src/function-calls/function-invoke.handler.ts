@@ -20,7 +20,12 @@ export class FunctionInvokeHandler implements OnApplicationBootstrap {
   }
 
   async invoke(request: FnInvokeRequest) {
-    const caller = { kind: 'api', principal: request.principal || undefined, scopes: request.scopes };
+    const caller = {
+      kind: 'api',
+      principal: request.principal || undefined,
+      ...(request.key_id ? { key_id: request.key_id } : {}),
+      scopes: request.scopes,
+    };
     return this.client.call(request.name, request.params, {
       timeoutMs: request.timeout_ms,
       caller,

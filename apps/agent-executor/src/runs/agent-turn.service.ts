@@ -73,6 +73,7 @@ export class AgentTurnService {
       runId: request.run_id ?? newId('run'),
       sessionId: session.id,
       principal: request.principal,
+      ...(request.key_id ? { keyId: request.key_id } : {}),
       scopes: request.scopes,
       stream: request.stream === true,
       ...(lineage ? { chain: lineage.chain } : {}),
@@ -147,6 +148,7 @@ export class AgentTurnService {
         lease: this.leases.lease(),
         turn_options: {
           ...(request.scopes ? { scopes: request.scopes } : {}),
+          ...(request.key_id ? { key_id: request.key_id } : {}),
           ...(request.instructions?.trim() ? { instructions: request.instructions } : {}),
           ...(lineage ? { lineage } : {}),
         },

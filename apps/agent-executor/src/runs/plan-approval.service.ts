@@ -40,7 +40,14 @@ export class PlanApprovalService {
     const record = await this.claim(runId, 'running', principal);
     const profile = await this.profiles.get(record.agent);
     const run = this.engine.newRun(
-      { runId, sessionId: record.session_id ?? '', principal: record.owner || undefined, scopes, stream },
+      {
+        runId,
+        sessionId: record.session_id ?? '',
+        principal: record.owner || undefined,
+        ...(record.turn_options.key_id ? { keyId: record.turn_options.key_id } : {}),
+        scopes,
+        stream,
+      },
       profile,
       {
         usage: record.usage,

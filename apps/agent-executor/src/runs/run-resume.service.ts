@@ -38,7 +38,7 @@ export class RunResumeService {
     how: { stream: boolean; takeover: boolean },
   ): Promise<AgentRunReply> {
     const replay = new JournalReplay(await this.journal.load(record.id));
-    const { scopes, instructions, approved, lineage } = record.turn_options;
+    const { scopes, key_id: keyId, instructions, approved, lineage } = record.turn_options;
     // approved: the run already went through its hold; running from the top must not hold it again
     const own = withInstructions(approved ? { ...profile, plan_approval: false } : profile, instructions);
     const run = this.engine.newRun(
@@ -46,6 +46,7 @@ export class RunResumeService {
         runId: record.id,
         sessionId: record.session_id ?? '',
         principal: record.owner || undefined,
+        ...(keyId ? { keyId } : {}),
         scopes,
         stream: how.stream,
         ...(lineage ? { chain: lineage.chain } : {}),

@@ -32,6 +32,8 @@ export interface NewRun {
 
 export interface TurnOptions {
   scopes?: Scope[];
+  /** The API key the run is done for: a run taken up again goes on for it. */
+  key_id?: string;
   instructions?: string;
   /** Its plan was approved: a run taken over carries the plan out without holding it again. */
   approved?: boolean;

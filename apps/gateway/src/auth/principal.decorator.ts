@@ -31,10 +31,14 @@ export const CurrentRunCaller = createParamDecorator(
   },
 );
 
-/** The calling key's principal and scopes together. */
+/** The calling key's principal, scopes and id together ('anonymous' with authentication off, as for its limits). */
 export const CurrentCaller = createParamDecorator(
-  (_: unknown, context: ExecutionContext): { principal: string; scopes: Scope[] } => {
+  (_: unknown, context: ExecutionContext): { principal: string; scopes: Scope[]; keyId: string } => {
     const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-    return { principal: principal?.principal ?? '', scopes: principal?.scopes ?? [] };
+    return {
+      principal: principal?.principal ?? '',
+      scopes: principal?.scopes ?? [],
+      keyId: principal?.keyId ?? 'anonymous',
+    };
   },
 );

@@ -163,8 +163,12 @@ export function closedEarly(res: Response): AbortSignal {
 }
 
 /** Whose the run is, and the scopes that bound what its function calls may do. */
-function ownedBy(caller: Caller): { principal?: string; scopes: Scope[] } {
-  return { ...(caller.principal ? { principal: caller.principal } : {}), scopes: caller.scopes };
+function ownedBy(caller: Caller): { principal?: string; key_id: string; scopes: Scope[] } {
+  return {
+    ...(caller.principal ? { principal: caller.principal } : {}),
+    key_id: caller.keyId,
+    scopes: caller.scopes,
+  };
 }
 
 /** The run is recorded all the same: its ids and finish reason go with the error, for GET /api/v1/runs/:id. */

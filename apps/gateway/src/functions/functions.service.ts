@@ -62,6 +62,7 @@ export class FunctionsService {
       params: body.params ?? {},
       timeout_ms,
       principal: caller.principal || undefined,
+      key_id: caller.keyId,
       scopes: caller.scopes,
       idempotency_key: idempotencyKey,
     };

@@ -4,6 +4,8 @@ import { AppError, hasScope, type Scope } from '@app/contracts';
 export interface TaskCaller {
   principal: string;
   scopes: Scope[];
+  /** The key creating a task: the agent runs it fires count against that key's limits. */
+  keyId: string;
 }
 
 /**

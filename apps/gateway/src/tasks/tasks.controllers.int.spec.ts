@@ -80,7 +80,7 @@ describe('the task routes (gateway side: parse, relay with the caller as owner)'
     scheduler.answer = (_s, body) => body;
   });
 
-  it("relays a new delay with the caller's principal as its owner", async () => {
+  it("relays a new delay with the caller's principal as its owner, and its key as the one it counts against", async () => {
     const body = {
       name: 'd1',
       run_at: '2030-01-01T09:00:00+08:00',
@@ -89,7 +89,7 @@ describe('the task routes (gateway side: parse, relay with the caller as owner)'
     };
     expect(await http('POST', '/delays', body)).toMatchObject({ status: 201 });
     expect(scheduler.sent).toEqual([
-      { subject: Subjects.schedulerDelayCreate, body: { ...body, owner: 'alice' } },
+      { subject: Subjects.schedulerDelayCreate, body: { ...body, owner: 'alice', key_id: 'k1' } },
     ]);
   });
 

@@ -22,7 +22,11 @@ export class TasksService {
   constructor(@Inject(Bus) private readonly bus: Bus) {}
 
   createDelay(body: CreateDelayBody, caller: TaskCaller): Promise<DelayTaskView> {
-    return this.bus.request(Routes.schedulerDelayCreate, { ...body, owner: caller.principal });
+    return this.bus.request(Routes.schedulerDelayCreate, {
+      ...body,
+      owner: caller.principal,
+      key_id: caller.keyId,
+    });
   }
 
   listDelays(query: ListDelaysQuery, caller: TaskCaller): Promise<DelayTaskView[]> {
@@ -38,7 +42,11 @@ export class TasksService {
   }
 
   createCron(body: CreateCronBody, caller: TaskCaller): Promise<CronTaskView> {
-    return this.bus.request(Routes.schedulerCronCreate, { ...body, owner: caller.principal });
+    return this.bus.request(Routes.schedulerCronCreate, {
+      ...body,
+      owner: caller.principal,
+      key_id: caller.keyId,
+    });
   }
 
   listCrons(query: ListCronsQuery, caller: TaskCaller): Promise<CronTaskView[]> {

@@ -149,6 +149,10 @@ export interface CountingOptions {
   /** Every call fails with "disk full". */
   fail?: boolean;
   delayMs?: number;
+  /** The provider it announces (`agents`: it stands for an agent served as a function). */
+  provider?: string;
+  /** The tokens each call reports, as an agent's run does. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
 export interface FunctionCall {
@@ -178,14 +182,16 @@ export async function serveCountingFunction(
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs).unref());
     if (options.fail)
       return { status: 'error', error: { code: 'function_error', message: 'disk full' }, elapsed_ms: 1 };
-    return { status: 'success', result: { message: `counted ${calls.length}` }, elapsed_ms: 1 };
+    const usage = options.usage ? { usage: options.usage } : {};
+    return { status: 'success', result: { message: `counted ${calls.length}`, ...usage }, elapsed_ms: 1 };
   });
   bus.serve(Routes.fnCatalog, (): FnCatalogReply => ({
-    provider: 'test',
+    provider: options.provider ?? 'test',
     instance: name,
     functions: [
       {
         name,
+        provider: options.provider ?? 'test',
         description: 'counts its calls',
         parameters: {
           type: 'object',

@@ -13,6 +13,7 @@ export function callerOf(run: RunContext['run'], kind: CallerDto['kind'] = 'agen
     run_id: run.runId,
     session_id: run.identity.sessionId,
     principal: run.identity.principal,
+    ...(run.identity.keyId ? { key_id: run.identity.keyId } : {}),
     scopes: run.identity.scopes,
     kind,
     chain: [...(run.identity.chain ?? []), run.definition.name],

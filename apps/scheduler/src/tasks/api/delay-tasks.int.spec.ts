@@ -1,6 +1,7 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type AgentRunReply, type AgentRunRequest, Routes } from '@app/contracts';
+import { AGENT_FUNCTION_PROVIDER, type AgentRunReply, type AgentRunRequest, Routes } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import {
   type CountingFunction,
@@ -8,6 +9,7 @@ import {
   inMs,
   type SchedulerWorld,
   schedulerWorld,
+  serveCountingFunction,
 } from '../../testing/scheduler.harness';
 import { DelayTasksService } from './delay-tasks.service';
 
@@ -99,6 +101,86 @@ describe.each(DATABASES)('delay tasks on $name (real Redis and NATS)', (kind) =>
     ]);
     expect(task.result).toMatchObject({ reply: 'Time to stretch!', run_id: 'run-1', finish_reason: 'final' });
     await agentBus.drain();
+  });
+
+  it('runs an agent turn for the key that created the task: its usage charged to the key, refused once its quota is spent', async () => {
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const keyId = `key-${kind}-${Date.now()}`;
+    const day = new Date().toISOString().slice(0, 10);
+    const agentBus = await Bus.connect({ url: world.nats.url, name: 'agent-stub' });
+    const turns: AgentRunRequest[] = [];
+    let slotsHeld = -1;
+    agentBus.serve(Routes.agentRun, async (request): Promise<AgentRunReply> => {
+      turns.push(request);
+      slotsHeld = await redis.zcard(`ac:slots:${keyId}`);
+      const usage = { prompt_tokens: 5, completion_tokens: 7 };
+      return {
+        session_id: 's',
+        run_id: 'run-k',
+        reply: 'Done.',
+        function_calls: [],
+        finish_reason: 'final',
+        usage,
+      };
+    });
+    await agentBus.flush();
+    const turn = (name: string) =>
+      delays.create({ name, run_at: inMs(300), message: 'tidy up', owner: 'alice', key_id: keyId });
+    try {
+      await turn('keyed-turn');
+      await expectEventually(async () => expect((await delays.get('keyed-turn')).status).toBe('completed'));
+      expect(turns).toMatchObject([{ key_id: keyId, principal: 'alice' }]);
+      expect(slotsHeld).toBe(1);
+      await expectEventually(async () => {
+        expect(await redis.get(`ac:tokens:${keyId}:${day}`)).toBe('12');
+        expect(await redis.zcard(`ac:slots:${keyId}`)).toBe(0);
+      });
+
+      await redis.set(`ac:tokens:${keyId}:${day}`, String(Number.MAX_SAFE_INTEGER));
+      await turn('over-quota');
+      const refused = await expectEventually(async () => {
+        const task = await delays.get('over-quota');
+        expect(task.status).toBe('failed');
+        return task;
+      });
+      expect(refused.error).toMatch(/daily token quota of \d+ tokens used up/);
+      expect(turns).toHaveLength(1);
+    } finally {
+      await agentBus.drain();
+      await redis.del(`ac:tokens:${keyId}:${day}`);
+      redis.disconnect();
+    }
+  });
+
+  it('calls an agent served as a function for the key that created the task, charging its usage to the key', async () => {
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const keyId = `key-fn-${kind}-${Date.now()}`;
+    const day = new Date().toISOString().slice(0, 10);
+    const agentFn = await serveCountingFunction(world.nats.url, {
+      provider: AGENT_FUNCTION_PROVIDER,
+      usage: { prompt_tokens: 3, completion_tokens: 4 },
+    });
+    const plain = await serveCountingFunction(world.nats.url, {
+      usage: { prompt_tokens: 50, completion_tokens: 50 },
+    });
+    try {
+      for (const [name, fn] of [
+        ['agent-fn', agentFn],
+        ['plain-fn', plain],
+      ] as const)
+        await delays.create({ name, run_at: inMs(500), function: fn.name, owner: 'bo', key_id: keyId });
+      await expectEventually(async () => {
+        expect((await delays.get('agent-fn')).status).toBe('completed');
+        expect((await delays.get('plain-fn')).status).toBe('completed');
+      });
+      expect(agentFn.calls[0].caller).toMatchObject({ kind: 'scheduler', principal: 'bo', key_id: keyId });
+      // only the agent's run is the key's: a plain function's report is not a run of it
+      await expectEventually(async () => expect(await redis.get(`ac:tokens:${keyId}:${day}`)).toBe('7'));
+    } finally {
+      await Promise.all([agentFn.close(), plain.close()]);
+      await redis.del(`ac:tokens:${keyId}:${day}`);
+      redis.disconnect();
+    }
   });
 
   it('lets a fire in flight finish when the scheduler stops (SIGTERM)', async () => {

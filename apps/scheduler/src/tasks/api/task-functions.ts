@@ -80,6 +80,7 @@ export class TaskFunctions {
       ...p,
       ...agentTurnDefaults(p, caller),
       owner: caller.principal ?? '',
+      ...(caller.key_id ? { key_id: caller.key_id } : {}),
     });
     return { message: `delay '${task.name}' scheduled for ${task.run_at}`, data: delayRow(task) };
   }
@@ -100,6 +101,7 @@ export class TaskFunctions {
       ...p,
       ...agentTurnDefaults(p, caller),
       owner: caller.principal ?? '',
+      ...(caller.key_id ? { key_id: caller.key_id } : {}),
     });
     return { message: `cron '${task.name}' created; next run at ${task.next_run_at}`, data: cronRow(task) };
   }

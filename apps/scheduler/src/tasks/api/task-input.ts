@@ -42,6 +42,7 @@ export function delayInput(req: CreateDelayRequest, now: Date): NewDelayTask {
     ...target(req),
     name: req.name,
     owner: req.owner ?? '',
+    key_id: req.key_id ?? null,
     run_at: runAt!,
     misfire_policy: req.misfire_policy ?? 'missed',
   };
@@ -71,6 +72,7 @@ export function cronInput(req: CreateCronRequest, now: Date, minIntervalMs: numb
     ...target(req),
     name: req.name,
     owner: req.owner ?? '',
+    key_id: req.key_id ?? null,
     cron_expr: spec.expr,
     timezone: spec.timezone,
     until,

@@ -21,6 +21,8 @@ export interface TaskTargetSpec {
 export interface NewDelayTask extends TaskTargetSpec {
   name: string;
   owner: string;
+  /** The API key that created it: the agent runs it fires count against that key's limits. */
+  key_id: string | null;
   run_at: Date;
   misfire_policy: MisfirePolicy;
 }
@@ -29,6 +31,8 @@ export interface NewDelayTask extends TaskTargetSpec {
 export interface NewCronTask extends TaskTargetSpec {
   name: string;
   owner: string;
+  /** The API key that created it: the agent runs it fires count against that key's limits. */
+  key_id: string | null;
   cron_expr: string;
   timezone: string;
   until: Date | null;

@@ -1,8 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { inSpan, linkTo } from '@app/observability';
 import { Bus, NoRespondersError } from '@app/bus';
-import { type AgentRunRequest, AppError, type FinishReason, Routes, UnavailableError } from '@app/contracts';
-import { CallNotDeliveredError, FunctionClient } from '@app/functions';
+import {
+  AGENT_FUNCTION_PROVIDER,
+  type AgentRunRequest,
+  AppError,
+  type FinishReason,
+  Routes,
+  UnavailableError,
+  type Usage,
+} from '@app/contracts';
+import { CallNotDeliveredError, FunctionCatalog, FunctionClient } from '@app/functions';
+import { UsageLimits } from '@app/limits';
+import { TaskKeyRepository } from '../store/task-key.repository';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import type { FireOutcome } from '../domain/fire-outcome';
 import type { DelayTask } from '../domain/task';
@@ -12,6 +22,7 @@ export type RunnableTask = Pick<
   DelayTask,
   | 'name'
   | 'owner'
+  | 'key_id'
   | 'target'
   | 'function_name'
   | 'params'
@@ -27,12 +38,20 @@ const MAX_RETRY_MS = 4_000;
 /** An agent turn that ended this way did what it was asked (a plan may wait for a human). */
 const FINISHED = new Set<FinishReason>(['final', 'awaiting_approval']);
 
-/** Runs a task's target over the bus, within the fire timeout: `fn.exec.<function>` or an agent turn. */
+/**
+ * Runs a task's target over the bus, within the fire timeout: `fn.exec.<function>` or an agent turn.
+ * An agent's run (a turn, or an agent called as the task's function) is done for the key that
+ * created the task, within that key's limits, as the gateway's runs are: one of its run slots while
+ * it runs, refused once its daily token quota or USD budget is spent, its usage charged to its day.
+ */
 @Injectable()
 export class TaskRunner {
   constructor(
     @Inject(Bus) private readonly bus: Bus,
     @Inject(FunctionClient) private readonly functions: FunctionClient,
+    @Inject(FunctionCatalog) private readonly catalog: FunctionCatalog,
+    @Inject(UsageLimits) private readonly limits: UsageLimits,
+    @Inject(TaskKeyRepository) private readonly keys: TaskKeyRepository,
     @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
   ) {}
 
@@ -65,11 +84,22 @@ export class TaskRunner {
 
   private async runFunction(task: RunnableTask, fireId: string, timeoutMs: number): Promise<FireOutcome> {
     const params = JSON.parse(task.params) as Record<string, unknown>;
-    const reply = await this.functions.call(task.function_name, params, {
-      timeoutMs,
-      caller: { kind: 'scheduler', principal: task.owner || undefined },
-      callId: fireId,
-    });
+    const call = () =>
+      this.functions.call(task.function_name, params, {
+        timeoutMs,
+        caller: {
+          kind: 'scheduler',
+          principal: task.owner || undefined,
+          ...(task.key_id ? { key_id: task.key_id } : {}),
+        },
+        callId: fireId,
+      });
+    // An unreadable catalogue (NATS down) fails the call below too, which is then sent again.
+    const definition = await this.catalog.get(task.function_name).catch(() => undefined);
+    const runsAgent = definition?.provider === AGENT_FUNCTION_PROVIDER;
+    const reply = runsAgent
+      ? await this.forKey(task, call, (r) => (r.status === 'success' ? r.result.usage : undefined))
+      : await call();
     if (reply.status === 'success') return { status: 'completed', result: reply.result };
     return {
       status: 'failed',
@@ -85,8 +115,13 @@ export class TaskRunner {
       session_id: task.session_id ?? undefined,
       agent: task.agent ?? undefined,
       principal: task.owner || undefined,
+      ...(task.key_id ? { key_id: task.key_id } : {}),
     };
-    const reply = await this.bus.request(Routes.agentRun, request, { timeoutMs });
+    const reply = await this.forKey(
+      task,
+      () => this.bus.request(Routes.agentRun, request, { timeoutMs }),
+      (r) => r.usage,
+    );
     const result = {
       session_id: reply.session_id,
       run_id: reply.run_id,
@@ -95,6 +130,25 @@ export class TaskRunner {
     };
     if (FINISHED.has(reply.finish_reason)) return { status: 'completed', result };
     return { status: 'failed', result, error: `the agent run ended with '${reply.finish_reason}'` };
+  }
+
+  /**
+   * An agent's run within the limits of the key that created the task (a refusal, e.g. its daily
+   * quota used up, fails the fire with the limit's message); a task from before keys were recorded
+   * runs outside any.
+   */
+  private async forKey<R>(
+    task: RunnableTask,
+    run: () => Promise<R>,
+    usageOf: (reply: R) => Usage | undefined,
+  ): Promise<R> {
+    if (!task.key_id) return run();
+    const caller = { keyId: task.key_id, dailyCostBudgetUsd: await this.keys.dailyBudgetUsd(task.key_id) };
+    const within = await this.limits.withinLimits(caller, async () => {
+      const reply = await run();
+      return { reply, usage: usageOf(reply) };
+    });
+    return within.reply;
   }
 }
 

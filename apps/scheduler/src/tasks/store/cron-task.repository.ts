@@ -162,6 +162,7 @@ function toCronTask(row: Prisma.CronTaskModel): CronTask {
     id: row.id,
     name: row.name,
     owner: row.owner,
+    key_id: row.key_id,
     cron_expr: row.cron_expr,
     timezone: row.timezone,
     ...targetOf(row),

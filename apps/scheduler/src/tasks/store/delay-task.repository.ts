@@ -119,6 +119,7 @@ function toDelayTask(row: Prisma.DelayTaskModel): DelayTask {
     id: row.id,
     name: row.name,
     owner: row.owner,
+    key_id: row.key_id,
     run_at: row.run_at,
     status: row.status as DelayStatus,
     misfire_policy: row.misfire_policy as MisfirePolicy,

@@ -42,7 +42,14 @@ describe.each(DATABASES)('the task repositories on $name', (kind) => {
 
   it('gives a delay back as it was stored, then with its outcome once it has run', async () => {
     const created = await delays.create(
-      { ...FUNCTION_TARGET, name: 'remind', owner: 'alice', run_at: RUN_AT, misfire_policy: 'run_once' },
+      {
+        ...FUNCTION_TARGET,
+        name: 'remind',
+        owner: 'alice',
+        key_id: 'key_alice',
+        run_at: RUN_AT,
+        misfire_policy: 'run_once',
+      },
       60_000,
     );
     expect(created).toEqual({
@@ -50,6 +57,7 @@ describe.each(DATABASES)('the task repositories on $name', (kind) => {
       id: expect.any(String),
       name: 'remind',
       owner: 'alice',
+      key_id: 'key_alice',
       run_at: RUN_AT,
       misfire_policy: 'run_once',
       catchup_window_ms: 60_000,
@@ -96,6 +104,7 @@ describe.each(DATABASES)('the task repositories on $name', (kind) => {
       ...FUNCTION_TARGET,
       name: 'once-a-minute',
       owner: '',
+      key_id: null,
       cron_expr: '* * * * *',
       timezone: 'UTC',
       until: null,

@@ -29,9 +29,10 @@ const delayList: FunctionDefinition = {
   parameters: { type: 'object', properties: {}, required: [] },
 };
 
-function guards(definitions: FunctionDefinition[]): TaskGuards {
+function guards(definitions: FunctionDefinition[], { stale = false } = {}): TaskGuards {
   const catalog = {
-    get: async (name: string) => definitions.find((d) => d.name === name),
+    // stale: the name missed by a lookup in a young catalogue, then found by a fresh gathering
+    get: async (name: string) => (stale ? undefined : definitions.find((d) => d.name === name)),
     list: async () => definitions,
   } as unknown as FunctionCatalog;
   const settings = { maxTasksPerOwner: 10 } as SchedulerSettings;
@@ -72,6 +73,15 @@ describe('TaskGuards: a task function and its params, checked at creation', () =
         { field: 'params.channel', message: expect.stringMatching(/must be one of/) },
       ]),
     );
+  });
+
+  it('finds a function the fresh list has though the young catalogue missed it (never "unknown X; available: X")', async () => {
+    await expect(
+      guards([sendMessage], { stale: true }).admit(
+        'alice',
+        target('send_message', { to: 'ops', message: 'hi' }),
+      ),
+    ).resolves.toBeUndefined();
   });
 
   it('admits params that fit the schema, defaults left to the function', async () => {

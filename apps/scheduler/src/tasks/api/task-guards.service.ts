@@ -48,7 +48,10 @@ export class TaskGuards {
   private async findFunction(name: string): Promise<FunctionDefinition> {
     const found = await this.catalog.get(name);
     if (found) return found;
+    // `get` does not gather again for a catalogue under a second old; `list` may have, since.
     const all = await this.catalog.list();
+    const listed = all.find((f) => f.name === name);
+    if (listed) return listed;
     if (all.every((f) => f.provider === FUNCTION_PROVIDER)) {
       throw new UnavailableError(
         `no function provider answers right now, so function '${name}' cannot be checked; try again shortly`,

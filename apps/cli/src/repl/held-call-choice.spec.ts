@@ -23,6 +23,13 @@ describe('the held call a REPL decision names', () => {
     });
   });
 
+  it('is named by the ending of its id too, <step>:<index>', () => {
+    expect(chooseHeldCall(two, ['1:1', 'not', 'this'])).toEqual({ call: two[1], rest: ['not', 'this'] });
+    expect(chooseHeldCall(two, ['9:9'])).toEqual({
+      problem: '2 calls wait: name one of run_1:1:0, run_1:1:1',
+    });
+  });
+
   it('must be named when several wait, and the hint says so', () => {
     expect(chooseHeldCall(two, ['too', 'much'])).toEqual({
       problem: '2 calls wait: name one of run_1:1:0, run_1:1:1',

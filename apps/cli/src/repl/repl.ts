@@ -16,7 +16,7 @@ const HELP = `/agent <name>                 talk to another agent (starts a new 
 /session                      show the session and its messages
 /trace                        the last run's trace
 /approve [<call_id>]          run the last run's call held for approval (name it when several
-                              wait), or the plan it holds
+                              wait: its id, or the id's <step>:<index> ending), or the plan it holds
 /reject [<call_id>] [reason…] refuse it (the model reads the reason), or reject the held plan
 /help                         this help
 /quit                         leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ErrorBody, FunctionResult } from '@app/contracts';
 import { isAllowed } from '@app/protocol';
 import type { AgentDefinition } from '../agent-definition';
+import type { RunState } from '../run-state';
 
 /** A call held before it was sent, waiting for a person's decision. */
 export interface HeldCall {
@@ -56,6 +57,16 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** The decision on call `index` of the run's current step, if one was taken on these very arguments. */
+export function decisionFor(
+  { run, approvals }: { run: RunState; approvals?: ApprovalDecisions },
+  index: number,
+  args: Record<string, unknown>,
+): ApprovalDecision | undefined {
+  const decision = approvals?.get(heldCallId(run.runId, run.step, index));
+  return decision && (!decision.hash || decision.hash === argumentsHash(args)) ? decision : undefined;
 }
 
 /** A rejected call's error: the model reads the reviewer's reason. */

@@ -12,7 +12,7 @@ import type { ToolCallEntry } from '../journal/journal-entry';
 import { IN_FLIGHT } from '../journal/journal-replay';
 import {
   argumentsHash,
-  type ApprovalDecision,
+  decisionFor,
   type HeldCall,
   heldCallId,
   needsApproval,
@@ -292,14 +292,4 @@ async function allowedNames(ctx: RunContext): Promise<string[] | undefined> {
 
 function refuse(call: ToolCall, code: ErrorBody['code'], message: string): Checked {
   return { call, args: call.params, refusal: { code, message } };
-}
-
-/** The decision on call `index` of the current step, if one was taken on these very arguments. */
-function decisionFor(
-  ctx: RunContext,
-  index: number,
-  args: Record<string, unknown>,
-): ApprovalDecision | undefined {
-  const decision = ctx.approvals?.get(heldCallId(ctx.run.runId, ctx.run.step, index));
-  return decision && (!decision.hash || decision.hash === argumentsHash(args)) ? decision : undefined;
 }

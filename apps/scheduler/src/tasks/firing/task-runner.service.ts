@@ -94,10 +94,7 @@ export class TaskRunner {
         },
         callId: fireId,
       });
-    // An unreadable catalogue (NATS down) fails the call below too, which is then sent again.
-    const definition = await this.catalog.get(task.function_name).catch(() => undefined);
-    const runsAgent = definition?.provider === AGENT_FUNCTION_PROVIDER;
-    const reply = runsAgent
+    const reply = (await this.runsAgentForKey(task))
       ? await this.forKey(task, call, (r) => (r.status === 'success' ? r.result.usage : undefined))
       : await call();
     if (reply.status === 'success') return { status: 'completed', result: reply.result };
@@ -130,6 +127,16 @@ export class TaskRunner {
     };
     if (FINISHED.has(reply.finish_reason)) return { status: 'completed', result };
     return { status: 'failed', result, error: `the agent run ended with '${reply.finish_reason}'` };
+  }
+
+  /**
+   * Whether the task's function is an agent's, run for the key that created the task (looked up
+   * only then). An unreadable catalogue (NATS down) fails the call too, which is then sent again.
+   */
+  private async runsAgentForKey(task: RunnableTask): Promise<boolean> {
+    if (!task.key_id) return false;
+    const definition = await this.catalog.get(task.function_name).catch(() => undefined);
+    return definition?.provider === AGENT_FUNCTION_PROVIDER;
   }
 
   /**

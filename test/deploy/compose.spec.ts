@@ -8,6 +8,10 @@ import { nodeFlags, REPO_ROOT } from '@app/testing';
 
 type ComposeService = {
   image?: string;
+  read_only?: boolean;
+  tmpfs?: string[];
+  cap_drop?: string[];
+  security_opt?: string[];
   build?: { target?: string; dockerfile?: string };
   healthcheck?: unknown;
   depends_on?: Record<string, { condition: string }>;
@@ -81,6 +85,19 @@ describe('docker-compose.yml', () => {
     );
   });
 
+  it('runs the services and the migration on a read-only root filesystem, without capabilities', () => {
+    for (const name of [...SERVICE_NAMES, 'migrate']) {
+      const service = compose.services[name];
+      expect({ name, readOnly: service.read_only, caps: service.cap_drop }).toEqual({
+        name,
+        readOnly: true,
+        caps: ['ALL'],
+      });
+      expect(service.security_opt, name).toContain('no-new-privileges:true');
+    }
+    for (const name of SERVICE_NAMES) expect(compose.services[name].tmpfs, name).toEqual(['/tmp']);
+  });
+
   it('fsyncs every JetStream write', () => {
     expect(readFileSync(join(REPO_ROOT, 'deploy/nats/nats.conf'), 'utf8')).toMatch(
       /^\s*sync_interval:\s*always/m,
@@ -108,6 +125,22 @@ describe('deploy/Dockerfile', () => {
     for (const args of services)
       for (const flag of nodeFlags(REPO_ROOT))
         expect([...args, ...nodeOptions], `${args.at(-1)} ${flag}`).toContain(flag);
+  });
+
+  it("probes each service's health on the port its environment names", () => {
+    const stages = dockerfile.split(/^FROM runtime AS /m).slice(1);
+    const probes = stages.flatMap((stage) => {
+      const probe = /^HEALTHCHECK .*\n\s*CMD (.*)$/m.exec(stage)?.[1];
+      return probe ? [[stage.split('\n')[0], probe]] : [];
+    });
+    expect(probes.map(([target]) => target).sort()).toEqual([...SERVICE_NAMES].sort());
+    for (const [target, probe] of probes)
+      expect(probe, target).toContain(target === 'gateway' ? 'process.env.PORT' : 'process.env.METRICS_PORT');
+  });
+
+  it('sends no installed packages, build output, history or secrets as the build context', () => {
+    const ignored = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n');
+    for (const path of ['.git', 'node_modules', 'dist', '.env']) expect(ignored, path).toContain(path);
   });
 
   it('copies only paths that exist and runs as a non-root user', () => {

@@ -48,6 +48,7 @@ engine_stop() {
       sleep 1
     fi
   fi
+  local stopped=$SECONDS
   # its containerd, should it have outlived it (a KILL), wrote its pid under the exec root
   local containerd
   containerd=$(cat "$root/exec/containerd/containerd.pid" 2>/dev/null || true)
@@ -62,5 +63,5 @@ engine_stop() {
     umount -l "$mount" 2>/dev/null || true
   done
   rm -rf "$root"
-  echo "Docker engine stopped and its folder removed in $((SECONDS - since))s"
+  echo "Docker engine stopped in $((stopped - since))s, its folder removed in $((SECONDS - stopped))s"
 }

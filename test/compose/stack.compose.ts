@@ -4,7 +4,7 @@
 // then it scales and survives its faults.
 import { beforeAll, describe } from 'vitest';
 import { scaleAndFaultChecks } from './faults';
-import { imageChecks, type StartTimes, startTimes } from './images';
+import { imageChecks, type StartTime, startTimes } from './images';
 import { servingChecks } from './serving';
 import { ADMIN_KEY, compose, published, SERVICES, type Stack, untilHealthy } from './stack';
 
@@ -17,7 +17,7 @@ describe('docker compose up, for real', () => {
     natsLogs: [],
     ps: () => compose(['ps']),
   };
-  let times: StartTimes[] = [];
+  let times: StartTime[] = [];
 
   beforeAll(async () => {
     await compose(['up', '-d'], 600_000);

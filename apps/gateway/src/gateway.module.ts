@@ -7,6 +7,7 @@ import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ChatModule } from './chat/chat.module';
 import { ConsoleModule } from './console/console.module';
+import { CommonModule } from './common/common.module';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
@@ -25,6 +26,7 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         runtime,
+        CommonModule,
         PersistenceModule.forRoot(config.database.url),
         RedisModule.forRoot(config.redis.url),
         AuthModule,

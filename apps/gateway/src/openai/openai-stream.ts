@@ -7,7 +7,7 @@ import type {
   ChatCompletionChunkChoice,
 } from '@app/contracts';
 import type { RunStreamFormat } from '../chat/sse-relay';
-import { openAiError } from './openai-error.filter';
+import { openAiError } from './openai-error-shape';
 import { completionId, FINISH_REASONS, runInfoOf, toolCallsOf, usageOf } from './openai-response';
 
 /**

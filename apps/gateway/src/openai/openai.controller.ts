@@ -1,16 +1,4 @@
-import {
-  All,
-  Body,
-  Controller,
-  Get,
-  Headers,
-  Inject,
-  Param,
-  Post,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
+import { All, Body, Controller, Get, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
   ChatCompletionRequest,
@@ -29,14 +17,12 @@ import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { AdmitsRun } from '../auth/admits-run.decorator';
 import { CurrentRunCaller } from '../auth/principal.decorator';
 import type { Caller } from '../chat/chat.service';
-import { OpenAiErrorFilter } from './openai-error.filter';
 import { OpenAiService } from './openai.service';
 
 const OPENAI = { tag: 'openai', errorBody: OpenAiErrorResponse } as const;
 
 /** The OpenAI-compatible API: models are agents; errors in OpenAI's shape. */
 @Controller('v1')
-@UseFilters(OpenAiErrorFilter)
 export class OpenAiController {
   constructor(@Inject(OpenAiService) private readonly openai: OpenAiService) {}
 

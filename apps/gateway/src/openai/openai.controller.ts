@@ -13,6 +13,7 @@ import {
   OpenAiModelList,
   parseDto,
 } from '@app/contracts';
+import { closedEarly, sendEventStream } from '../common/event-stream';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { AdmitsRun } from '../auth/admits-run.decorator';
 import { CurrentRunCaller } from '../auth/principal.decorator';
@@ -65,7 +66,7 @@ export class OpenAiController {
     },
     errors: { 409: 'conflict: a tool call already answered' },
   })
-  complete(
+  async complete(
     @Body() body: unknown,
     @Headers('x-session-id') sessionId: string | undefined,
     @CurrentRunCaller() caller: Caller,
@@ -74,7 +75,12 @@ export class OpenAiController {
     if (sessionId !== undefined && !ID_PATTERN.test(sessionId))
       throw new InvalidParamsError([{ field: 'X-Session-Id', message: 'must be a session id (ses_…)' }]);
     const request = parseDto(ChatCompletionRequest, body, 'chat completion request', { unknown: 'strip' });
-    return this.openai.complete(request, sessionId, caller, res);
+    if (request.stream) {
+      const { events, format } = this.openai.stream(request, sessionId, caller, closedEarly(res));
+      return sendEventStream(res, events, format);
+    }
+    const { reply, completion } = await this.openai.complete(request, sessionId, caller, closedEarly(res));
+    res.set({ 'x-run-id': reply.run_id, 'x-session-id': reply.session_id }).status(200).json(completion);
   }
 
   /** Other OpenAI endpoints (embeddings, the Responses API, …) are not served: a 404 in OpenAI's shape. */

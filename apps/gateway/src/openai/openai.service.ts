@@ -1,8 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
-import type { AgentProfileView, ChatCompletionRequest, OpenAiModel, OpenAiModelList } from '@app/contracts';
+import type {
+  AgentProfileView,
+  AgentRunReply,
+  ChatCompletionRequest,
+  ChatCompletionResponse,
+  OpenAiModel,
+  OpenAiModelList,
+} from '@app/contracts';
 import { AgentsService } from '../agents/agents.service';
-import { type Caller, ChatService, closedEarly } from '../chat/chat.service';
+import { type Caller, ChatService, newRunId } from '../chat/chat.service';
+import type { RunEvents } from '../chat/run-events';
 import { toRunRequest } from './openai-request';
 import { toCompletion } from './openai-response';
 import { ChatCompletionChunks } from './openai-stream';
@@ -26,22 +33,30 @@ export class OpenAiService {
     return toModel(await this.agents.get(name));
   }
 
-  /** Answers on `res`: JSON, or `chat.completion.chunk` events. Both carry `X-Run-Id` and `X-Session-Id`. */
-  async complete(body: ChatCompletionRequest, sessionId: string | undefined, caller: Caller, res: Response) {
-    const request = toRunRequest(body, sessionId);
-    if (body.stream) {
-      const includeUsage = body.stream_options?.include_usage === true;
-      return this.chat.streamTurn(
-        request,
-        caller,
-        res,
-        (runId) => new ChatCompletionChunks(runId, body.model, includeUsage),
-      );
-    }
-    const reply = await this.chat.turn(request, caller, closedEarly(res));
-    res.setHeader('x-run-id', reply.run_id);
-    res.setHeader('x-session-id', reply.session_id);
-    res.status(200).json(toCompletion(reply, body.model, Math.floor(Date.now() / 1000)));
+  /** One turn as a `chat.completion`, with the run's reply (its ids for the response's headers). */
+  async complete(
+    body: ChatCompletionRequest,
+    sessionId: string | undefined,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<{ reply: AgentRunReply; completion: ChatCompletionResponse }> {
+    const reply = await this.chat.turn(toRunRequest(body, sessionId), caller, signal);
+    return { reply, completion: toCompletion(reply, body.model, Math.floor(Date.now() / 1000)) };
+  }
+
+  /** One turn as its events, and the format that writes them as `chat.completion.chunk`s. */
+  stream(
+    body: ChatCompletionRequest,
+    sessionId: string | undefined,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): { events: RunEvents; format: ChatCompletionChunks } {
+    const runId = newRunId();
+    const includeUsage = body.stream_options?.include_usage === true;
+    return {
+      events: this.chat.streamTurn({ ...toRunRequest(body, sessionId), run_id: runId }, caller, signal),
+      format: new ChatCompletionChunks(runId, body.model, includeUsage),
+    };
   }
 }
 

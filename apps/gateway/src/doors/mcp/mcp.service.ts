@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { platformVersion } from '@app/runtime';
-import type { Principal } from '../auth/api-keys.service';
+import type { Principal } from '../../auth/api-keys.service';
 import { McpToolsService } from './mcp-tools.service';
 
 /**

@@ -5,8 +5,8 @@ import {
   type OpenAiErrorResponse,
 } from '@app/contracts';
 import { TokenQuotaUsedUpError } from '@app/limits';
-import type { ErrorShape } from '../common/error-shapes';
-import { toHttpError } from '../common/http-error';
+import type { ErrorShape } from '../../common/error-shapes';
+import { toHttpError } from '../../common/http-error';
 
 const TYPES: Record<number, string> = {
   400: 'invalid_request_error',

@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppError } from '@app/contracts';
-import type { AuthenticatedRequest } from '../auth/auth.guard';
-import { ApiRoute } from '../common/openapi/api-route.decorator';
-import { sendWebResponse, webRequestOf } from '../common/web-exchange';
+import type { AuthenticatedRequest } from '../../auth/auth.guard';
+import { ApiRoute } from '../../common/openapi/api-route.decorator';
+import { sendWebResponse, webRequestOf } from '../../common/web-exchange';
 import { McpService } from './mcp.service';
 
 const NOT_ALLOWED = 'method_not_allowed: this MCP server is stateless; POST only';

@@ -7,9 +7,9 @@ import type {
   OpenAiModel,
   OpenAiModelList,
 } from '@app/contracts';
-import { AgentsService } from '../agents/agents.service';
-import { type Caller, ChatService, newRunId } from '../chat/chat.service';
-import type { RunEvents } from '../chat/run-events';
+import { AgentsService } from '../../agents/agents.service';
+import { type Caller, ChatService, newRunId } from '../../chat/chat.service';
+import type { RunEvents } from '../../chat/run-events';
 import { toRunRequest } from './openai-request';
 import { toCompletion } from './openai-response';
 import { ChatCompletionChunks } from './openai-stream';

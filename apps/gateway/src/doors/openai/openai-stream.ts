@@ -6,7 +6,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionChunkChoice,
 } from '@app/contracts';
-import type { RunStreamFormat } from '../common/event-stream';
+import type { RunStreamFormat } from '../../common/event-stream';
 import { openAiError } from './openai-error-shape';
 import { completionId, FINISH_REASONS, runInfoOf, toolCallsOf, usageOf } from './openai-response';
 

@@ -13,11 +13,11 @@ import {
   OpenAiModelList,
   parseDto,
 } from '@app/contracts';
-import { closedEarly, sendEventStream } from '../common/event-stream';
-import { ApiRoute } from '../common/openapi/api-route.decorator';
-import { AdmitsRun } from '../auth/admits-run.decorator';
-import { CurrentRunCaller } from '../auth/principal.decorator';
-import type { Caller } from '../chat/chat.service';
+import { closedEarly, sendEventStream } from '../../common/event-stream';
+import { ApiRoute } from '../../common/openapi/api-route.decorator';
+import { AdmitsRun } from '../../auth/admits-run.decorator';
+import { CurrentRunCaller } from '../../auth/principal.decorator';
+import type { Caller } from '../../chat/chat.service';
 import { OpenAiService } from './openai.service';
 
 const OPENAI = { tag: 'openai', errorBody: OpenAiErrorResponse } as const;

@@ -24,3 +24,4 @@ export * from './validate';
 export * from './json-depth';
 export * from './openai-requests';
 export * from './openai-responses';
+export * from './open-responses';

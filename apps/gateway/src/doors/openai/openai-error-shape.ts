@@ -63,7 +63,9 @@ function detailOf(status: number, body: ErrorBody, quotaUsedUp: boolean): OpenAi
 function codeOf(status: number, body: ErrorBody, quotaUsedUp: boolean): string {
   if (status === 401) return 'invalid_api_key';
   if (status === 403) return 'insufficient_scope';
-  if (status === 429) return quotaUsedUp ? 'insufficient_quota' : 'rate_limit_exceeded';
+  // OpenAI's code for a spent quota or budget (its clients do not retry it); a rate limit is retried
+  if (status === 429)
+    return quotaUsedUp || body.code === 'budget_exceeded' ? 'insufficient_quota' : 'rate_limit_exceeded';
   return body.code;
 }
 

@@ -10,7 +10,7 @@ import type {
 import { AgentsService } from '../../agents/agents.service';
 import { type Caller, ChatService, newRunId } from '../../chat/chat.service';
 import type { RunEvents } from '../../chat/run-events';
-import { toRunRequest } from './openai-request';
+import { toRunRequest } from '../conversation';
 import { toCompletion } from './openai-response';
 import { ChatCompletionChunks } from './openai-stream';
 

@@ -8,7 +8,7 @@ import {
   type OpenAiChatMessage,
   type ToolDecision,
 } from '@app/contracts';
-import { toRunRequest } from './openai-request';
+import { toRunRequest } from '../conversation';
 
 /** A held call as a Responses `mcp_approval_request` id: its call id and arguments hash. */
 const APPROVAL_ID = /^apr_(.+:\d{1,6}:\d{1,6})_([0-9a-f]{64})$/;

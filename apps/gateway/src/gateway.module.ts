@@ -12,6 +12,7 @@ import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
+import { AnthropicModule } from './doors/anthropic/anthropic.module';
 import { McpModule } from './doors/mcp/mcp.module';
 import { OpenAiModule } from './doors/openai/openai.module';
 import { RunsModule } from './runs/runs.module';
@@ -40,6 +41,8 @@ export class GatewayModule {
         TasksModule,
         DocsModule,
         ...(config.mcp.serve ? [McpModule] : []),
+        // before the OpenAI door, whose /v1 catch-all answers any path it does not serve
+        AnthropicModule,
         OpenAiModule,
         ConsoleModule,
       ],

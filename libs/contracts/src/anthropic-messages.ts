@@ -64,14 +64,16 @@ export class AnthropicTool {
   /** JSON Schema of the input object. */
   @IsObject() input_schema!: Record<string, unknown>;
   /** Only a custom tool (the caller runs it); Anthropic's server tools are refused. */
-  @IsOptional() @IsIn(['custom'], { message: "only custom tools are supported (Anthropic's server tools are not)" })
+  @IsOptional()
+  @IsIn(['custom'], { message: "only custom tools are supported (Anthropic's server tools are not)" })
   type?: 'custom';
 }
 
 export class AnthropicToolChoice {
   /** `auto` (the default) or `none`: the agent decides which functions to call. */
   @IsIn(['auto', 'none'], {
-    message: "must be 'auto' or 'none': the agent decides which functions to call ('any' and 'tool' are not supported)",
+    message:
+      "must be 'auto' or 'none': the agent decides which functions to call ('any' and 'tool' are not supported)",
   })
   type!: 'auto' | 'none';
 }
@@ -119,7 +121,13 @@ export class AnthropicUsage {
   @IsInt() cache_read_input_tokens!: number;
 }
 
-export const ANTHROPIC_STOP_REASONS = ['end_turn', 'max_tokens', 'tool_use', 'pause_turn', 'refusal'] as const;
+export const ANTHROPIC_STOP_REASONS = [
+  'end_turn',
+  'max_tokens',
+  'tool_use',
+  'pause_turn',
+  'refusal',
+] as const;
 export type AnthropicStopReason = (typeof ANTHROPIC_STOP_REASONS)[number];
 
 /** The answer of `POST /v1/messages`, in Anthropic's shape, with the platform's run as `agentchassis`. */

@@ -25,3 +25,4 @@ export * from './json-depth';
 export * from './openai-requests';
 export * from './openai-responses';
 export * from './open-responses';
+export * from './anthropic-messages';

@@ -6,7 +6,7 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { newId } from '@app/agent-core';
 import { AgentTurnService } from '../runs/agent-turn.service';
 import { RunControlService } from '../runs/run-control.service';
-import type { RunLineage } from '../runs/run-lineage';
+import type { RunLineage } from '../store/run.repository';
 import { chainFor } from './agent-chain';
 import type { AgentMessageParams } from './agent-message.params';
 

@@ -13,7 +13,7 @@ import {
 import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunRepository } from '../runs/run.repository';
+import { RunRepository } from '../store/run.repository';
 import { RunMetrics } from '../engine/run-metrics';
 
 /** The turn that carries a paused run's tool results on. */

@@ -5,8 +5,8 @@ import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { RunJournalStore } from '../engine/run-journal.store';
 import type { ExecutorRun } from '../engine/executor-run';
 import { leaseOwnerOf } from './lease-owner';
-import { RunLeaseRepository } from './run-lease.repository';
-import type { TurnOptions } from './run.repository';
+import { RunLeaseRepository } from '../store/run-lease.repository';
+import type { TurnOptions } from '../store/run.repository';
 
 /**
  * The leases of the runs this executor runs. A run is leased to the executor's instance id on its

@@ -1,20 +1,12 @@
 import { Module } from '@nestjs/common';
 import { SessionHistoryService } from './session-history.service';
-import { SessionListRepository } from './session-list.repository';
-import { SessionRepository } from './session.repository';
 import { SessionsHandler } from './sessions.handler';
 import { SessionsService } from './sessions.service';
-import { TurnWritesRepository } from './turn-writes.repository';
+import { StoreModule } from '../store/store.module';
 
 @Module({
-  providers: [
-    SessionRepository,
-    SessionListRepository,
-    SessionHistoryService,
-    SessionsService,
-    SessionsHandler,
-    TurnWritesRepository,
-  ],
-  exports: [SessionRepository, SessionHistoryService, TurnWritesRepository],
+  imports: [StoreModule],
+  providers: [SessionHistoryService, SessionsService, SessionsHandler],
+  exports: [SessionHistoryService],
 })
 export class SessionsModule {}

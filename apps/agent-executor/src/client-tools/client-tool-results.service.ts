@@ -14,7 +14,7 @@ import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import { RunRepository } from '../store/run.repository';
-import { RunMetrics } from '../engine/run-metrics';
+import { RunMetrics } from '../events/run-metrics';
 
 /** The turn that carries a paused run's tool results on. */
 export interface ResumedTurn {

@@ -14,7 +14,7 @@ import {
 import { classifyMessage, pricedUsage, PromptSet } from '@app/agent-core';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from '../engine/run-engine.service';
+import { RunEngineService } from '../turns/run-engine.service';
 import { RunRepository } from '../store/run.repository';
 import { SessionRepository } from '../store/session.repository';
 

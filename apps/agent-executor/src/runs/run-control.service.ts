@@ -15,7 +15,7 @@ import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { requireOwner } from '../common/ownership';
 import { traceUrl } from './trace-url';
-import { RunFinisherService } from './run-finisher.service';
+import { RunFinisherService } from '../turns/run-finisher.service';
 import { RunListRepository } from '../store/run-list.repository';
 import { type RunRecord, RunRepository } from '../store/run.repository';
 

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { SessionHistoryService } from './session-history.service';
+import { StoreModule } from '../store/store.module';
 import { SessionsHandler } from './sessions.handler';
 import { SessionsService } from './sessions.service';
-import { StoreModule } from '../store/store.module';
 
+/** Sessions over the API: listed, viewed, deleted. A turn's own reads and writes are the run host's. */
 @Module({
   imports: [StoreModule],
-  providers: [SessionHistoryService, SessionsService, SessionsHandler],
-  exports: [SessionHistoryService],
+  providers: [SessionsService, SessionsHandler],
 })
 export class SessionsModule {}

@@ -11,7 +11,7 @@ import {
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { RunJournalRepository } from '../store/run-journal.repository';
-import { leaseOwnerOf } from '../runs/lease-owner';
+import { leaseOwnerOf } from '../common/lease-owner';
 import { RunRepository } from '../store/run.repository';
 
 type Build = (cursor: JournalCursor) => JournalEntry;

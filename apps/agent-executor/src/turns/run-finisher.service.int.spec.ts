@@ -5,7 +5,7 @@ import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/pe
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import type { PlatformConfig } from '@app/config';
 import { RunApprovalRepository } from '../store/run-approval.repository';
-import type { ExecutorRun } from '../engine/executor-run';
+import type { ExecutorRun } from './executor-run';
 import type { MemoryArchiverService } from '../memory/memory-archiver.service';
 import { SessionRepository } from '../store/session.repository';
 import { TurnWritesRepository } from '../store/turn-writes.repository';

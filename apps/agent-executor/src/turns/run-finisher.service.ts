@@ -9,7 +9,7 @@ import { countTokens } from '@app/protocol';
 import { type JournalEntry, newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
 import { type NewMessage, SessionRepository } from '../store/session.repository';
 import { TurnWritesRepository } from '../store/turn-writes.repository';
-import type { ExecutorRun } from '../engine/executor-run';
+import type { ExecutorRun } from './executor-run';
 import { MemoryArchiverService } from '../memory/memory-archiver.service';
 import { memoryEnabled } from '../memory/memory-scope';
 import { RunLeases } from './run-leases.service';

@@ -10,12 +10,12 @@ import { rejectPlan } from '@app/agent-core';
 import { undecided } from '../store/held-approval';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from '../engine/run-engine.service';
+import { RunEngineService } from './run-engine.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
 import { type RunRecord, RunRepository } from '../store/run.repository';
-import { SessionHistoryService } from '../sessions/session-history.service';
+import { SessionHistoryService } from './session-history.service';
 import { SessionRepository } from '../store/session.repository';
 
 /**

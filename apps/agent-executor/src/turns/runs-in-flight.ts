@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type AgentRunReply, type RoutingDecision, UnavailableError } from '@app/contracts';
-import type { ExecutorRun } from '../engine/executor-run';
-import { routingStep } from '../routing/routing-step';
+import type { ExecutorRun } from './executor-run';
+import { routingStep } from './routing-step';
 
 interface InFlight {
   run: ExecutorRun;

@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
-import { RunJournalStore } from '../engine/run-journal.store';
-import type { ExecutorRun } from '../engine/executor-run';
-import { leaseOwnerOf } from './lease-owner';
-import { RunLeaseRepository } from './run-lease.repository';
-import type { TurnOptions } from './run.repository';
+import { RunJournalStore } from '../journal/run-journal.store';
+import type { ExecutorRun } from './executor-run';
+import { leaseOwnerOf } from '../common/lease-owner';
+import { RunLeaseRepository } from '../store/run-lease.repository';
+import type { TurnOptions } from '../store/run.repository';
 
 /**
  * The leases of the runs this executor runs. A run is leased to the executor's instance id on its

@@ -10,9 +10,9 @@ import {
 } from '@app/agent-core';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { SERVICE_INFO, type ServiceInfo } from '@app/runtime';
-import { RunJournalRepository } from '../journal/run-journal.repository';
-import { leaseOwnerOf } from '../runs/lease-owner';
-import { RunRepository } from '../runs/run.repository';
+import { RunJournalRepository } from '../store/run-journal.repository';
+import { leaseOwnerOf } from '../common/lease-owner';
+import { RunRepository } from '../store/run.repository';
 
 type Build = (cursor: JournalCursor) => JournalEntry;
 

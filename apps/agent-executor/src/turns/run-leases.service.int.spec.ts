@@ -4,10 +4,10 @@ import type { Logger } from '@app/observability';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import type { ServiceInfo } from '@app/runtime';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import type { RunJournalStore } from '../engine/run-journal.store';
-import type { ExecutorRun } from '../engine/executor-run';
-import { TurnWritesRepository } from '../sessions/turn-writes.repository';
-import { RunLeaseRepository } from './run-lease.repository';
+import type { RunJournalStore } from '../journal/run-journal.store';
+import type { ExecutorRun } from './executor-run';
+import { TurnWritesRepository } from '../store/turn-writes.repository';
+import { RunLeaseRepository } from '../store/run-lease.repository';
 import { RunLeases } from './run-leases.service';
 
 const config = { executor: { lease_lapse: 6_000 } } as PlatformConfig;

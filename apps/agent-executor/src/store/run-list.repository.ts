@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FinishReason, ListRunsQuery, Page, RunStatus, RunSummary } from '@app/contracts';
 import { DB, type Db } from '@app/persistence';
-import { afterCursor, decodeCursor, pageSize, toPage } from '../common/page-cursor';
+import { afterCursor, decodeCursor, pageSize, toPage } from './page-cursor';
 
 /** A principal's runs, newest first, filtered by session, status and agent. */
 @Injectable()

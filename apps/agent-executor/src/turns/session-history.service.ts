@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ChatMessage, foldHistory, historyTurns, type RunContext, windowHistory } from '@app/agent-core';
 import { Logger } from '@app/observability';
-import type { ExecutorRun } from '../engine/executor-run';
-import { type SessionRecord, SessionRepository } from './session.repository';
+import type { ExecutorRun } from './executor-run';
+import { type SessionRecord, SessionRepository } from '../store/session.repository';
 
 /** Messages read per turn at most; older ones are in the summary or out of the window anyway. */
 const MAX_LOADED = 200;

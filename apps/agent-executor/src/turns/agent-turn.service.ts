@@ -15,16 +15,17 @@ import { ClientToolResultsService } from '../client-tools/client-tool-results.se
 import { ClientToolsService } from '../client-tools/client-tools.service';
 import { DEFAULT_PLAN_GOAL, newId } from '@app/agent-core';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from '../engine/run-engine.service';
-import { SessionHistoryService } from '../sessions/session-history.service';
-import { type NewMessage, type SessionRecord, SessionRepository } from '../sessions/session.repository';
-import { TurnWritesRepository } from '../sessions/turn-writes.repository';
+import { RunEngineService } from './run-engine.service';
+import { SessionHistoryService } from './session-history.service';
+import { type NewMessage, type SessionRecord, SessionRepository } from '../store/session.repository';
+import { TurnWritesRepository } from '../store/turn-writes.repository';
 import { ClientPlansService } from './client-plans.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunLeases } from './run-leases.service';
-import type { ExecutorRun } from '../engine/executor-run';
-import { routingStep } from '../routing/routing-step';
-import { boundedBy, type RunLineage } from './run-lineage';
+import type { ExecutorRun } from './executor-run';
+import { routingStep } from './routing-step';
+import { boundedBy } from './run-lineage';
+import type { RunLineage } from '../store/run.repository';
 
 const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';

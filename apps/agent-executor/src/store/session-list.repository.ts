@@ -3,7 +3,7 @@ import type { ListSessionsQuery, Page, SessionSummary } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { DB, type Db, providerOf } from '@app/persistence';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { afterCursor, decodeCursor, pageSize, toPage } from '../common/page-cursor';
+import { afterCursor, decodeCursor, pageSize, toPage } from './page-cursor';
 
 /** A principal's sessions, most recently active first, optionally those whose text matches. */
 @Injectable()

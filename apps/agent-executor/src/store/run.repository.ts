@@ -10,8 +10,7 @@ import {
   type UsedTools,
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
-import { type HeldApproval, pendingView, undecided } from '../approvals/held-approval';
-import type { RunLineage } from './run-lineage';
+import { type HeldApproval, pendingView, undecided } from './held-approval';
 
 export interface NewRun {
   id: string;
@@ -39,6 +38,21 @@ export interface TurnOptions {
   approved?: boolean;
   /** Called as a function: its chain of agents and its caller's bounds, which a takeover keeps. */
   lineage?: RunLineage;
+}
+
+/**
+ * Where a run called as a function comes from, and what its caller may still spend: the child
+ * gets no more time, tokens or money than its parent has left.
+ */
+export interface RunLineage {
+  /** The calling run, when the call came from one (absent for an API client or a scheduled task). */
+  parentRunId?: string;
+  /** The agents above the run, outermost first. */
+  chain: string[];
+  /** Epoch ms by which the call must be answered. */
+  deadline: number;
+  tokensLeft?: number;
+  costLeftUsd?: number;
 }
 
 /** What a run has gathered so far: written when it pauses or ends. */

@@ -4,15 +4,15 @@ import type { Logger } from '@app/observability';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import type { PlatformConfig } from '@app/config';
-import { RunApprovalRepository } from '../approvals/run-approval.repository';
-import type { ExecutorRun } from '../engine/executor-run';
+import { RunApprovalRepository } from '../store/run-approval.repository';
+import type { ExecutorRun } from './executor-run';
 import type { MemoryArchiverService } from '../memory/memory-archiver.service';
-import { SessionRepository } from '../sessions/session.repository';
-import { TurnWritesRepository } from '../sessions/turn-writes.repository';
+import { SessionRepository } from '../store/session.repository';
+import { TurnWritesRepository } from '../store/turn-writes.repository';
 import { RunFinisherService } from './run-finisher.service';
-import { RunLeaseRepository } from './run-lease.repository';
+import { RunLeaseRepository } from '../store/run-lease.repository';
 import type { RunLeases } from './run-leases.service';
-import { RunRepository } from './run.repository';
+import { RunRepository } from '../store/run.repository';
 
 describe.each(MIGRATED_DATABASES)('ending a run on $name', ({ create }) => {
   let db: Db;

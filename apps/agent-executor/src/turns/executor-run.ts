@@ -1,13 +1,7 @@
 import { type EventSink, type PriorProgress, type RunIdentity, RunState } from '@app/agent-core';
 import { type ClientToolSet, type Hooks, InMemoryRunInbox } from '@app/agent-core';
-import type { PlatformConfig } from '@app/config';
 import type { ModelPrice } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
-
-/** The model a profile's runs call: its own, else the platform's (`LLM_MODEL`); its price is looked up by this name. */
-export function modelNameOf(profile: { model?: string }, config: PlatformConfig): string {
-  return profile.model ?? config.llm.model;
-}
 
 export interface ExecutorRunIdentity extends RunIdentity {
   /** Publish step events on `agent.events.<runId>`. */

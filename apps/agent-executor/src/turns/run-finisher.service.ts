@@ -2,18 +2,18 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type AgentRunReply, RunHandedOverError } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { type HeldApproval, heldApprovals, pendingView } from '../approvals/held-approval';
-import { RunApprovalRepository } from '../approvals/run-approval.repository';
+import { type HeldApproval, heldApprovals, pendingView } from '../store/held-approval';
+import { RunApprovalRepository } from '../store/run-approval.repository';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
 import { type JournalEntry, newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
-import { type NewMessage, SessionRepository } from '../sessions/session.repository';
-import { TurnWritesRepository } from '../sessions/turn-writes.repository';
-import type { ExecutorRun } from '../engine/executor-run';
+import { type NewMessage, SessionRepository } from '../store/session.repository';
+import { TurnWritesRepository } from '../store/turn-writes.repository';
+import type { ExecutorRun } from './executor-run';
 import { MemoryArchiverService } from '../memory/memory-archiver.service';
 import { memoryEnabled } from '../memory/memory-scope';
 import { RunLeases } from './run-leases.service';
-import { type RunProgress, type RunRecord, RunRepository } from './run.repository';
+import { type RunProgress, type RunRecord, RunRepository } from '../store/run.repository';
 
 /**
  * Ends a run: writes its record (status, reply, trace, usage), appends the turn to the session

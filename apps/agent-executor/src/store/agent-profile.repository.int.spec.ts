@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentProfileFields, parseDto } from '@app/contracts';
 import { connectMigrated, type Db } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import { resolveProfile } from './agent-profile';
+import { resolveProfile } from '../agents/agent-profile';
 import { AgentProfileRepository } from './agent-profile.repository';
 
 describe.each(MIGRATED_DATABASES)('agent profiles with hooks on $name', ({ create }) => {

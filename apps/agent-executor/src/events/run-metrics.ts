@@ -5,7 +5,7 @@ import { AGENT_PROTOCOLS, FINISH_REASONS } from '@app/contracts';
 import { initialiseCounter, Metrics } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
-import { modelNameOf } from './executor-run';
+import { modelNameOf } from '../agents/agent-profile';
 
 const TEXT_PROTOCOLS = AGENT_PROTOCOLS.filter((protocol) => protocol !== 'native');
 

@@ -1,19 +1,5 @@
 import type { AgentProfile } from '../agents/agent-profile';
-
-/**
- * Where a run called as a function comes from, and what its caller may still spend: the child
- * gets no more time, tokens or money than its parent has left.
- */
-export interface RunLineage {
-  /** The calling run, when the call came from one (absent for an API client or a scheduled task). */
-  parentRunId?: string;
-  /** The agents above the run, outermost first. */
-  chain: string[];
-  /** Epoch ms by which the call must be answered. */
-  deadline: number;
-  tokensLeft?: number;
-  costLeftUsd?: number;
-}
+import type { RunLineage } from '../store/run.repository';
 
 /** The time the run leaves itself before the call's deadline to write its record and reply. */
 const REPLY_MARGIN_MS = 250;

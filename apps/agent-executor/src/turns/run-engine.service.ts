@@ -14,14 +14,14 @@ import {
 import type { PlatformConfig } from '@app/config';
 import type { ModelPrice } from '@app/contracts';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { type AgentProfile, modelChoiceOf } from '../agents/agent-profile';
+import { type AgentProfile, modelChoiceOf, modelNameOf } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import { ExecutorRun, type ExecutorRunIdentity, modelNameOf } from './executor-run';
-import { RunMetrics } from './run-metrics';
+import { ExecutorRun, type ExecutorRunIdentity } from './executor-run';
+import { RunMetrics } from '../events/run-metrics';
 import { BusFunctionCaller } from '../tools/bus-function.caller';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
-import { LlmRegistry } from './llm-registry.service';
-import { RunJournalStore } from './run-journal.store';
+import { LlmRegistry } from '../llm/llm-registry.service';
+import { RunJournalStore } from '../journal/run-journal.store';
 import { MemoryIndexService } from '../memory/memory-index.service';
 import { memoryEnabled, memoryScopeOf, withMemoryFunctions } from '../memory/memory-scope';
 

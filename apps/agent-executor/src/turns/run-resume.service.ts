@@ -2,17 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply, RunResumedEvent, TraceStep } from '@app/contracts';
 import { JournalReplay, resumeFromJournal, type RunOutcome } from '@app/agent-core';
 import { type AgentProfile, withInstructions } from '../agents/agent-profile';
-import { decisionsOf } from '../approvals/held-approval';
-import type { ExecutorRun } from '../engine/executor-run';
-import { RunEngineService } from '../engine/run-engine.service';
-import { RunJournalStore } from '../engine/run-journal.store';
+import { decisionsOf } from '../store/held-approval';
+import type { ExecutorRun } from './executor-run';
+import { RunEngineService } from './run-engine.service';
+import { RunJournalStore } from '../journal/run-journal.store';
 import { RunEventsPublisher } from '../events/run-events.publisher';
-import { SessionHistoryService } from '../sessions/session-history.service';
-import { SessionRepository } from '../sessions/session.repository';
+import { SessionHistoryService } from './session-history.service';
+import { SessionRepository } from '../store/session.repository';
 import { RunExecutionService } from './run-execution.service';
 import { RunLeases } from './run-leases.service';
 import { boundedBy } from './run-lineage';
-import type { RunRecord } from './run.repository';
+import type { RunRecord } from '../store/run.repository';
 
 /**
  * Carries a stored run on from its journal, on the executor that holds its lease: the strategy runs

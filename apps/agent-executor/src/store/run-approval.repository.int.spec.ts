@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import { TurnWritesRepository } from '../sessions/turn-writes.repository';
+import { TurnWritesRepository } from './turn-writes.repository';
 import type { HeldApproval } from './held-approval';
 import { RunApprovalRepository } from './run-approval.repository';
 

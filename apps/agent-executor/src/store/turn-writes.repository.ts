@@ -11,8 +11,8 @@ import {
   type SqlWriter,
 } from '@app/persistence';
 import type { JournalEntry } from '@app/agent-core';
-import { journalInsert } from '../journal/run-journal.repository';
-import type { NewRun, RunProgress } from '../runs/run.repository';
+import { journalInsert } from './run-journal.repository';
+import type { NewRun, RunProgress } from './run.repository';
 import type { NewMessage } from './session.repository';
 
 /** A session opened by its first run, with the caller-held history as its first messages. */

@@ -4,9 +4,9 @@ import type { JournalEntry } from '@app/agent-core';
 import { ConflictError } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import { RunJournalRepository } from '../journal/run-journal.repository';
-import { RunLeaseRepository } from '../runs/run-lease.repository';
-import { type RunProgress, RunRepository } from '../runs/run.repository';
+import { RunJournalRepository } from './run-journal.repository';
+import { RunLeaseRepository } from './run-lease.repository';
+import { type RunProgress, RunRepository } from './run.repository';
 import { SessionRepository } from './session.repository';
 import { TurnWritesRepository } from './turn-writes.repository';
 

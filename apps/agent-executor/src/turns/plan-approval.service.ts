@@ -7,16 +7,16 @@ import {
   type Scope,
 } from '@app/contracts';
 import { rejectPlan } from '@app/agent-core';
-import { undecided } from '../approvals/held-approval';
+import { undecided } from '../store/held-approval';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from '../engine/run-engine.service';
+import { RunEngineService } from './run-engine.service';
 import { RunExecutionService } from './run-execution.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
-import { type RunRecord, RunRepository } from './run.repository';
-import { SessionHistoryService } from '../sessions/session-history.service';
-import { SessionRepository } from '../sessions/session.repository';
+import { type RunRecord, RunRepository } from '../store/run.repository';
+import { SessionHistoryService } from './session-history.service';
+import { SessionRepository } from '../store/session.repository';
 
 /**
  * Approving or rejecting a plan held in `awaiting_approval`. The plan lives on the run's record,

@@ -236,7 +236,8 @@ async function journalStart(
   void Promise.resolve(written).catch(() => undefined);
 }
 
-function outcomeOf(
+/** A call's outcome as the model reads it: its result (or error) encoded and cut to the agent's limit. */
+export function outcomeOf(
   ctx: RunContext,
   call: ToolCall,
   args: Record<string, unknown>,

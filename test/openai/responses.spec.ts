@@ -142,6 +142,17 @@ describe('the Responses API with the official openai client and @openai/agents (
     });
     expect(second.output_text).toBe('It is 21 degrees in Oslo.');
     expect(texts(second)).toEqual(['It is 21 degrees in Oslo.']);
+    // the same run went on: one trace (the call and what the caller returned), one usage
+    expect(runIdOf(second)).toBe(runIdOf(first));
+    const run = await runOf(runIdOf(second));
+    expect(run).toMatchObject({
+      status: 'completed',
+      input: 'Weather in Oslo?',
+      reply: 'It is 21 degrees in Oslo.',
+    });
+    expect(run.trace.map((step) => step.kind)).toEqual(['client_tool_call', 'final']);
+    expect(run.trace[0].observation).toContain('21');
+    expect(second.usage!.total_tokens).toBeGreaterThan(first.usage!.total_tokens);
     const stream = client.responses.stream({
       model: 'helper',
       input: 'Weather in Oslo?',

@@ -1,4 +1,4 @@
-import type { ClientToolCall, FunctionResult, TraceStep, Usage } from '@app/contracts';
+import type { ClientToolCall, TraceStep, Usage } from '@app/contracts';
 import { buildSystemPrompt, type PromptFunction, xmlToonExample } from '@app/protocol';
 import type { ChatMessage, CompletionResult } from '../model/model-client';
 import { modelStep } from '../model/model-step';
@@ -8,7 +8,8 @@ import { answered, ended, type RunOutcome } from '../run-outcome';
 import type { ClientToolSet } from '../tools/client-tool-set';
 import { awaitingApprovalReply } from '../tools/approval-gate';
 import type { ToolCall, ToolOutcome } from '../tools/tool-call';
-import { outcomeOf, toolStep } from '../tools/tool-step';
+import { type ClientAnswer, clientAnswers } from '../tools/client-answers';
+import { toolStep } from '../tools/tool-step';
 import { allowedFunctions } from './allowed-functions';
 
 /** Consecutive unreadable replies a run survives: the first gets a repair round, the second ends it. */
@@ -55,7 +56,7 @@ export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Pr
     // The tokens are spent; calls whose results nobody will read are not worth their side effects.
     if (run.overBudget()) return ended(run, 'budget');
     const clientTools = ctx.clientTools?.calledIn(reply.calls) ? ctx.clientTools : undefined;
-    const answers = clientTools && ctx.clientResults?.take(clientTools.callIds(reply.calls, run.runId));
+    const answers = clientTools && clientAnswers(ctx, clientTools, reply.calls);
     if (clientTools && !answers)
       return holdForCaller(ctx, clientTools, result, reply.calls, reply.thought, tokens);
     const stop = answers
@@ -107,7 +108,7 @@ async function actAnswered(
   ctx: RunContext,
   messages: ChatMessage[],
   reply: { result: CompletionResult; calls: ToolCall[]; thought?: string; tokens: Usage },
-  answers: Map<string, FunctionResult>,
+  answer: ClientAnswer,
 ): Promise<RunOutcome | undefined> {
   const { run } = ctx;
   const clientTools = ctx.clientTools as ClientToolSet;
@@ -117,20 +118,26 @@ async function actAnswered(
   const platformCalls = reply.calls.filter((call) => !clientTools.has(call.name));
   const executed = platformCalls.length > 0 ? (await toolStep(ctx, platformCalls)).outcomes : [];
   if (run.abortReason) return ended(run, run.abortReason);
-  const outcomes = reply.calls.map((call, index) => {
+  const outcomes: ToolOutcome[] = [];
+  for (const [index, call] of reply.calls.entries()) {
     const opening = index === 0 ? { thought: reply.thought, tokens: reply.tokens } : {};
     if (!clientTools.has(call.name)) {
       const outcome = executed.shift() as ToolOutcome;
       run.addTrace(actionStep(run.step, outcome, opening));
-      return outcome;
+      outcomes.push(outcome);
+      continue;
     }
+    const outcome = await answer(call, index);
     const asked = clientTools.pendingCall(call, run.runId, index);
-    const result = answers.get(asked.id) ?? {};
-    const outcome = outcomeOf(ctx, call, asked.arguments, { result, executed: true, elapsedMs: 0 });
     run.addTrace({ ...clientStep(run.step, asked, opening), observation: outcome.observation });
-    return outcome;
-  });
-  messages.push(...resultTurns(outcomes, protocol));
+    outcomes.push(outcome);
+  }
+  const turns = resultTurns(outcomes, protocol);
+  const note = ctx.clientResults?.takeMessage();
+  const last = turns.at(-1);
+  // a text protocol's results are one user turn: what the caller wrote after them joins it
+  if (note && last?.role === 'user') last.content = `${last.content}\n\n${note}`;
+  messages.push(...turns);
   return undefined;
 }
 

@@ -65,6 +65,20 @@ describe('a run paused for client tool results, given them', () => {
     expect(resumed.run.usage.prompt_tokens).toBeGreaterThan(paused.run.usage.prompt_tokens);
   });
 
+  it('keeps the results in its journal: taken over after reading them, it goes on without asking again', async () => {
+    const replies = [action('ask_user', { question: 'Which?' }), finalAnswer('Blue it is.')];
+    const paused = await runOnce(replies);
+    const results = new ClientResults([{ tool_call_id: 'call_run_1_0', content: 'blue' }]);
+    const resumed = await runOnce(replies.slice(1), paused.entries, results);
+    // the executor stopped after the results were journaled, before the next model step came back
+    const after = resumed.entries.filter((entry) => entry.kind !== 'model_step');
+    expect(after.map((entry) => entry.kind)).toEqual(['tool_call']);
+    const journal = [...paused.entries, ...after];
+    const takenOver = await runOnce(replies.slice(1), journal);
+    expect(takenOver.outcome).toMatchObject({ finishReason: 'final', reply: 'Blue it is.' });
+    expect(takenOver.model.requests[0].messages.at(-1)?.content).toContain('blue');
+  });
+
   it('pauses again for calls the results do not answer', async () => {
     const replies = [action('ask_user', { question: 'Which?' }), finalAnswer('never')];
     const paused = await runOnce(replies);

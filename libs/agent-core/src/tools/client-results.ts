@@ -7,9 +7,19 @@ import type { ClientToolResult, FunctionResult } from '@app/contracts';
  */
 export class ClientResults {
   private readonly byId: Map<string, string>;
+  private message?: string;
 
-  constructor(results: ClientToolResult[]) {
+  /** `message`: what the caller wrote after its results, read with them. */
+  constructor(results: ClientToolResult[], message?: string) {
     this.byId = new Map(results.map((result) => [result.tool_call_id, result.content]));
+    this.message = message || undefined;
+  }
+
+  /** The caller's message, handed out once. */
+  takeMessage(): string | undefined {
+    const message = this.message;
+    this.message = undefined;
+    return message;
   }
 
   /** The results of every one of `ids`, handed out once; undefined unless each is answered. */

@@ -269,7 +269,11 @@ const OUTCOME_UNKNOWN: ErrorBody = {
 };
 
 /** A call as its journal entry kept it: the observation the model read, not sent again. */
-function replayedOutcome(call: ToolCall, args: Record<string, unknown>, entry: ToolCallEntry): ToolOutcome {
+export function replayedOutcome(
+  call: ToolCall,
+  args: Record<string, unknown>,
+  entry: ToolCallEntry,
+): ToolOutcome {
   return {
     call,
     args,

@@ -117,7 +117,7 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
     expect(doc.paths['/api/v1/chat'].post.requestBody).toMatchObject({ required: true });
   });
 
-  it('answers every error with the one shared error shape', () => {
+  it("answers every error in its door's error shape, the platform's elsewhere", () => {
     const errors = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.values(methods).flatMap((op) =>
         Object.entries(op.responses)
@@ -126,12 +126,15 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
       ),
     );
     expect(errors.length).toBeGreaterThan(20);
+    // each door answers in its protocol's own error shape (the longest prefix wins)
+    const doors: [string, string][] = [
+      ['/v1/messages', 'AnthropicErrorResponse'],
+      ['/v1/', 'OpenAiErrorResponse'],
+    ];
     for (const [path, response] of errors) {
-      // the OpenAI-compatible API answers in OpenAI's own error shape
-      expect(response.content?.['application/json'].schema).toEqual({
-        $ref: path.startsWith('/v1/')
-          ? '#/components/schemas/OpenAiErrorResponse'
-          : '#/components/schemas/ErrorResponse',
+      const shape = doors.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'ErrorResponse';
+      expect(response.content?.['application/json'].schema, path).toEqual({
+        $ref: `#/components/schemas/${shape}`,
       });
     }
     expect(doc.components.schemas.ErrorResponse).toMatchObject({ required: ['error'] });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AnthropicMessage, AnthropicMessagesRequest } from '@app/contracts';
-import { type Caller, ChatService, newRunId } from '../../chat/chat.service';
+import { type Caller, ChatService, runIdFor } from '../../chat/chat.service';
 import type { RunEvents } from '../../chat/run-events';
 import { toAnthropicRun } from './anthropic-request';
 import { toAnthropicMessage } from './anthropic-response';
@@ -30,9 +30,10 @@ export class AnthropicService {
     caller: Caller,
     signal?: AbortSignal,
   ): { events: RunEvents; format: AnthropicEvents } {
-    const runId = newRunId();
+    const request = toAnthropicRun(body, sessionId);
+    const runId = runIdFor(request);
     return {
-      events: this.chat.streamTurn({ ...toAnthropicRun(body, sessionId), run_id: runId }, caller, signal),
+      events: this.chat.streamTurn({ ...request, run_id: runId }, caller, signal),
       format: new AnthropicEvents(runId, body.model),
     };
   }

@@ -6,7 +6,7 @@ import type {
   ResponseObject,
   RunView,
 } from '@app/contracts';
-import { type Caller, ChatService, newRunId } from '../../chat/chat.service';
+import { type Caller, ChatService, runIdFor } from '../../chat/chat.service';
 import type { RunEvents } from '../../chat/run-events';
 import { hasAnswered, replyFromRun } from '../../chat/stored-run-reply';
 import { RunsService } from '../../runs/runs.service';
@@ -49,7 +49,7 @@ export class ResponsesService {
         format: new ResponsesEvents(turn.runId, echo),
       };
     }
-    const runId = newRunId();
+    const runId = runIdFor(turn.run);
     return {
       events: this.chat.streamTurn({ ...turn.run, run_id: runId }, caller, signal),
       format: new ResponsesEvents(runId, echo),

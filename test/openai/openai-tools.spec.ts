@@ -84,7 +84,10 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
     // the same run went on (one trace, one cost), not a new run whose input is the results
     const runId = first.response.headers.get('x-run-id') as string;
     expect(second.response.headers.get('x-run-id')).toBe(runId);
-    expect(second.data.agentchassis).toMatchObject({ run_id: runId, finish_reason: 'final' });
+    expect((second.data as unknown as { agentchassis: object }).agentchassis).toMatchObject({
+      run_id: runId,
+      finish_reason: 'final',
+    });
     expect(llmMessages().slice(1)).toEqual([
       { role: 'user', content: 'Weather in Oslo?' },
       { role: 'assistant', content: `Let me look.\n${weatherCall('Oslo')}` },

@@ -3,19 +3,12 @@ import {
   type ChatCompletionRequest,
   type CreateResponseRequest,
   type FieldError,
-  HELD_CALL_ID_PATTERN,
   InvalidParamsError,
   type OpenAiChatMessage,
   type ToolDecision,
 } from '@app/contracts';
 import { toRunRequest } from '../conversation';
-
-/** A held call as a Responses `mcp_approval_request` id: its call id and arguments hash. */
-const APPROVAL_ID = /^apr_(.+:\d{1,6}:\d{1,6})_([0-9a-f]{64})$/;
-
-export function approvalRequestId(callId: string, hash: string): string {
-  return `apr_${callId}_${hash}`;
-}
+import { parseHeldCallId } from '../held-call-id';
 
 /** What a Responses request asks: a turn, or decisions on calls a run holds for approval. */
 export type ResponsesTurn =
@@ -123,18 +116,18 @@ function decisionsOf(items: Item[], approvals: Item[]): ResponsesTurn {
   if (approvals.length !== items.length)
     throw invalid('input', 'mcp_approval_response items cannot be mixed with other input items');
   const decisions = approvals.map((item, index): ToolDecision & { runId: string } => {
-    const id = typeof item.approval_request_id === 'string' ? item.approval_request_id : '';
-    const match = APPROVAL_ID.exec(id);
-    if (!match || !HELD_CALL_ID_PATTERN.test(match[1]))
+    const held = parseHeldCallId(
+      typeof item.approval_request_id === 'string' ? item.approval_request_id : '',
+    );
+    if (!held)
       throw invalid(`input[${index}].approval_request_id`, 'is not an approval request this server made');
     if (typeof item.approve !== 'boolean') throw invalid(`input[${index}].approve`, 'must be true or false');
-    const [callId, hash] = [match[1], match[2]];
     const reason = typeof item.reason === 'string' ? item.reason : undefined;
     return {
-      runId: callId.split(':')[0],
+      runId: held.runId,
       action: item.approve ? 'approve' : 'reject',
-      call_id: callId,
-      hash,
+      call_id: held.callId,
+      hash: held.hash,
       ...(!item.approve && reason ? { reason } : {}),
     };
   });

@@ -5,7 +5,7 @@ import {
   type ResponseObject,
   type ResponseUsage,
 } from '@app/contracts';
-import { approvalRequestId } from './responses-request';
+import { heldCallId } from '../held-call-id';
 
 /** What a response was asked with, for the fields that echo the request. */
 export interface ResponseEcho {
@@ -67,7 +67,7 @@ export function outputOf(reply: AgentRunReply): Record<string, unknown>[] {
   for (const held of reply.approvals ?? [])
     items.push({
       type: 'mcp_approval_request',
-      id: approvalRequestId(held.call_id, held.hash),
+      id: heldCallId(held.call_id, held.hash),
       server_label: 'agentchassis',
       name: held.function,
       arguments: JSON.stringify(held.arguments),

@@ -12,6 +12,7 @@ import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
+import { AgUiModule } from './doors/ag-ui/ag-ui.module';
 import { AnthropicModule } from './doors/anthropic/anthropic.module';
 import { McpModule } from './doors/mcp/mcp.module';
 import { OpenAiModule } from './doors/openai/openai.module';
@@ -44,6 +45,7 @@ export class GatewayModule {
         // before the OpenAI door, whose /v1 catch-all answers any path it does not serve
         AnthropicModule,
         OpenAiModule,
+        AgUiModule,
         ConsoleModule,
       ],
       providers: [

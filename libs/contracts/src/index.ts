@@ -27,3 +27,4 @@ export * from './openai-requests';
 export * from './openai-responses';
 export * from './open-responses';
 export * from './anthropic-messages';
+export * from './ag-ui';

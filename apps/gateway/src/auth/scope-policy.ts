@@ -17,6 +17,8 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
   // The OpenAI-compatible API: its two routes, and a 404 in its own error shape for any other.
   { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },
+  // AG-UI: an agent's run as AG-UI events
+  { method: /^POST$/, path: /^\/ag-ui(\/[^/]+)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
   // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)

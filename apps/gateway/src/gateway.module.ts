@@ -12,6 +12,7 @@ import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
+import { A2aModule } from './doors/a2a/a2a.module';
 import { AgUiModule } from './doors/ag-ui/ag-ui.module';
 import { AnthropicModule } from './doors/anthropic/anthropic.module';
 import { McpModule } from './doors/mcp/mcp.module';
@@ -46,6 +47,7 @@ export class GatewayModule {
         AnthropicModule,
         OpenAiModule,
         AgUiModule,
+        A2aModule,
         ConsoleModule,
       ],
       providers: [

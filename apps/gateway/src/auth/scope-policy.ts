@@ -19,6 +19,9 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },
   // AG-UI: an agent's run as AG-UI events
   { method: /^POST$/, path: /^\/ag-ui(\/[^/]+)?$/, scope: 'chat' },
+  // A2A: the public agent card as A2A clients fetch it; an agent's own card and its JSON-RPC with a key
+  { method: /^GET$/, path: /^\/\.well-known\/agent-card\.json$/, scope: 'public' },
+  { method: /^(GET|POST)$/, path: /^\/a2a\/[^/]+(\/\.well-known\/agent-card\.json)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
   // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)

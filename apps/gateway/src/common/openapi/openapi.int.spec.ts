@@ -95,7 +95,11 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
         const open = path.startsWith('/health') || path === '/api/v1/health' || path === '/metrics';
         const docs = path === '/api/openapi.json' || path.startsWith('/api/docs');
         const webConsole = path === '/' || path.startsWith('/assets/');
-        expect(op.security, `${method} ${path}`).toEqual(open || docs || webConsole ? [] : [{ bearer: [] }]);
+        // what clients discover before they have a key: the public A2A card, MCP's resource metadata
+        const discovery = path.startsWith('/.well-known/');
+        expect(op.security, `${method} ${path}`).toEqual(
+          open || docs || webConsole || discovery ? [] : [{ bearer: [] }],
+        );
       }
     }
     expect(doc.paths['/api/v1/chat'].post['x-required-scopes']).toEqual(['chat']);

@@ -28,3 +28,4 @@ export * from './openai-responses';
 export * from './open-responses';
 export * from './anthropic-messages';
 export * from './ag-ui';
+export * from './json-rpc';

@@ -21,6 +21,8 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^POST$/, path: /^\/ag-ui(\/[^/]+)?$/, scope: 'chat' },
   // A2A: the public agent card as A2A clients fetch it; an agent's own card and its JSON-RPC with a key
   { method: /^GET$/, path: /^\/\.well-known\/agent-card\.json$/, scope: 'public' },
+  // MCP: where a client finds how to authorize against /mcp
+  { method: /^GET$/, path: /^\/\.well-known\/oauth-protected-resource(\/mcp)?$/, scope: 'public' },
   { method: /^(GET|POST)$/, path: /^\/a2a\/[^/]+(\/\.well-known\/agent-card\.json)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },

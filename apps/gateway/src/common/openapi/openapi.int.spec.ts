@@ -134,6 +134,8 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
     const doors: [string, string][] = [
       ['/v1/messages', 'AnthropicErrorResponse'],
       ['/v1/', 'OpenAiErrorResponse'],
+      ['/a2a/', 'JsonRpcErrorResponse'],
+      ['/mcp', 'JsonRpcErrorResponse'],
     ];
     for (const [path, response] of errors) {
       const shape = doors.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'ErrorResponse';

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AgentNotFoundError, NAME_PATTERN } from '@app/contracts';
+import { AgentNotFoundError, JsonRpcErrorResponse, NAME_PATTERN } from '@app/contracts';
 import { CurrentRunCaller } from '../../auth/principal.decorator';
 import { AdmitsRun } from '../../auth/admits-run.decorator';
 import type { Caller } from '../../chat/chat.service';
+import { baseUrlOf } from '../../common/error-shapes';
 import { sendFrames } from '../../common/event-stream';
 import { ApiRoute } from '../../common/openapi/api-route.decorator';
 import { A2aService } from './a2a.service';
@@ -13,9 +14,6 @@ const CARD = {
   description:
     'An A2A 1.0 Agent Card (its JSON-RPC interface at /a2a/<agent>; the platform API key as bearer)',
 };
-
-/** The gateway's own URL as the request reached it (`PUBLIC_URL` overrides it in the cards). */
-const baseOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
 function agentOf(agent: string): string {
   if (!NAME_PATTERN.test(agent)) throw new AgentNotFoundError(agent.slice(0, 64));
@@ -35,18 +33,19 @@ export class A2aController {
     status: 200,
   })
   publicCard(@Req() req: Request) {
-    return this.a2a.publicCard(baseOf(req));
+    return this.a2a.publicCard(baseUrlOf(req));
   }
 
   @Get('a2a/:agent/.well-known/agent-card.json')
   @ApiRoute({
     tag: 'a2a',
+    errorBody: JsonRpcErrorResponse,
     summary: 'An agent’s A2A Agent Card',
     content: { 'application/json': { schema: CARD } },
     status: 200,
   })
   card(@Param('agent') agent: string, @Req() req: Request) {
-    return this.a2a.card(agentOf(agent), baseOf(req));
+    return this.a2a.card(agentOf(agent), baseUrlOf(req));
   }
 
   @Post('a2a/:agent')
@@ -55,6 +54,7 @@ export class A2aController {
   )
   @ApiRoute({
     tag: 'a2a',
+    errorBody: JsonRpcErrorResponse,
     summary:
       'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask, GetExtendedAgentCard',
     description:
@@ -77,7 +77,12 @@ export class A2aController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const answer = await this.a2a.handle(body, { caller, agent: agentOf(agent), base: baseOf(req), version });
+    const answer = await this.a2a.handle(body, {
+      caller,
+      agent: agentOf(agent),
+      base: baseUrlOf(req),
+      version,
+    });
     if (answer.kind === 'stream') return sendFrames(res, answer.frames);
     res.status(200).json(answer.body);
   }

@@ -36,7 +36,8 @@ export const openAiErrorShape: ErrorShape = ({ status, body }, exception) => ({
 
 /** Any exception as OpenAI's error body with its status (also written into a stream that already began). */
 export function openAiError(exception: unknown): { status: number; body: OpenAiErrorResponse } {
-  return openAiErrorShape(toHttpError(exception), exception) as { status: number; body: OpenAiErrorResponse };
+  const { status, body } = toHttpError(exception);
+  return { status, body: { error: detailOf(status, body, exception instanceof TokenQuotaUsedUpError) } };
 }
 
 function detailOf(status: number, body: ErrorBody, quotaUsedUp: boolean): OpenAiErrorResponse['error'] {

@@ -121,19 +121,19 @@ function parseServer(entry: unknown, at: string, defaultTimeoutMs: number): McpS
   };
 }
 
-function mapping(value: unknown, at: string): Record<string, unknown> {
+export function mapping(value: unknown, at: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError(at, 'must be a mapping');
   return value as Record<string, unknown>;
 }
 
-function optionalString(value: unknown, at: string): string | undefined {
+export function optionalString(value: unknown, at: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw new ConfigError(at, 'must be a string');
   return value;
 }
 
-function optionalBool(value: unknown, at: string): boolean | undefined {
+export function optionalBool(value: unknown, at: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') throw new ConfigError(at, 'must be true or false');
   return value;
@@ -147,7 +147,7 @@ function stringList(value: unknown, at: string): string[] | undefined {
 }
 
 /** Values are never shown in an error: they may be secrets. */
-function stringMap(value: unknown, at: string, keyPattern: RegExp): Record<string, string> {
+export function stringMap(value: unknown, at: string, keyPattern: RegExp): Record<string, string> {
   if (value === undefined || value === null) return {};
   const node = mapping(value, at);
   const out: Record<string, string> = {};
@@ -160,7 +160,7 @@ function stringMap(value: unknown, at: string, keyPattern: RegExp): Record<strin
   return out;
 }
 
-function timeoutOf(value: unknown, at: string, fallback: number): number {
+export function timeoutOf(value: unknown, at: string, fallback: number): number {
   if (value === undefined || value === null || value === '') return fallback;
   const parsed = parseValue({ path: at, env: '', type: 'duration', min: 1, max: 3_600_000 }, value);
   if (parsed.error) throw new ConfigError(at, parsed.error);

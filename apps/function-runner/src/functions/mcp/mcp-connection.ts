@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPClientTransport,
@@ -69,8 +70,9 @@ export class McpConnection {
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if (!sessionLost(err)) throw this.callError(client, err);
-      // the server did not run the call: it no longer knows the session; open a new one and retry once
-      this.lost(client, 'the server forgot the session');
+      // the server did not run the call: it no longer knows the session (or took back the token):
+      // open a new one and retry once
+      this.lost(client, 'the server forgot the session or refused the token');
       if (this.state.kind !== 'ready') await this.connect();
       return this.callOn(this.readyClient(), tool, args, signal, deadline).catch((again: unknown) => {
         throw signal.aborted ? signal.reason : this.callError(undefined, again);
@@ -199,9 +201,11 @@ export class McpConnection {
   }
 }
 
+/** The server refused the request before running it: a session it forgot, or a token it no longer takes. */
 function sessionLost(err: unknown): boolean {
+  if (err instanceof UnauthorizedError) return true;
   if (!(err instanceof StreamableHTTPError)) return false;
-  return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+  return err.code === 401 || err.code === 404 || (err.code === 400 && /session/i.test(err.message));
 }
 
 function detail(stderr: string): string {

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import { AppError, type AgentRunReply, type AgentRunRequest, type Scope } from '@app/contracts';
+import {
+  AppError,
+  type AgentRunReply,
+  type AgentRunRequest,
+  CLIENT_CALL_ID_PATTERN,
+  Routes,
+  type Scope,
+  type Usage,
+} from '@app/contracts';
+import { usageAdded } from './usage-added';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { TurnRequest } from './turn-request';
@@ -10,7 +18,7 @@ import { type AdmittedAhead, UsageLimits } from '@app/limits';
 import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.service';
 import { followRun, followStartedRun, neverStarted } from './run-follower';
 import { RunTakeovers } from './run-takeovers';
-import { platformEvents, relayRun, type RunStreamFormat } from './sse-relay';
+import { type RunEvents, runEvents } from './run-events';
 
 export interface Caller {
   principal: string;
@@ -27,8 +35,9 @@ export interface Caller {
 export const EXECUTOR_REPLY_GRACE_MS = 5_000;
 
 /**
- * A chat turn: one `agent.run` request within the calling key's limits, answered as JSON or
- * relayed as SSE. Every front end (`/api/v1/chat`, the OpenAI-compatible `/v1`) goes through here.
+ * A chat turn: one `agent.run` request within the calling key's limits, answered with the run's
+ * reply or as the run's events. Every door (`/api/v1/chat`, OpenAI's, Anthropic's, A2A, AG-UI,
+ * MCP) goes through here and translates.
  */
 @Injectable()
 export class ChatService {
@@ -58,19 +67,28 @@ export class ChatService {
     );
   }
 
-  async stream(request: TurnRequest, caller: Caller, res: Response, idempotencyKey?: string): Promise<void> {
-    if (!idempotencyKey) return this.streamTurn(this.toRun(request), caller, res, () => platformEvents);
+  /** `chat`, as the run's events. */
+  async *stream(
+    request: TurnRequest,
+    caller: Caller,
+    signal?: AbortSignal,
+    idempotencyKey?: string,
+  ): RunEvents {
+    if (!idempotencyKey) return yield* this.streamTurn(this.toRun(request), caller, signal);
     const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
     const { runId } = keyed.claim;
-    if (keyed.replay) return this.followStream(runId, caller, res);
-    return this.keyedTurn(keyed, caller, () =>
-      this.streamTurn({ ...this.toRun(request), run_id: runId }, caller, res, () => platformEvents),
-    );
+    if (keyed.replay) return yield* this.follow(runId, caller);
+    try {
+      yield* this.streamTurn({ ...this.toRun(request), run_id: runId }, caller, signal);
+    } catch (err) {
+      await this.releaseUnstarted(keyed, caller);
+      throw err;
+    }
   }
 
-  /** A run already going, its stream relayed from now to its end. */
-  followStream(runId: string, caller: Caller, res: Response): Promise<void> {
-    return relayRun(this.bus, res, runId, () => this.followStarted(runId, caller), platformEvents);
+  /** A run already going, its events from now (or after the event numbered `after`) to its end. */
+  follow(runId: string, caller: Caller, after?: number): RunEvents {
+    return runEvents(this.bus, runId, () => this.followStarted(runId, caller), { after });
   }
 
   /**
@@ -79,40 +97,55 @@ export class ChatService {
    * The run id is chosen here, so the run can be looked up if its reply is lost with the bus connection.
    */
   async turn(request: AgentRunRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
-    const run = { ...request, ...ownedBy(caller), run_id: request.run_id ?? newRunId(), stream: false };
+    const run = {
+      ...request,
+      ...ownedBy(caller),
+      run_id: request.run_id ?? runIdFor(request),
+      stream: false,
+    };
     const reply = await this.run(caller, run, signal);
     if (reply.error) throw failedRun(reply, reply.error);
     return reply;
   }
 
   /** The run id is chosen here (unless given) so the gateway can listen for the run's events before it starts. */
-  streamTurn(
-    request: AgentRunRequest,
-    caller: Caller,
-    res: Response,
-    format: (runId: string) => RunStreamFormat,
-  ): Promise<void> {
-    const runId = request.run_id ?? newRunId();
+  streamTurn(request: AgentRunRequest, caller: Caller, signal?: AbortSignal): RunEvents {
+    const runId = request.run_id ?? runIdFor(request);
     const run = { ...request, ...ownedBy(caller), run_id: runId, stream: true };
-    return relayRun(this.bus, res, runId, () => this.run(caller, run, closedEarly(res)), format(runId));
+    return runEvents(this.bus, runId, () => this.run(caller, run, signal));
   }
 
-  private run(
+  /**
+   * A run going on with the caller's tool results answers with its whole usage: only what this
+   * turn adds is charged (what came before was charged with the turn that paused it).
+   */
+  private async run(
     caller: Caller,
     request: AgentRunRequest & { run_id: string },
     signal?: AbortSignal,
   ): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
-    return this.limits.withinLimits(
+    const before = request.tool_results ? await this.usageSoFar(request.run_id, caller) : undefined;
+    const { reply } = await this.limits.withinLimits(
       caller,
-      () =>
-        followRun(this.bus, request, {
+      async () => {
+        const reply = await followRun(this.bus, request, {
           timeoutMs,
           takeovers: this.takeovers,
           lostAfterMs: this.config.executor.lease_lapse,
-        }),
+        });
+        return { reply, usage: before ? usageAdded(reply.usage, before) : reply.usage };
+      },
       { signal },
     );
+    return reply;
+  }
+
+  /** The usage of a paused run (none when it is not the caller's, or unknown: the executor says why). */
+  private async usageSoFar(runId: string, caller: Caller): Promise<Usage> {
+    const ref = caller.principal ? { run_id: runId, principal: caller.principal } : { run_id: runId };
+    const run = await this.bus.request(Routes.agentRunGet, ref).catch(() => undefined);
+    return run?.usage ?? { prompt_tokens: 0, completion_tokens: 0 };
   }
 
   /** A retry's answer: the run its key started, followed (its stored answer once it has one). */
@@ -128,10 +161,14 @@ export class ChatService {
     try {
       return await turn();
     } catch (err) {
-      if (await neverStarted(this.bus, keyed.claim.runId, caller.principal || undefined))
-        await this.idempotency.release(keyed.claim);
+      await this.releaseUnstarted(keyed, caller);
       throw err;
     }
+  }
+
+  private async releaseUnstarted(keyed: KeyedTurn, caller: Caller): Promise<void> {
+    if (await neverStarted(this.bus, keyed.claim.runId, caller.principal || undefined))
+      await this.idempotency.release(keyed.claim);
   }
 
   private toRun(request: TurnRequest): AgentRunRequest {
@@ -149,17 +186,15 @@ export class ChatService {
   }
 }
 
-function newRunId(): string {
+export function newRunId(): string {
   return `run_${randomUUID().replaceAll('-', '')}`;
 }
 
-/** Aborts when the HTTP connection closes before the response was sent in full. */
-export function closedEarly(res: Response): AbortSignal {
-  const closed = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) closed.abort();
-  });
-  return closed.signal;
+/** The run a request is a turn of: the paused run its tool results answer (it goes on), else a new one. */
+export function runIdFor(request: AgentRunRequest): string {
+  const answered = request.tool_results?.[0]?.tool_call_id;
+  const match = answered ? CLIENT_CALL_ID_PATTERN.exec(answered) : null;
+  return match ? match[1] : newRunId();
 }
 
 /** Whose the run is, and the scopes that bound what its function calls may do. */

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import {
   type AgentRunReply,
@@ -11,7 +10,6 @@ import {
   Routes,
   type RunView,
   type ToolDecision,
-  type Usage,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -19,7 +17,8 @@ import { UsageLimits } from '@app/limits';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { followApproval } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
-import { relayRun } from '../chat/sse-relay';
+import { type RunEvents, runEvents } from '../chat/run-events';
+import { usageAdded } from '../chat/usage-added';
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
 @Injectable()
@@ -52,8 +51,9 @@ export class RunsService {
     return this.approveRequest(runId, caller, false, decision);
   }
 
-  approveStreaming(runId: string, caller: Caller, res: Response, decision?: ToolDecision): Promise<void> {
-    return relayRun(this.bus, res, runId, () => this.approveRequest(runId, caller, true, decision));
+  /** `approve`, as the run's events from its resumption to its next stop. */
+  approveStream(runId: string, caller: Caller, decision?: ToolDecision): RunEvents {
+    return runEvents(this.bus, runId, () => this.approveRequest(runId, caller, true, decision));
   }
 
   /**
@@ -78,20 +78,10 @@ export class RunsService {
         { ...ref(runId, principal), stream, scopes: caller.scopes, ...(decision ? { decision } : {}) },
         { timeoutMs, takeovers: this.takeovers },
       );
-      return { reply, usage: added(reply.usage, before) };
+      return { reply, usage: usageAdded(reply.usage, before) };
     });
     return reply;
   }
-}
-
-function added(after: Usage, before: Usage): Usage {
-  return {
-    prompt_tokens: Math.max(0, after.prompt_tokens - before.prompt_tokens),
-    completion_tokens: Math.max(0, after.completion_tokens - before.completion_tokens),
-    ...(after.cost_usd === undefined
-      ? {}
-      : { cost_usd: Math.max(0, after.cost_usd - (before.cost_usd ?? 0)) }),
-  };
 }
 
 function ref(runId: string, principal: string): RunRefRequest {

@@ -73,7 +73,9 @@ describe('the platform as NATS users (deploy/nats/auth.conf on a real nats-serve
       SCHEDULER_QUEUE_PREFIX: `bus-users-${randomUUID().slice(0, 8)}`,
     };
     const started = await Promise.allSettled(
-      SERVICE_NAMES.map((name) => startService(name, { ...env, ...nats.envOf(name) })),
+      SERVICE_NAMES.map((name) =>
+        startService(name, { ...env, ...nats.envOf(name) }, { readyTimeoutMs: 60_000 }),
+      ),
     );
     started.forEach((result, i) => {
       if (result.status === 'fulfilled') services.set(SERVICE_NAMES[i], result.value);
@@ -102,7 +104,8 @@ describe('the platform as NATS users (deploy/nats/auth.conf on a real nats-serve
   });
 
   it('runs a turn that calls a slow function, an agent, and the scheduler, which fires what it made', async () => {
-    const runAt = new Date(Date.now() + 1_500).toISOString();
+    // far enough ahead to be in the future still when the model's call arrives, on a busy machine
+    const runAt = new Date(Date.now() + 6_000).toISOString();
     llm.setScript({
       rules: [
         { match: 'help-me-please', reply: 'helped' },
@@ -125,7 +128,10 @@ describe('the platform as NATS users (deploy/nats/auth.conf on a real nats-serve
     const res = await post(base, '/api/v1/chat', { message: 'grants-turn' });
     expect(res.status).toBe(200);
     const reply = (await res.json()) as AgentRunReply;
-    expect(reply.function_calls.map((c) => [c.name, c.status])).toEqual([
+    expect(
+      reply.function_calls.map((c) => [c.name, c.status]),
+      JSON.stringify(reply.function_calls),
+    ).toEqual([
       ['nap', 'success'],
       ['agent_helper', 'success'],
       ['delay_create', 'success'],

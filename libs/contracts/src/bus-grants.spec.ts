@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  ANY_TOKEN,
   BusUses,
+  Events,
   natsGrants,
   type NatsGrants,
+  Routes,
   SERVICE_NAMES,
   type ServiceName,
   subjectCovers,
@@ -80,6 +83,37 @@ describe.each(deployments)('the NATS users of %s', (_file, users) => {
     });
     expect(granted.other).toEqual([]);
   });
+});
+
+describe('BusUses', () => {
+  /** Every subject of a family of `Routes` or `Events`, by its pattern. */
+  const subjectsOf = (table: Record<string, unknown>) =>
+    Object.entries(table).flatMap(([name, entry]) =>
+      typeof entry === 'function'
+        ? name === 'servicePing'
+          ? SERVICE_NAMES.map((s) => [name, (entry as (s: string) => { subject: string })(s).subject])
+          : [[name, (entry as (a: string) => { subject: string })(ANY_TOKEN).subject]]
+        : [[name, (entry as { subject: string }).subject]],
+    );
+  const declared = (way: 'asks' | 'serves' | 'publishes' | 'hears', subject: string) =>
+    SERVICE_NAMES.filter((s) =>
+      BusUses[s][way].some((u) => subjectCovers(u.subject, subject) || subjectCovers(subject, u.subject)),
+    );
+
+  it.each(subjectsOf(Routes))('declares who asks and who serves the route %s (%s)', (name, subject) => {
+    // the gateway serves its own ping, which no one asks (another gateway is not a service it watches)
+    if (name !== 'servicePing' || subject !== 'svc.ping.gateway')
+      expect(declared('asks', subject)).not.toEqual([]);
+    expect(declared('serves', subject)).not.toEqual([]);
+  });
+
+  it.each(subjectsOf(Events).filter(([name]) => name !== 'fnCallsRecorded'))(
+    'declares who publishes and who hears the event %s (%s)',
+    (_name, subject) => {
+      expect(declared('publishes', subject)).not.toEqual([]);
+      expect(declared('hears', subject)).not.toEqual([]);
+    },
+  );
 });
 
 describe('natsGrants', () => {

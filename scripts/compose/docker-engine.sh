@@ -2,7 +2,8 @@
 # exec root and socket under one folder, no iptables rules and no forwarding change on the host.
 # Containers on a compose network talk over its bridge; the host reaches them on their addresses
 # (it is on every bridge) and through the published ports (docker-proxy, which needs no iptables).
-# Stopped by its pid.
+# Nothing routes from a container to beyond the host (no forwarding, no NAT): the stack needs
+# nothing there, and image builds use the host's network. Stopped by its pid.
 
 DOCKER=/usr/bin/docker
 
@@ -10,8 +11,12 @@ DOCKER=/usr/bin/docker
 engine_start() {
   local root=$1
   if ip link show docker0 >/dev/null 2>&1; then
-    echo "a docker0 bridge exists already: another Docker engine runs on this machine; stop it first" >&2
-    return 1
+    if pgrep -x dockerd >/dev/null; then
+      echo "a docker0 bridge exists and a dockerd runs: another Docker engine uses this machine; stop it first" >&2
+      return 1
+    fi
+    # left by an engine that was killed with its run (no dockerd owns it any more)
+    ip link delete docker0 && echo "removed a stale docker0 bridge"
   fi
   mkdir -p "$root/data" "$root/exec"
   ip -o link show type bridge | awk -F': ' '{print $2}' | sort >"$root/bridges.before"

@@ -17,6 +17,7 @@ import { RunsModule } from './runs/runs.module';
 import { MemoryModule } from './memory/memory.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { TasksModule } from './tasks/tasks.module';
+import { UsageModule } from './usage/usage.module';
 
 @Module({})
 export class GatewayModule {
@@ -36,6 +37,7 @@ export class GatewayModule {
         MemoryModule,
         AgentsModule,
         TasksModule,
+        UsageModule,
         DocsModule,
         ...(config.mcp.serve ? [McpModule] : []),
         OpenAiModule,

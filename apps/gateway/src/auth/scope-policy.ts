@@ -15,6 +15,8 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/api\/docs(\/[^/]+)?$|^\/api\/openapi\.json$/, scope: 'docs' },
   { method: /^(GET|POST|DELETE)$/, path: /^\/api\/v1\/(chat|sessions|runs|memory)(\/.*)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
+  // a key's own runs counted; an admin key sees every principal's
+  { method: /^GET$/, path: /^\/api\/v1\/usage$/, scope: 'chat' },
   // The OpenAI-compatible API: its two routes, and a 404 in its own error shape for any other.
   { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },

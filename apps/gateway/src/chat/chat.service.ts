@@ -149,7 +149,8 @@ export class ChatService {
   }
 }
 
-function newRunId(): string {
+/** A new run's id, chosen by the gateway so it can follow the run by it. */
+export function newRunId(): string {
   return `run_${randomUUID().replaceAll('-', '')}`;
 }
 
@@ -172,7 +173,7 @@ function ownedBy(caller: Caller): { principal?: string; key_id: string; scopes: 
 }
 
 /** The run is recorded all the same: its ids and finish reason go with the error, for GET /api/v1/runs/:id. */
-function failedRun(reply: AgentRunReply, error: NonNullable<AgentRunReply['error']>): AppError {
+export function failedRun(reply: AgentRunReply, error: NonNullable<AgentRunReply['error']>): AppError {
   const details = typeof error.details === 'object' && error.details !== null ? error.details : {};
   return new AppError(error.code, error.message, {
     ...details,

@@ -10,6 +10,7 @@ import {
   type RunSummary,
   Routes,
   type RunView,
+  type StepMessagesView,
   type ToolDecision,
   type Usage,
 } from '@app/contracts';
@@ -37,6 +38,11 @@ export class RunsService {
 
   get(runId: string, principal: string): Promise<RunView> {
     return this.bus.request(Routes.agentRunGet, ref(runId, principal));
+  }
+
+  /** What model step `step` of the run sent and got back, from its journal. */
+  stepMessages(runId: string, step: number, principal: string): Promise<StepMessagesView> {
+    return this.bus.request(Routes.agentRunStepMessages, { ...ref(runId, principal), step });
   }
 
   cancel(runId: string, principal: string): Promise<AgentRunReply> {

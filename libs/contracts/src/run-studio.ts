@@ -150,9 +150,3 @@ export class RunForkRequest extends ForkRunBody {
   @IsOptional() @IsString() @MaxLength(64) key_id?: string;
   @IsOptional() @IsScopes() scopes?: Scope[];
 }
-
-/** Where a forked run came from. */
-export class ForkOrigin {
-  @IsString() run_id!: string;
-  @IsInt() step!: number;
-}

@@ -17,6 +17,7 @@ import type {
   FunctionDefinition,
   ListRunsQuery,
   ListSessionsQuery,
+  McpServerList,
   RejectRunBody,
   MemoryForgetQuery,
   MemoryForgetReply,
@@ -205,6 +206,11 @@ export class AgentChassisClient {
     invoke: (name: string, request: InvokeFunctionRequest = {}): Promise<FnExecReply> =>
       this.http.json('POST', `/api/v1/functions/${segment(name)}/invoke`, { body: request }),
   };
+
+  /** The MCP servers the function runners mount as functions, and each one's state. */
+  mcpServers(): Promise<McpServerList> {
+    return this.http.json('GET', '/api/v1/mcp/servers');
+  }
 
   readonly delays = {
     list: async (query: { status?: DelayStatus } = {}): Promise<DelayTaskView[]> =>

@@ -47,6 +47,8 @@ export type {
   Usage,
   WhoAmIView,
   ApprovalDecisionView,
+  McpServerList,
+  McpServerView,
   ForkRunBody,
   ForkToolResult,
   PromptMessage,

@@ -19,7 +19,11 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/api\/v1\/usage$/, scope: 'chat' },
   // The OpenAI-compatible API: its two routes, and a 404 in its own error shape for any other.
   { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },
-  { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
+  {
+    method: /^GET$/,
+    path: /^\/api\/v1\/functions(\/[^/]+)?$|^\/api\/v1\/mcp\/servers$/,
+    scope: 'functions:read',
+  },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
   // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)
   { method: /^(GET|POST|DELETE)$/, path: /^\/mcp$/, scope: 'authenticated' },

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import type { AgentRunReply, ForkRunBody, RunForkRequest } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
@@ -8,12 +7,12 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS, failedRun, newRunId } from '../chat/chat.service';
 import { followFork } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
-import { relayRun } from '../chat/sse-relay';
+import { type RunEvents, runEvents } from '../chat/run-events';
 
 /**
  * A fork is a turn like a chat message: it takes a run slot of the calling key and counts against
  * its day, it is followed by its new run's id (a lost bus connection or executor does not lose its
- * answer), and it answers as JSON or streams as SSE.
+ * answer), and it answers with the new run's reply or as its events.
  */
 @Injectable()
 export class RunForkService {
@@ -35,9 +34,10 @@ export class RunForkService {
     return reply;
   }
 
-  forkStreaming(fromRun: string, body: ForkRunBody, caller: Caller, res: Response): Promise<void> {
+  /** `fork`, as the new run's events. */
+  forkStream(fromRun: string, body: ForkRunBody, caller: Caller, signal?: AbortSignal): RunEvents {
     const request = this.request(fromRun, body, caller, true);
-    return relayRun(this.bus, res, request.run_id, () => this.run(request, caller));
+    return runEvents(this.bus, request.run_id, () => this.run(request, caller, signal));
   }
 
   private run(request: RunForkRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {

@@ -10,8 +10,10 @@ import {
   StepMessagesView,
 } from '@app/contracts';
 import { CurrentPrincipal, CurrentRunCaller } from '../auth/principal.decorator';
-import { type Caller, closedEarly } from '../chat/chat.service';
+import { type Caller } from '../chat/chat.service';
 import { wantsEventStream } from '../chat/chat.controller';
+import { platformEvents } from '../chat/platform-events';
+import { closedEarly, sendEventStream } from '../common/event-stream';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { resourceId } from './resource-id';
 import { RunForkService } from './run-fork.service';
@@ -71,7 +73,11 @@ export class RunStudioController {
     const runId = resourceId('run', id);
     const request = parseDto(ForkRunBody, body, 'fork');
     if (request.stream || wantsEventStream(accept))
-      return this.forks.forkStreaming(runId, request, caller, res);
+      return sendEventStream(
+        res,
+        this.forks.forkStream(runId, request, caller, closedEarly(res)),
+        platformEvents,
+      );
     res.status(200).json(await this.forks.fork(runId, request, caller, closedEarly(res)));
   }
 }

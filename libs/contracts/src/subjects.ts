@@ -43,6 +43,8 @@ export const Subjects = {
   agentProfileCreate: 'agent.profiles.create',
   agentProfileUpdate: 'agent.profiles.update',
   agentProfileDelete: 'agent.profiles.delete',
+  /** Publish `AgentProfileChanged`: a profile made over the API changed; every executor forgets its copy. */
+  agentProfileChanged: 'agent.profiles.changed',
   fnExec: (name: string) => `fn.exec.${name}`,
   fnExecAll: 'fn.exec.>',
   fnCatalog: 'fn.catalog',

@@ -5,6 +5,7 @@ import { healthCheckOf } from '@app/runtime';
 import { AgentFunctionsModule } from './agent-functions/agent-functions.module';
 import { FunctionCallsModule } from './function-calls/function-calls.module';
 import { RunsModule } from './runs/runs.module';
+import { UsageModule } from './usage/usage.module';
 
 @Module({})
 export class AgentExecutorModule {
@@ -17,6 +18,7 @@ export class AgentExecutorModule {
         RunsModule,
         FunctionCallsModule,
         AgentFunctionsModule,
+        UsageModule,
       ],
       providers: [healthCheckOf('database', DatabaseHealth)],
     };

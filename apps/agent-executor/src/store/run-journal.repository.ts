@@ -31,6 +31,30 @@ export class RunJournalRepository {
     return last?.seq ?? 0;
   }
 
+  /** When and how long each entry took, without its text: a run's waterfall. */
+  async timings(runId: string): Promise<JournalTiming[]> {
+    const rows = await this.db.runJournalEntry.findMany({
+      where: { run_id: runId },
+      orderBy: { seq: 'asc' },
+      select: {
+        kind: true,
+        step: true,
+        call_index: true,
+        name: true,
+        status: true,
+        prompt_tokens: true,
+        completion_tokens: true,
+        elapsed_ms: true,
+        created_at: true,
+        data: true,
+      },
+    });
+    return rows.map(({ data, ...row }) => ({
+      ...row,
+      executed: (data as { executed?: unknown } | null)?.executed !== false,
+    }));
+  }
+
   async load(runId: string): Promise<JournalEntry[]> {
     const rows = await this.db.runJournalEntry.findMany({
       where: { run_id: runId },
@@ -38,6 +62,21 @@ export class RunJournalRepository {
     });
     return rows.map(toEntry);
   }
+}
+
+/** One journal entry's place on the run's clock (written when it completed) and what it spent. */
+export interface JournalTiming {
+  kind: string;
+  step: number;
+  call_index: number | null;
+  name: string | null;
+  status: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  elapsed_ms: number;
+  created_at: Date;
+  /** A call's: false when it was refused or answered before it reached a provider. */
+  executed: boolean;
 }
 
 /** The statement appending entries: on its own, or in the transaction that ends the run. */

@@ -27,6 +27,8 @@ export interface NewRun {
   turn_options?: TurnOptions;
   /** The run whose function call started this one (an agent called as a function). */
   parent_run_id?: string;
+  /** A fork: the run it came from, and the step it goes live at. */
+  fork?: { from: string; step: number };
 }
 
 export interface TurnOptions {
@@ -174,7 +176,9 @@ export class RunRepository {
     return row ? toRecord(row) : null;
   }
 
-  async view(id: string): Promise<{ owner: string; leaseOwner: string | null; view: RunView } | null> {
+  async view(
+    id: string,
+  ): Promise<{ owner: string; leaseOwner: string | null; view: RunView; approvals: HeldApproval[] } | null> {
     const row = await this.db.run.findUnique({ where: { id } });
     if (!row) return null;
     const record = toRecord(row);
@@ -202,8 +206,10 @@ export class RunRepository {
         ? { approvals: undecided(record.approvals).map(pendingView) }
         : {}),
       parent_run_id: row.parent_run_id,
+      forked_from:
+        row.forked_from === null ? null : { run_id: row.forked_from, step: row.forked_at_step ?? 1 },
     };
-    return { owner: row.owner, leaseOwner: row.lease_owner, view };
+    return { owner: row.owner, leaseOwner: row.lease_owner, view, approvals: record.approvals };
   }
 }
 

@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import type { AgentRunReply, ForkRunBody, RunForkRequest } from '@app/contracts';
+import {
+  type AgentRunReply,
+  type ForkRunBody,
+  type RunForkRequest,
+  Routes,
+  type RunView,
+  type Usage,
+} from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { UsageLimits } from '@app/limits';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -8,6 +15,7 @@ import { type Caller, EXECUTOR_REPLY_GRACE_MS, failedRun, newRunId } from '../ch
 import { followFork } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
 import { type RunEvents, runEvents } from '../chat/run-events';
+import { usageAdded } from './usage-added';
 
 /**
  * A fork is a turn like a chat message: it takes a run slot of the calling key and counts against
@@ -40,13 +48,26 @@ export class RunForkService {
     return runEvents(this.bus, request.run_id, () => this.run(request, caller, signal));
   }
 
-  private run(request: RunForkRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
+  /**
+   * The fork's reply counts the steps it took from the journal too; only what it spent live is
+   * charged: its usage less the usage of the forked run's steps before `from_step`.
+   */
+  private async run(request: RunForkRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
-    return this.limits.withinLimits(
+    const source = await this.bus.request(Routes.agentRunGet, {
+      run_id: request.from_run,
+      ...(request.principal ? { principal: request.principal } : {}),
+    });
+    const before = usageBefore(source, request.from_step);
+    const { reply } = await this.limits.withinLimits(
       caller,
-      () => followFork(this.bus, request, { timeoutMs, takeovers: this.takeovers }),
+      async () => {
+        const reply = await followFork(this.bus, request, { timeoutMs, takeovers: this.takeovers });
+        return { reply, usage: usageAdded(reply.usage, before) };
+      },
       { signal },
     );
+    return reply;
   }
 
   private request(fromRun: string, body: ForkRunBody, caller: Caller, stream: boolean): RunForkRequest {
@@ -60,4 +81,16 @@ export class RunForkService {
       scopes: caller.scopes,
     };
   }
+}
+
+/** What the forked run's model steps before `step` spent: the fork takes them from the journal. */
+function usageBefore(run: RunView, step: number): Usage {
+  const spent: Usage = { prompt_tokens: 0, completion_tokens: 0 };
+  for (const span of run.timeline ?? []) {
+    if (span.kind !== 'model' || span.step >= step || !span.usage) continue;
+    spent.prompt_tokens += span.usage.prompt_tokens;
+    spent.completion_tokens += span.usage.completion_tokens;
+    if (span.usage.cost_usd !== undefined) spent.cost_usd = (spent.cost_usd ?? 0) + span.usage.cost_usd;
+  }
+  return spent;
 }

@@ -19,6 +19,7 @@ import { UsageLimits } from '@app/limits';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { followApproval } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
+import { usageAdded } from './usage-added';
 import { type RunEvents, runEvents } from '../chat/run-events';
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
@@ -81,23 +82,18 @@ export class RunsService {
     const { reply } = await this.limits.withinLimits(caller, async () => {
       const reply = await followApproval(
         this.bus,
-        { ...ref(runId, principal), stream, scopes: caller.scopes, ...(decision ? { decision } : {}) },
+        {
+          ...ref(runId, principal),
+          stream,
+          scopes: caller.scopes,
+          ...(decision ? { decision: { ...decision, decider: caller.principal } } : {}),
+        },
         { timeoutMs, takeovers: this.takeovers },
       );
-      return { reply, usage: added(reply.usage, before) };
+      return { reply, usage: usageAdded(reply.usage, before) };
     });
     return reply;
   }
-}
-
-function added(after: Usage, before: Usage): Usage {
-  return {
-    prompt_tokens: Math.max(0, after.prompt_tokens - before.prompt_tokens),
-    completion_tokens: Math.max(0, after.completion_tokens - before.completion_tokens),
-    ...(after.cost_usd === undefined
-      ? {}
-      : { cost_usd: Math.max(0, after.cost_usd - (before.cost_usd ?? 0)) }),
-  };
 }
 
 function ref(runId: string, principal: string): RunRefRequest {

@@ -1,0 +1,169 @@
+// The studio's API: agent profiles replaced and deleted, usage by agent and key, a run's waterfall
+// and decisions, what a model step saw, forks, MCP servers — against the built services.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentChassisClient, AgentChassisError } from '@app/client';
+import { expectEventually, type ServiceProcess, startService } from '@app/testing';
+import { ADMIN_KEY, addCall, type ClientStack, startClientStack } from '../client/client-stack';
+
+describe('the studio API (four services as processes, two executors, API keys on)', () => {
+  let stack: ClientStack;
+  let second: ServiceProcess;
+  let admin: AgentChassisClient;
+  let alice: AgentChassisClient;
+  let aliceKey: { id: string; key: string };
+  let reader: AgentChassisClient;
+
+  const as = (key: string) => new AgentChassisClient({ baseUrl: stack.base, apiKey: key });
+  const raw = (key: string, method: string, path: string, body?: unknown) =>
+    fetch(`${stack.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const failure = async (promise: Promise<unknown>) => {
+    const err = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AgentChassisError);
+    return err as AgentChassisError;
+  };
+  const systemPromptsSince = (from: number) =>
+    stack.llm
+      .requests()
+      .slice(from)
+      .map((r) => (r.body as { messages: { role: string; content: string }[] }).messages[0].content);
+
+  beforeAll(async () => {
+    stack = await startClientStack();
+    second = await startService('agent-executor', stack.env);
+    admin = as(ADMIN_KEY);
+    const created = await admin.keys.create({ name: 'alice-chat', scopes: ['chat'], principal: 'alice' });
+    aliceKey = { id: created.id, key: created.key };
+    alice = as(created.key);
+    reader = as((await admin.keys.create({ name: 'reader', scopes: ['functions:read'] })).key);
+  }, 60_000);
+  afterAll(async () => {
+    await second?.stop();
+    await stack?.close();
+  });
+
+  describe('agent profiles', () => {
+    it('replaces a profile made over the API: the next run of the agent, on either executor, uses it', async () => {
+      await admin.agents.create({ name: 'editable', system_prompt: 'You are VERSION-ONE.' });
+      stack.llm.setScript({ fallback: 'ok' });
+      // both executors read (and cache) the first version
+      for (let i = 0; i < 6; i++) await admin.chat({ message: `warm ${i}`, agent: 'editable' });
+      const updated = await admin.agents.update('editable', {
+        name: 'editable',
+        system_prompt: 'You are VERSION-TWO.',
+        max_steps: 4,
+        memory: { enabled: false },
+      });
+      expect(updated).toMatchObject({ source: 'api', max_steps: 4, system_prompt: 'You are VERSION-TWO.' });
+      const from = stack.llm.requests().length;
+      for (let i = 0; i < 6; i++) await admin.chat({ message: `after ${i}`, agent: 'editable' });
+      const prompts = systemPromptsSince(from);
+      expect(prompts).toHaveLength(6);
+      for (const prompt of prompts) {
+        expect(prompt).toContain('VERSION-TWO');
+        expect(prompt).not.toContain('VERSION-ONE');
+      }
+    });
+
+    it('refuses a bad field, a name other than the path’s, an unknown agent and a configured one', async () => {
+      const bad = await raw(ADMIN_KEY, 'PUT', '/api/v1/agents/editable', {
+        name: 'editable',
+        max_steps: 500,
+      });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({
+        error: { code: 'invalid_params', details: [{ field: 'max_steps' }] },
+      });
+      const renamed = await raw(ADMIN_KEY, 'PUT', '/api/v1/agents/editable', { name: 'other' });
+      expect(renamed.status).toBe(400);
+      expect((await failure(admin.agents.update('nobody', { name: 'nobody' }))).status).toBe(404);
+      const configured = await failure(admin.agents.update('guarded', { name: 'guarded' }));
+      expect(configured).toMatchObject({ status: 409, code: 'conflict' });
+      expect(configured.message).toContain('configuration file');
+      expect((await failure(admin.agents.delete('default'))).status).toBe(409);
+    });
+
+    it('lets only an admin change or delete a profile', async () => {
+      expect((await failure(alice.agents.update('editable', { name: 'editable' }))).status).toBe(403);
+      expect((await failure(alice.agents.delete('editable'))).status).toBe(403);
+    });
+
+    it('deletes a profile: it is gone on every executor, its runs stay', async () => {
+      const runs = await admin.runs.list({ agent: 'editable' });
+      expect(runs.items.length).toBeGreaterThan(0);
+      await admin.agents.delete('editable');
+      expect((await admin.agents.list()).map((a) => a.name)).not.toContain('editable');
+      for (let i = 0; i < 4; i++)
+        expect((await failure(admin.chat({ message: 'hi', agent: 'editable' }))).status).toBe(404);
+      expect((await admin.runs.trace(runs.items[0].id)).agent).toBe('editable');
+      expect((await failure(admin.agents.delete('editable'))).status).toBe(404);
+    });
+  });
+
+  describe("a run's view", () => {
+    it('places its model steps and calls on its clock, with tokens, and says who decided a held call', async () => {
+      stack.llm.setScript({ replies: [addCall(2, 3), 'Five.'] });
+      const held = await alice.chat({ message: 'two plus three, once approved', agent: 'guarded' });
+      expect(held.finish_reason).toBe('awaiting_approval');
+      const [call] = held.approvals ?? [];
+      const done = await alice.runs.approve(held.run_id, { hash: call.hash, call_id: call.call_id });
+      expect(done.reply).toBe('Five.');
+      const run = await alice.runs.trace(held.run_id);
+      expect(run.timeline?.map((s) => [s.kind, s.step, s.name])).toEqual([
+        ['model', 1, undefined],
+        ['tool', 1, 'add'],
+        ['model', 2, undefined],
+      ]);
+      const [model1, tool, model2] = run.timeline!;
+      expect(model1.usage?.prompt_tokens).toBeGreaterThan(0);
+      expect(tool.start_ms).toBeGreaterThanOrEqual(model1.start_ms + model1.elapsed_ms);
+      expect(model2.start_ms).toBeGreaterThanOrEqual(tool.start_ms);
+      expect(tool).toMatchObject({ status: 'success', executed: true });
+      expect(run.decisions).toEqual([
+        expect.objectContaining({ call_id: call.call_id, function: 'add', action: 'approve', by: 'alice' }),
+      ]);
+      expect(Date.parse(run.decisions![0].at)).toBeGreaterThanOrEqual(Date.parse(run.decisions![0].asked_at));
+    });
+  });
+
+  describe('usage', () => {
+    it('counts runs, tokens and latency by agent and by key (named), an admin seeing everyone’s', async () => {
+      stack.llm.setScript({ fallback: 'counted' });
+      await alice.chat({ message: 'count me', agent: 'limited' });
+      const view = await admin.usage({ window: 'day' });
+      expect(view.by_agent.find((s) => s.key === 'limited')?.total.runs).toBeGreaterThanOrEqual(1);
+      const mine = view.by_key.find((s) => s.key === aliceKey.id);
+      expect(mine?.label).toBe('alice-chat');
+      expect(mine?.buckets).toHaveLength(24);
+      expect(mine!.total.prompt_tokens).toBeGreaterThan(0);
+      expect(mine!.total.avg_ms).not.toBeNull();
+      expect(view.total.runs).toBeGreaterThan(mine!.total.runs);
+      const week = await admin.usage({ window: 'week' });
+      expect(week.by_agent[0].buckets).toHaveLength(28);
+    });
+
+    it('shows a key only its principal’s runs, and refuses a window it does not know', async () => {
+      const view = await alice.usage();
+      expect(view.by_key.map((s) => s.key)).toEqual([aliceKey.id]);
+      const bad = await raw(aliceKey.key, 'GET', '/api/v1/usage?window=month');
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(await bad.json())).toContain('window');
+      expect((await failure(reader.usage())).status).toBe(403);
+    });
+  });
+
+  describe('MCP servers', () => {
+    it('lists none when none is configured, to a key that may read functions', async () => {
+      await expectEventually(async () =>
+        expect(await reader.mcpServers()).toEqual({ servers: [], answered: true }),
+      );
+      expect((await failure(alice.mcpServers())).status).toBe(403);
+    });
+  });
+});

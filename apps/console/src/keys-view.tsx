@@ -146,7 +146,12 @@ export function KeysView({ client }: ViewProps) {
                 {k.revoked_at ? (
                   `revoked ${formatTime(k.revoked_at)}`
                 ) : (
-                  <button type="button" aria-label={`Revoke ${k.name}`} onClick={() => void revoke(k.id)}>
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-label={`Revoke ${k.name}`}
+                    onClick={() => void revoke(k.id)}
+                  >
                     Revoke
                   </button>
                 )}

@@ -73,6 +73,7 @@ function RunList({ client }: Pick<ViewProps, 'client'>) {
           ))}
         </tbody>
       </table>
+      {page.value?.items.length === 0 && <p class="muted">No runs{status ? ` ${status}` : ''}.</p>}
       {page.value?.next_cursor && (
         <button type="button" onClick={() => setCursor(page.value!.next_cursor!)}>
           Older runs

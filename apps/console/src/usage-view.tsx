@@ -1,7 +1,7 @@
 import type { UsageBucket, UsageSeries, UsageWindow } from '@app/client';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './view-props';
-import { formatCount, formatMs, formatUsd } from './format';
+import { formatCount, formatMs, formatUsd, plural } from './format';
 import { Chart, type ChartSeries, PALETTE } from './usage/chart';
 import { ErrorBox, Section, useLoad } from './ui';
 
@@ -40,7 +40,8 @@ export function UsageView({ client }: ViewProps) {
             {series.map((s, i) => (
               <li key={s.key}>
                 <span class="swatch" style={{ background: PALETTE[i % PALETTE.length] }} aria-hidden="true" />{' '}
-                {s.label ?? s.key}: {formatCount(s.total.runs)} runs, {formatUsd(s.total.cost_usd)}
+                {s.label ?? s.key}: {plural(s.total.runs, 'run')}, {formatUsd(s.total.cost_usd)},{' '}
+                {formatMs(s.total.avg_ms)} avg
               </li>
             ))}
             {series.length === 0 && <li class="muted">No runs in this window.</li>}

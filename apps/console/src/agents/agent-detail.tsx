@@ -1,7 +1,7 @@
 import type { AgentProfileFields, AgentProfileView } from '@app/client';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from '../view-props';
-import { formatCount, formatMs, formatTime, formatUsd } from '../format';
+import { formatCount, formatMs, formatTime, formatUsd, plural } from '../format';
 import { ErrorBox, Pre, Section, useLoad } from '../ui';
 import { AgentForm } from './agent-form';
 import { FIELD_GROUPS } from './agent-fields';
@@ -53,16 +53,16 @@ export function AgentDetail({
           <Profile agent={a} />
         </>
       )}
-      <h3>This week</h3>
+      <h3>Last 7 days {isAdmin ? '(every key’s runs)' : '(your runs)'}</h3>
       <ErrorBox error={usage.error} />
       {usage.value && (
         <p>
           {spent
-            ? `${formatCount(spent.runs)} runs · ${formatCount(spent.prompt_tokens + spent.completion_tokens)} tokens · ${formatUsd(spent.cost_usd)} · ${formatMs(spent.avg_ms)} on average`
+            ? `${plural(spent.runs, 'run')} · ${formatCount(spent.prompt_tokens + spent.completion_tokens)} tokens · ${formatUsd(spent.cost_usd)} · ${formatMs(spent.avg_ms)} on average`
             : 'No runs in the last 7 days.'}
         </p>
       )}
-      <h3>Recent runs</h3>
+      <h3>Your recent runs</h3>
       <ErrorBox error={runs.error} />
       <ul aria-label={`Recent runs of ${name}`}>
         {runs.value?.items.map((r) => (
@@ -83,7 +83,10 @@ function Profile({ agent }: { agent: AgentProfileView }) {
   const shown = (key: string): string => {
     const [head, tail] = key.split('.');
     const value = tail ? (record[head] as Record<string, unknown> | undefined)?.[tail] : record[head];
-    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return '—';
+    if (value === undefined || value === null || value === '')
+      return key === 'model' ? 'the platform’s' : '—';
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(', ') || '—';
+    if (typeof value === 'boolean') return value ? 'yes' : 'no';
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   };
   return (

@@ -24,12 +24,14 @@ export interface ChartProps {
   format: (value: number) => string;
   /** `stack`: bars stacked by series (counts, tokens, cost); `line`: one line per series (latency). */
   kind: 'stack' | 'line';
+  /** What an all-zero chart says instead of its maximum. */
+  empty?: string;
 }
 
 const HEIGHT = 60;
 const SLOT = 10;
 
-export function Chart({ title, starts, series, format, kind }: ChartProps) {
+export function Chart({ title, starts, series, format, kind, empty }: ChartProps) {
   const width = Math.max(starts.length, 1) * SLOT;
   const totals = starts.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const peaks = kind === 'stack' ? totals : series.flatMap((s) => s.values.map((v) => v ?? 0));
@@ -41,7 +43,8 @@ export function Chart({ title, starts, series, format, kind }: ChartProps) {
   return (
     <figure class="chart">
       <figcaption>
-        <strong>{title}</strong> <span class="muted">max {format(max)}</span>
+        <strong>{title}</strong>{' '}
+        <span class="muted">{max > 0 ? `max ${format(max)}` : (empty ?? 'none in this window')}</span>
       </figcaption>
       <svg viewBox={`0 0 ${width} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={summary}>
         <line x1="0" y1={HEIGHT} x2={width} y2={HEIGHT} class="axis" />

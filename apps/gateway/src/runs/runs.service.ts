@@ -11,7 +11,6 @@ import {
   type RunView,
   type StepMessagesView,
   type ToolDecision,
-  type Usage,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';

@@ -132,6 +132,46 @@ describe('the studio API (four services as processes, two executors, API keys on
     });
   });
 
+  describe('what a model step saw', () => {
+    it('rebuilds a step’s request from the journal: system prompt and functions, the message, results, the raw reply', async () => {
+      const [run] = (await alice.runs.list({ agent: 'guarded', limit: 1 })).items;
+      const view = await alice.runs.stepMessages(run.id, 2);
+      expect(view).toMatchObject({
+        run_id: run.id,
+        step: 2,
+        agent: 'guarded',
+        protocol: 'xml-toon',
+        redacted: false,
+      });
+      expect(view.messages.map((m) => m.part)).toEqual(['system', 'input', 'assistant', 'result']);
+      const [system, input, , result] = view.messages;
+      expect(system.content).toContain('## Functions');
+      expect(system.content).toContain('add(');
+      expect(system.sections?.map((s) => s.name)).toEqual(['instructions', 'guide', 'functions']);
+      expect(input.content).toBe('two plus three, once approved');
+      expect(result.content).toMatch(/^<result name="add" status="success">[\s\S]*sum: 5/);
+      for (const m of view.messages) expect(m.tokens).toBeGreaterThan(0);
+      expect(view.tokens_by_part.system).toBe(system.tokens);
+      expect(view.reply).toMatchObject({ text: 'Five.', tool_calls: [] });
+      expect(view.reply.prompt_tokens).toBeGreaterThan(0);
+      // the first step saw no result yet, and replied with the call
+      const first = await alice.runs.stepMessages(run.id, 1);
+      expect(first.messages.map((m) => m.part)).toEqual(['system', 'input']);
+      expect(first.reply.text).toContain('<call name="add">');
+    });
+
+    it('refuses a step that is not a number from 1, a step the run never took, and another principal’s run', async () => {
+      const [run] = (await alice.runs.list({ agent: 'guarded', limit: 1 })).items;
+      for (const step of ['0', 'x', '1.5'])
+        expect((await raw(aliceKey.key, 'GET', `/api/v1/runs/${run.id}/steps/${step}/messages`)).status).toBe(
+          400,
+        );
+      expect((await failure(alice.runs.stepMessages(run.id, 9))).status).toBe(404);
+      expect((await failure(admin.runs.stepMessages(run.id, 1))).status).toBe(404);
+      expect((await failure(reader.runs.stepMessages(run.id, 1))).status).toBe(403);
+    });
+  });
+
   describe('usage', () => {
     it('counts runs, tokens and latency by agent and by key (named), an admin seeing everyone’s', async () => {
       stack.llm.setScript({ fallback: 'counted' });

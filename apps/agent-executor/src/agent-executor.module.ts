@@ -5,6 +5,7 @@ import { healthCheckOf } from '@app/runtime';
 import { AgentFunctionsModule } from './agent-functions/agent-functions.module';
 import { FunctionCallsModule } from './function-calls/function-calls.module';
 import { RunsModule } from './runs/runs.module';
+import { StudioModule } from './studio/studio.module';
 import { UsageModule } from './usage/usage.module';
 
 @Module({})
@@ -19,6 +20,7 @@ export class AgentExecutorModule {
         FunctionCallsModule,
         AgentFunctionsModule,
         UsageModule,
+        StudioModule,
       ],
       providers: [healthCheckOf('database', DatabaseHealth)],
     };

@@ -47,6 +47,13 @@ export const PROMPT_PARTS = [
 ] as const;
 export type PromptPart = (typeof PROMPT_PARTS)[number];
 
+/** A native function call in a message or a reply. */
+export interface PromptToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 /** A named piece of the system prompt: the agent's instructions, the functions section, the calling guide. */
 export class PromptSection {
   @IsString() name!: 'instructions' | 'functions' | 'guide';
@@ -61,7 +68,7 @@ export class PromptMessage {
   /** Its tokens by the model's tokenizer (the role's few framing tokens not counted). */
   @IsInt() tokens!: number;
   /** native: the calls an assistant message made, and the call a tool message answers. */
-  @IsOptional() @IsArray() tool_calls?: { id: string; name: string; arguments: string }[];
+  @IsOptional() @IsArray() tool_calls?: PromptToolCall[];
   @IsOptional() @IsString() tool_call_id?: string;
   /** The system message: how its tokens split between instructions, functions and the calling guide. */
   @IsOptional()
@@ -74,7 +81,7 @@ export class PromptMessage {
 /** The model's reply to that request, as it returned it. */
 export class PromptReply {
   @IsString() text!: string;
-  @IsArray() tool_calls!: { id: string; name: string; arguments: string }[];
+  @IsArray() tool_calls!: PromptToolCall[];
   @IsInt() prompt_tokens!: number;
   @IsInt() completion_tokens!: number;
   @IsOptional() @IsInt() cached_prompt_tokens?: number;

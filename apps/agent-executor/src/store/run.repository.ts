@@ -91,6 +91,7 @@ export interface RunRecord {
   approvals: HeldApproval[];
   /** The row's last write: a decision lands only on the row as its decider read it. */
   updated_at: Date;
+  created_at: Date;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -235,5 +236,6 @@ function toRecord(row: Row): RunRecord {
     turn_options: (row.turn_options as TurnOptions | null) ?? {},
     approvals: (row.approvals as HeldApproval[] | null) ?? [],
     updated_at: row.updated_at,
+    created_at: row.created_at,
   };
 }

@@ -52,6 +52,33 @@ export class SessionRepository {
     return rows.reverse();
   }
 
+  /**
+   * The newest `limit` messages of the session before run `runId`'s own, oldest first: what the
+   * run read as its history (its session went on since). A run that wrote no message yet is placed
+   * by its start.
+   */
+  async messagesBeforeRun(
+    sessionId: string,
+    run: { id: string; created_at: Date },
+    limit: number,
+  ): Promise<StoredMessage[]> {
+    const first = await this.db.message.findFirst({
+      where: { session_id: sessionId, run_id: run.id },
+      orderBy: { seq: 'asc' },
+      select: { seq: true },
+    });
+    const rows = await this.db.message.findMany({
+      where: {
+        session_id: sessionId,
+        ...(first ? { seq: { lt: first.seq } } : { created_at: { lt: run.created_at } }),
+      },
+      orderBy: { seq: 'desc' },
+      take: limit,
+      select: { seq: true, role: true, content: true, tokens: true },
+    });
+    return (rows as StoredMessage[]).reverse();
+  }
+
   async saveSummary(sessionId: string, summary: string, upto: number): Promise<void> {
     await this.db.session.updateMany({ where: { id: sessionId }, data: { summary, summary_upto: upto } });
   }

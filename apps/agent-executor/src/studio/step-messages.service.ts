@@ -18,7 +18,7 @@ import type { PlatformConfig } from '@app/config';
 import { ConflictError, NotFoundError, type StepMessagesView } from '@app/contracts';
 import { Redactor } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { type AgentProfile, withInstructions } from '../agents/agent-profile';
+import { type AgentProfile, modelNameOf, withInstructions } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
 import { decisionsOf } from '../store/held-approval';
@@ -51,7 +51,7 @@ export class StepMessagesService {
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
     @Inject(RunEngineService) private readonly engine: RunEngineService,
-    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {
     this.redactor = new Redactor(config.secrets);
   }
@@ -69,7 +69,8 @@ export class StepMessagesService {
     const profile = withInstructions(stored, record.turn_options.instructions);
     const { request, history } = await this.capture(record, profile, entries, step);
     return promptView(
-      request,
+      // the model the platform's client called when the profile names none
+      { ...request, model: request.model || modelNameOf(profile, this.config) },
       reply,
       { history, added: entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : [])) },
       { runId, agent: record.agent, protocol: profile.protocol, instructions: profile.system_prompt },

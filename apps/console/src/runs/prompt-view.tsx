@@ -52,7 +52,7 @@ function PromptBody({ view }: { view: StepMessagesView }) {
       <TokenSplit parts={view.tokens_by_part} total={total} />
       <ol class="messages" aria-label="Messages sent">
         {view.messages.map((m, i) => (
-          <li key={i} class={`msg ${m.role}`}>
+          <li key={i} class={`msg m-${m.role}`}>
             <MessageCard message={m} index={i} />
           </li>
         ))}
@@ -110,13 +110,13 @@ function TokenSplit({ parts, total }: { parts: StepMessagesView['tokens_by_part'
     <div class="token-split">
       <span class="split-bar" aria-hidden="true">
         {entries.map(([part, n]) => (
-          <span class={`part ${part}`} key={part} style={{ width: `${(n / total) * 100}%` }} />
+          <span class={`part p-${part}`} key={part} style={{ width: `${(n / total) * 100}%` }} />
         ))}
       </span>
       <ul class="legend" aria-label="Tokens by part">
         {entries.map(([part, n]) => (
           <li key={part}>
-            <span class={`swatch ${part}`} aria-hidden="true" /> {PART_LABEL[part]}: {formatCount(n)} (
+            <span class={`swatch p-${part}`} aria-hidden="true" /> {PART_LABEL[part]}: {formatCount(n)} (
             {Math.round((n / total) * 100)}%)
           </li>
         ))}

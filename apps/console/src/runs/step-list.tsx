@@ -72,7 +72,7 @@ function kindsOf(entries: TraceStep[]): string {
 function Entry({ entry }: { entry: TraceStep }) {
   const label = entry.action ? `${entry.action.tool} result, step ${entry.step}` : '';
   return (
-    <div class={`entry ${entry.kind}`}>
+    <div class={`entry e-${entry.kind}`}>
       {entry.thought && <p class="thought">Thought: {entry.thought}</p>}
       {entry.action && (
         <>

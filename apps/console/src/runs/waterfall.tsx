@@ -47,7 +47,7 @@ function BarRow({ bar, end }: { bar: Bar; end: number }) {
   const width = Math.max((bar.elapsed_ms / end) * 100, 0.4);
   const status = bar.status ?? 'success';
   return (
-    <li class={`wf-row ${bar.kind} ${status}`}>
+    <li class={`wf-row k-${bar.kind} s-${status}`}>
       <span class="wf-label">{bar.label}</span>
       <span class="wf-track" aria-hidden="true">
         <span
@@ -67,7 +67,7 @@ function BarRow({ bar, end }: { bar: Bar; end: number }) {
 
 function MarkerRow({ marker, end }: { marker: Marker; end: number }) {
   return (
-    <li class={`wf-row mark ${marker.kind}`}>
+    <li class={`wf-row mark mk-${marker.kind}`}>
       <span class="wf-label">{marker.kind === 'approval' ? 'Approval' : capital(marker.kind)}</span>
       <span class="wf-track" aria-hidden="true">
         {marker.at_ms !== null && (

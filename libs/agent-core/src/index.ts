@@ -65,6 +65,7 @@ export {
   argumentsHash,
   canonicalJson,
   needsApproval,
+  respondedResult,
   type ApprovalDecision,
   type ApprovalDecisions,
   type HeldCall,

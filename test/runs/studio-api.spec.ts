@@ -172,6 +172,97 @@ describe('the studio API (four services as processes, two executors, API keys on
     });
   });
 
+  describe('forks', () => {
+    it('forks from step 1 with another message: a new run, a different answer, in a new session', async () => {
+      stack.llm.setScript({ rules: [{ match: '10 plus 20', reply: 'Thirty.' }], replies: ['Five.'] });
+      const original = await alice.chat({ message: 'What is two plus three?' });
+      expect(original.reply).toBe('Five.');
+      const fork = await alice.runs.fork(original.run_id, { from_step: 1, message: 'What is 10 plus 20?' });
+      expect(fork.reply).toBe('Thirty.');
+      expect(fork.run_id).not.toBe(original.run_id);
+      expect(fork.session_id).not.toBe(original.session_id);
+      const run = await alice.runs.trace(fork.run_id);
+      expect(run).toMatchObject({
+        input: 'What is 10 plus 20?',
+        forked_from: { run_id: original.run_id, step: 1 },
+      });
+    });
+
+    it('forks from step 2 with another result: step 1 comes from the journal, the model reads the new result', async () => {
+      stack.llm.setScript({ replies: [addCall(2, 3), 'Five.'] });
+      const original = await alice.chat({ message: 'add two and three' });
+      expect(original.reply).toBe('Five.');
+      const asked = stack.llm.requests().length;
+      const called = stack.functions.calls.length;
+      stack.llm.setScript({ rules: [{ match: 'sum: 40', reply: 'Forty.' }], fallback: 'Something else.' });
+      const fork = await alice.runs.fork(original.run_id, {
+        from_step: 2,
+        tool_results: [{ index: 0, result: { sum: 40 } }],
+        session: 'same',
+      });
+      expect(fork.reply).toBe('Forty.');
+      expect(fork.session_id).toBe(original.session_id);
+      // only step 2 was asked of the model; add was not called again
+      expect(stack.llm.requests().length).toBe(asked + 1);
+      expect(stack.functions.calls.length).toBe(called);
+      const run = await alice.runs.trace(fork.run_id);
+      expect(run.trace.map((t) => [t.step, t.kind])).toEqual([
+        [1, 'action'],
+        [2, 'final'],
+      ]);
+      expect(run.trace[0].observation).toContain('sum: 40');
+      // the fork's own journal holds the copied step: it can be looked into (and forked) in turn
+      const seen = await alice.runs.stepMessages(fork.run_id, 2);
+      expect(seen.messages.at(-1)).toMatchObject({
+        part: 'result',
+        content: expect.stringContaining('sum: 40'),
+      });
+    });
+
+    it('streams the fork’s live steps as chat does', async () => {
+      stack.llm.setScript({ replies: ['Five.'] });
+      const original = await alice.chat({ message: 'two plus three, again' });
+      stack.llm.setScript({ fallback: 'Streamed.' });
+      const events = [];
+      for await (const event of alice.runs.forkStream(original.run_id, {
+        from_step: 1,
+        message: 'stream it',
+      }))
+        events.push(event);
+      expect(events[0]).toMatchObject({ type: 'run_start' });
+      expect(events.at(-1)).toMatchObject({ type: 'run_end', data: { reply: 'Streamed.' } });
+    });
+
+    it('refuses a step past the run’s, results without a step before, an unknown agent, another’s run, a running run', async () => {
+      stack.llm.setScript({ replies: ['Five.'] });
+      const original = await alice.chat({ message: 'refusals' });
+      const fork = (body: unknown, key = aliceKey.key) =>
+        raw(key, 'POST', `/api/v1/runs/${original.run_id}/fork`, body);
+      const past = await fork({ from_step: 2 });
+      expect(past.status).toBe(400);
+      expect(await past.json()).toMatchObject({
+        error: { code: 'invalid_params', details: [{ field: 'from_step' }] },
+      });
+      expect((await fork({ from_step: 0 })).status).toBe(400);
+      expect((await fork({})).status).toBe(400);
+      expect((await fork({ from_step: 1, tool_results: [{ index: 0, result: 1 }] })).status).toBe(400);
+      expect((await fork({ from_step: 1, agent: 'nobody' })).status).toBe(404);
+      expect((await fork({ from_step: 1 }, ADMIN_KEY)).status).toBe(404);
+      const readerKey = (await admin.keys.create({ name: 'reader-2', scopes: ['functions:read'] })).key;
+      expect((await fork({ from_step: 1 }, readerKey)).status).toBe(403);
+      stack.llm.setScript({ replies: [{ text: 'slow', latencyMs: 3_000 }] });
+      const slow = alice.chat({ message: 'take your time' });
+      let running = '';
+      await expectEventually(async () => {
+        running = (await alice.runs.list({ status: 'running', limit: 1 })).items[0]?.id ?? '';
+        expect(running).not.toBe('');
+      });
+      const going = await raw(aliceKey.key, 'POST', `/api/v1/runs/${running}/fork`, { from_step: 1 });
+      expect(going.status).toBe(409);
+      await slow;
+    });
+  });
+
   describe('usage', () => {
     it('counts runs, tokens and latency by agent and by key (named), an admin seeing everyone’s', async () => {
       stack.llm.setScript({ fallback: 'counted' });

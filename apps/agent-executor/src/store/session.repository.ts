@@ -53,24 +53,25 @@ export class SessionRepository {
   }
 
   /**
-   * The newest `limit` messages of the session before run `runId`'s own, oldest first: what the
-   * run read as its history (its session went on since). A run that wrote no message yet is placed
-   * by its start.
+   * The newest `limit` messages of the session before run `run`'s own message, oldest first: what
+   * the run read as its history (its session went on since; a session the run opened holds the
+   * caller's earlier messages under its id too). A run that wrote no message yet is placed by its
+   * start (messages opening its session are written with it).
    */
   async messagesBeforeRun(
     sessionId: string,
-    run: { id: string; created_at: Date },
+    run: { id: string; input: string; created_at: Date },
     limit: number,
   ): Promise<StoredMessage[]> {
-    const first = await this.db.message.findFirst({
-      where: { session_id: sessionId, run_id: run.id },
-      orderBy: { seq: 'asc' },
+    const own = await this.db.message.findFirst({
+      where: { session_id: sessionId, run_id: run.id, role: 'user', content: run.input },
+      orderBy: { seq: 'desc' },
       select: { seq: true },
     });
     const rows = await this.db.message.findMany({
       where: {
         session_id: sessionId,
-        ...(first ? { seq: { lt: first.seq } } : { created_at: { lt: run.created_at } }),
+        ...(own ? { seq: { lt: own.seq } } : { created_at: { lte: run.created_at } }),
       },
       orderBy: { seq: 'desc' },
       take: limit,

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  type ChatMessage,
   type CompletionRequest,
   type FunctionCaller,
-  historyTurns,
   JSON_PLAN_PARSER,
   type JournalEntry,
   JournalReplay,
@@ -12,7 +10,6 @@ import {
   resumeFromJournal,
   type RunContext,
   runStrategy,
-  windowHistory,
 } from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
 import { ConflictError, NotFoundError, type StepMessagesView } from '@app/contracts';
@@ -27,9 +24,7 @@ import { type RunRecord, RunRepository } from '../store/run.repository';
 import { SessionRepository } from '../store/session.repository';
 import { RunEngineService } from '../turns/run-engine.service';
 import { promptView } from './prompt-parts';
-
-/** History messages read to rebuild a step, at most (as a turn reads). */
-const MAX_HISTORY = 200;
+import { historyBefore, historyMessages } from './run-history';
 
 /** Thrown by the capturing model: the step asked for is captured, nothing more is run. */
 class Captured extends Error {}
@@ -113,7 +108,7 @@ export class StepMessagesService {
       approvals: decisionsOf(record.approvals),
     };
     try {
-      const history = await this.history(ctx, record, profile);
+      const history = historyMessages(ctx, profile, await historyBefore(this.sessions, record));
       await runStrategy(ctx, [...history, { role: 'user', content: record.input }], JSON_PLAN_PARSER);
       if (!captured)
         throw new ConflictError(
@@ -123,20 +118,6 @@ export class StepMessagesService {
     } finally {
       run.close();
     }
-  }
-
-  /**
-   * The session's history as the run read it: the messages before the run's own, with the
-   * session's summary when it covers only messages from before the run (else the messages alone).
-   */
-  private async history(ctx: RunContext, record: RunRecord, profile: AgentProfile): Promise<ChatMessage[]> {
-    const session = record.session_id ? await this.sessions.find(record.session_id) : null;
-    if (!session) return [];
-    const before = await this.sessions.messagesBeforeRun(session.id, record, MAX_HISTORY);
-    const lastBefore = before.at(-1)?.seq ?? 0;
-    const summary = session.summary && session.summary_upto <= lastBefore ? session.summary : null;
-    const messages = summary ? before.filter((m) => m.seq > session.summary_upto) : before;
-    return historyTurns(ctx, summary, windowHistory(messages, profile.context_window).kept);
   }
 }
 

@@ -50,6 +50,7 @@ import { SessionHistoryService } from './session-history.service';
     AgentTurnService,
     PlanApprovalService,
     RunEngineService,
+    RunExecutionService,
     RunFinisherService,
     RunLeases,
     RunResumeService,

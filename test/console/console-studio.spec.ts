@@ -178,9 +178,9 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
       const left = p.getByRole('article', { name: /^Original: / });
       const right = p.getByRole('article', { name: /^Fork: / });
       await expectEventually(async () =>
-        expect(await right.getByLabel('Fork answer').textContent()).toBe('Thirty.'),
+        expect((await right.getByLabel('Fork answer').textContent())?.trim()).toBe('Thirty.'),
       );
-      expect(await left.getByLabel('Original answer').textContent()).toBe('Five.');
+      expect((await left.getByLabel('Original answer').textContent())?.trim()).toBe('Five.');
       expect(await right.textContent()).toMatch(/Forked at\s*step 1/);
       expect(problems).toEqual([]);
       await screenshot(p, 'fork-1280');

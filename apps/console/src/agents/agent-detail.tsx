@@ -49,7 +49,7 @@ export function AgentDetail({
               <DeleteAgent client={client} name={name} />
             </div>
           )}
-          {editing && <AgentForm client={client} profile={a} onSave={save} key={JSON.stringify(a)} />}
+          {editing && <AgentForm client={client} profile={a} onSave={save} key={a.name} />}
           <Profile agent={a} />
         </>
       )}

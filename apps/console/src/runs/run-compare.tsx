@@ -57,6 +57,8 @@ function RunColumn({ run, title }: { run: RunView; title: string }) {
           </>
         )}
       </dl>
+      <h4>Message</h4>
+      <div class="answer">{run.input}</div>
       <h4>Answer</h4>
       {run.reply ? <Markdown text={run.reply} label={`${title} answer`} /> : <p class="muted">No answer.</p>}
       <h4>Steps</h4>

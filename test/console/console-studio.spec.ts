@@ -238,7 +238,7 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
   it('continues a session in chat, then deletes it', async () => {
     stack.llm.setScript({ replies: ['Tea.', 'Green tea.'] });
     const first = await admin.chat({ message: 'What shall we drink?' });
-    const { page: p, problems, close } = await page(ADMIN_KEY);
+    const { page: p, problems, close } = await page(ADMIN_KEY, PHONE);
     try {
       await p.goto(`${stack.base}/#/sessions/${first.session_id}`);
       await p.getByRole('link', { name: 'Continue in chat' }).click();

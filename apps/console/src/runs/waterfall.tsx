@@ -18,7 +18,7 @@ export function Waterfall({ run }: { run: RunView }) {
   return (
     <figure class="waterfall">
       <figcaption>
-        Timeline, 0 to {formatMs(end)}
+        Timeline on the wall clock, 0 to {formatMs(end)}
         {!exact && (
           <span class="muted"> (placed from the trace: durations of model steps with calls unknown)</span>
         )}

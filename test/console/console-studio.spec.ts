@@ -155,7 +155,7 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
       expect(problems).toEqual([]);
       await screenshot(p, 'prompt-1280');
       await p.setViewportSize(PHONE);
-      await screenshot(p, 'prompt-390');
+      await screenshot(p, 'prompt-390', 'scratch');
       await expectNoSideScroll(p);
     } finally {
       await close();
@@ -185,7 +185,7 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
       expect(problems).toEqual([]);
       await screenshot(p, 'fork-1280');
       await p.setViewportSize(PHONE);
-      await screenshot(p, 'fork-390');
+      await screenshot(p, 'fork-390', 'scratch');
       await expectNoSideScroll(p);
     } finally {
       await close();
@@ -221,7 +221,7 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
       expect(await form.textContent()).toMatch(/hooks.0.event: .*must be one of/);
       await screenshot(p, 'agent-1280');
       await p.setViewportSize(PHONE);
-      await screenshot(p, 'agent-390');
+      await screenshot(p, 'agent-390', 'scratch');
       await expectNoSideScroll(p);
       expect(problems.filter((m) => !m.includes('400'))).toEqual([]);
     } finally {
@@ -327,7 +327,11 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
           await p.goto(`${stack.base}/#/${view}`);
           await p.locator('main h2').first().waitFor();
           await p.waitForLoadState('networkidle');
-          await screenshot(p, `${view.replace(run.id, 'one').replaceAll('/', '-')}-${viewport.width}`);
+          await screenshot(
+            p,
+            `${view.replace(run.id, 'one').replaceAll('/', '-')}-${viewport.width}`,
+            'scratch',
+          );
           await expectNoSideScroll(p);
           expect(await unnamedControls(p), view).toEqual([]);
         }

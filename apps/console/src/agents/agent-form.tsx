@@ -72,7 +72,9 @@ export function AgentForm({
     return (
       <div class={`field ${spec.kind}`} key={spec.key}>
         <Input spec={spec} id={id} values={values} setValues={setValues} problem={problem} locked={editing} />
-        {spec.hint && <span class="muted hint">{spec.hint}</span>}
+        {spec.hint && (
+          <span class="muted hint">{spec.kind === 'json' ? `e.g. ${spec.hint}` : spec.hint}</span>
+        )}
         {problem && (
           <span class="error" id={`${id}-error`}>
             {problem}
@@ -162,7 +164,6 @@ function Input({
         <textarea
           {...common}
           rows={spec.kind === 'json' ? 4 : 5}
-          placeholder={spec.kind === 'json' ? spec.hint : undefined}
           spellcheck={spec.kind !== 'json'}
           value={(value as string) ?? ''}
           onInput={(e) => set(e.currentTarget.value)}

@@ -15,7 +15,7 @@ import { type Caller, EXECUTOR_REPLY_GRACE_MS, failedRun, newRunId } from '../ch
 import { followFork } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
 import { type RunEvents, runEvents } from '../chat/run-events';
-import { usageAdded } from './usage-added';
+import { usageAdded } from '../chat/usage-added';
 
 /**
  * A fork is a turn like a chat message: it takes a run slot of the calling key and counts against

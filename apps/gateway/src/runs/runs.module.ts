@@ -9,5 +9,6 @@ import { RunsService } from './runs.service';
   imports: [ChatModule],
   controllers: [RunsController, RunStudioController],
   providers: [RunsService, RunForkService],
+  exports: [RunsService],
 })
 export class RunsModule {}

@@ -18,8 +18,8 @@ import { UsageLimits } from '@app/limits';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { followApproval } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
-import { usageAdded } from './usage-added';
 import { type RunEvents, runEvents } from '../chat/run-events';
+import { usageAdded } from '../chat/usage-added';
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
 @Injectable()

@@ -1,8 +1,8 @@
 import type { Usage } from '@app/contracts';
 
 /**
- * What a run's usage grew by since `before`: a run carried on (after an approval) or forked
- * reports its whole usage, and only the growth is charged to the key that asked.
+ * What a run's later turn added to its usage: a run that goes on (after an approval, or with the
+ * caller's tool results) answers with its whole usage, and what came before was charged already.
  */
 export function usageAdded(after: Usage, before: Usage): Usage {
   return {

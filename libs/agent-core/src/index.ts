@@ -47,7 +47,8 @@ export type {
   NativeToolCall,
   TokenUsage,
 } from './model/model-client';
-export { costOf, pricedUsage, roundUsd } from './cost';
+export { costOf, pricedUsage, roundUsd, worstCaseCost } from './cost';
+export { addTokens, tokensBetween, tokensOf, uncachedPromptTokens } from './usage';
 export { RunState } from './run-state';
 export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions } from './run-state';
 export type { RunContext } from './run-context';

@@ -35,6 +35,7 @@ export async function callModel(
     maxTokens: run.definition.max_tokens,
     signal: run.signal,
     onDelta,
+    cacheKey: run.identity.sessionId || run.runId,
   };
   const replayed = ctx.replay?.modelStep(step);
   if (replayed) {

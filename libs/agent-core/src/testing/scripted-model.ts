@@ -1,4 +1,10 @@
-import type { CompletionRequest, CompletionResult, ModelClient, NativeToolCall } from '../model/model-client';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  ModelClient,
+  NativeToolCall,
+  TokenUsage,
+} from '../model/model-client';
 
 /** One scripted reply: text (and native tool calls), or an error the call rejects with. */
 export type ScriptedReply =
@@ -6,7 +12,7 @@ export type ScriptedReply =
   | {
       text?: string;
       toolCalls?: NativeToolCall[];
-      usage?: { prompt_tokens: number; completion_tokens: number };
+      usage?: TokenUsage;
     }
   | { error: Error };
 
@@ -22,7 +28,7 @@ export class ScriptedModelClient implements ModelClient {
 
   constructor(
     replies: ScriptedReply[],
-    private readonly options: { usage?: { prompt_tokens: number; completion_tokens: number } } = {},
+    private readonly options: { usage?: TokenUsage } = {},
   ) {
     this.replies = [...replies];
   }

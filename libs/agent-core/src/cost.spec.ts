@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costOf, pricedUsage, worstCaseCost } from './cost';
 import { LimitExceeded } from './errors';
-import { action, finalAnswer, harness } from './testing/fixtures.fixture';
+import { action, finalAnswer, harness, worstCaseBilling } from './testing/fixtures.fixture';
 
 // The scripted model reports 10 prompt and 5 completion tokens per call: 20 micro-dollars at this price.
 const price = { input_per_mtok: 1, output_per_mtok: 2 };
@@ -114,26 +114,37 @@ describe('the cost metric', () => {
 });
 
 describe('max_cost_usd', () => {
-  it('stops a ReAct run before a model step once its cost has reached the budget', async () => {
+  it('stops a ReAct run before a model step whose worst case would pass the budget', async () => {
+    const first = harness([finalAnswer('probe')], { max_tokens: 50 });
+    await first.agent.run({ message: 'spend', price });
+    const worstFirst = costOf(worstCaseBilling(first.model.requests[0]), price);
     const { agent, functions, model } = harness(
       [action('add', { a: 1, b: 1 }), action('add', { a: 2, b: 2 }), finalAnswer('never')],
-      { max_cost_usd: 2 * STEP_USD },
+      { max_tokens: 50, max_cost_usd: 1.5 * worstFirst },
+      { billing: worstCaseBilling },
     );
     const result = await agent.run({ message: 'spend', price });
     expect(result).toMatchObject({ finish_reason: 'budget', phase: 'failed' });
-    // As with the token budget, the calls of the step that reached it are not run: nobody would read them.
-    expect(model.requests).toHaveLength(2);
+    // the second call was never sent: its worst case did not fit in what the first left
+    expect(model.requests).toHaveLength(1);
     expect(functions.calls).toHaveLength(1);
-    expect(result.usage.cost_usd).toBe(2 * STEP_USD);
-    expect(result.reply).toContain(`cost budget of ${2 * STEP_USD} USD`);
+    expect(result.usage.cost_usd).toBe(worstFirst);
+    expect(result.reply).toContain(`run's cost budget of ${1.5 * worstFirst} USD`);
     expect(result.failure).toBeInstanceOf(LimitExceeded);
   });
 
   it('stops a plan run before its summary; the steps it ran stay done', async () => {
-    const { agent, functions, model } = harness([planOf('add', 'multiply'), 'never'], {
-      mode: 'plan',
-      max_cost_usd: STEP_USD,
-    });
+    const probe = harness([planOf('add', 'multiply'), 'sum'], { mode: 'plan', max_tokens: 50 });
+    await probe.agent.run({ message: 'compute', price });
+    const [planning, summary] = probe.model.requests.map((request) =>
+      costOf(worstCaseBilling(request), price),
+    );
+    const { agent, functions, model } = harness(
+      [planOf('add', 'multiply'), 'never'],
+      // room for the plan, not for the plan and the summary's worst case
+      { mode: 'plan', max_tokens: 50, max_cost_usd: planning + summary / 2 },
+      { billing: worstCaseBilling },
+    );
     const result = await agent.run({ message: 'compute', price });
     expect(result.finish_reason).toBe('budget');
     expect(model.requests).toHaveLength(1);

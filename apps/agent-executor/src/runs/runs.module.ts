@@ -3,6 +3,8 @@ import { AgentsModule } from '../agents/agents.module';
 import { EventsModule } from '../events/events.module';
 import { LlmRegistry } from '../engine/llm-registry.service';
 import { RunEngineService } from '../engine/run-engine.service';
+import { KeySpendLedger } from '../engine/key-spend.ledger';
+import { KeyBudgetRepository } from '@app/limits';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { RunJournalStore } from '../engine/run-journal.store';
 import { RunJournalRepository } from '../journal/run-journal.repository';
@@ -41,6 +43,8 @@ import { ToolApprovalService } from '../approvals/tool-approval.service';
     AgentTurnService,
     LlmRegistry,
     RunEngineService,
+    KeySpendLedger,
+    KeyBudgetRepository,
     ProfileHooksFactory,
     RunJournalStore,
     RunJournalRepository,

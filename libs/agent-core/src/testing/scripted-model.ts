@@ -28,7 +28,11 @@ export class ScriptedModelClient implements ModelClient {
 
   constructor(
     replies: ScriptedReply[],
-    private readonly options: { usage?: TokenUsage } = {},
+    private readonly options: {
+      usage?: TokenUsage;
+      /** Bills each call from its request (e.g. its worst case), unless the reply says otherwise. */
+      billing?: (request: CompletionRequest) => TokenUsage;
+    } = {},
   ) {
     this.replies = [...replies];
   }
@@ -44,7 +48,9 @@ export class ScriptedModelClient implements ModelClient {
     return {
       text,
       toolCalls: reply.toolCalls ?? [],
-      usage: reply.usage ?? this.options.usage ?? { prompt_tokens: 10, completion_tokens: 5 },
+      usage: reply.usage ??
+        this.options.billing?.(request) ??
+        this.options.usage ?? { prompt_tokens: 10, completion_tokens: 5 },
       finishReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
       model: this.model,
       provider: this.name,

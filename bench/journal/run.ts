@@ -13,8 +13,8 @@ import { ROOT } from '../common/processes';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
-const { RunJournalStore } = dist('apps/agent-executor/src/engine/run-journal.store');
-const { RunJournalRepository } = dist('apps/agent-executor/src/journal/run-journal.repository');
+const { RunJournalStore } = dist('apps/agent-executor/src/journal/run-journal.store');
+const { RunJournalRepository } = dist('apps/agent-executor/src/store/run-journal.repository');
 const { connectMigrated, openSqlWriter } = dist('libs/persistence/src');
 const { migratedSqliteUrl, freshPostgresDatabase, REPO_ROOT } = dist('libs/testing/src');
 const { Migrator } = dist('libs/persistence/src');

@@ -4,9 +4,9 @@ import type { PlatformConfig } from '@app/config';
 import type { FunctionContext } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { newId } from '@app/agent-core';
-import { AgentTurnService } from '../runs/agent-turn.service';
+import { AgentTurnService } from '../turns/agent-turn.service';
 import { RunControlService } from '../runs/run-control.service';
-import type { RunLineage } from '../runs/run-lineage';
+import type { RunLineage } from '../store/run.repository';
 import { chainFor } from './agent-chain';
 import type { AgentMessageParams } from './agent-message.params';
 

@@ -6,6 +6,7 @@ import {
   HOOK_TIMEOUT_DEFAULT_MS,
   type ResolvedHook,
 } from '@app/contracts';
+import type { PlatformConfig } from '@app/config';
 import type { LlmProviderKind } from '@app/llm';
 
 /** A profile with every default filled in: what a run is configured by. */
@@ -64,6 +65,11 @@ export function modelChoiceOf(profile: AgentProfile) {
     base_url: profile.base_url,
     api_key: profile.api_key,
   };
+}
+
+/** The model a profile's runs call: its own, else the platform's (`LLM_MODEL`); its price is looked up by this name. */
+export function modelNameOf(profile: { model?: string }, config: PlatformConfig): string {
+  return profile.model ?? config.llm.model;
 }
 
 /**

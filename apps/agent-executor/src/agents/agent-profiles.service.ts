@@ -11,7 +11,7 @@ import {
 import { ConfigError, type PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { checkWebhooks } from '../hooks/webhook-guard';
-import { AgentProfileRepository } from './agent-profile.repository';
+import { AgentProfileRepository } from '../store/agent-profile.repository';
 import { type AgentProfile, BUILTIN_DEFAULT, DEFAULT_AGENT, resolveProfile, toView } from './agent-profile';
 
 const API_PROFILE_TTL_MS = 10_000;

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { AgentProfileRepository } from './agent-profile.repository';
+import { StoreModule } from '../store/store.module';
 import { AgentProfilesService } from './agent-profiles.service';
 import { AgentsHandler } from './agents.handler';
 
 @Module({
-  providers: [AgentProfileRepository, AgentProfilesService, AgentsHandler],
+  imports: [StoreModule],
+  providers: [AgentProfilesService, AgentsHandler],
   exports: [AgentProfilesService],
 })
 export class AgentsModule {}

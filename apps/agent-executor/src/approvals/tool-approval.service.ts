@@ -14,12 +14,12 @@ import { applySchemaTypes } from '@app/protocol';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunLeases } from '../runs/run-leases.service';
-import { RunResumeService } from '../runs/run-resume.service';
-import { type RunRecord, RunRepository } from '../runs/run.repository';
+import { RunLeases } from '../turns/run-leases.service';
+import { RunResumeService } from '../turns/run-resume.service';
+import { type RunRecord, RunRepository } from '../store/run.repository';
 import { FunctionCatalogService } from '../tools/function-catalog.service';
-import { type HeldApproval, pendingView, undecided } from './held-approval';
-import { RunApprovalRepository } from './run-approval.repository';
+import { type HeldApproval, pendingView, undecided } from '../store/held-approval';
+import { RunApprovalRepository } from '../store/run-approval.repository';
 
 /** Expired runs looked at per sweep; the rest wait for the next one (or another executor). */
 const EXPIRIES_PER_SWEEP = 20;

@@ -13,8 +13,8 @@ import {
 import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunRepository } from '../runs/run.repository';
-import { RunMetrics } from '../engine/run-metrics';
+import { RunRepository } from '../store/run.repository';
+import { RunMetrics } from '../events/run-metrics';
 
 /** The turn that carries a paused run's tool results on. */
 export interface ResumedTurn {

@@ -6,7 +6,7 @@ import { Logger } from '@app/observability';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { expectEventually, MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { FunctionCallRecorder } from './function-call.recorder';
-import { FunctionCallRepository } from './function-call.repository';
+import { FunctionCallRepository } from '../store/function-call.repository';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const quiet = new Logger({ service: 'test', level: 'error', format: 'json', write: () => undefined });

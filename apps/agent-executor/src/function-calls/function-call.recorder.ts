@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import { type FunctionCallBatch, Routes } from '@app/contracts';
-import { FunctionCallRepository } from './function-call.repository';
+import { FunctionCallRepository } from '../store/function-call.repository';
 
 /**
  * NATS in: function providers hand over their finished calls in batches (`fn.calls.record`); the

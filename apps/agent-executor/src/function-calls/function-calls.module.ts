@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ToolsModule } from '../tools/tools.module';
 import { FunctionCallRecorder } from './function-call.recorder';
-import { FunctionCallRepository } from './function-call.repository';
+import { StoreModule } from '../store/store.module';
 import { FunctionInvokeHandler } from './function-invoke.handler';
 
 /** Function calls seen from the executor: direct invocations for the API, and their records. */
 @Module({
-  imports: [ToolsModule],
-  providers: [FunctionCallRepository, FunctionCallRecorder, FunctionInvokeHandler],
+  imports: [StoreModule, ToolsModule],
+  providers: [FunctionCallRecorder, FunctionInvokeHandler],
 })
 export class FunctionCallsModule {}

@@ -2,7 +2,7 @@
 // the run answers, and enough to rebuild what the model was sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatMessage, replayJournal } from '@app/agent-core';
-import { RunJournalStore } from '../engine/run-journal.store';
+import { RunJournalStore } from './run-journal.store';
 import { ask } from '../testing/executor-app';
 import { arithmetic, startWorld, type World } from '../testing/world';
 

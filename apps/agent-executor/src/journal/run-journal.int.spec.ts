@@ -20,9 +20,9 @@ import { type Logger, Metrics } from '@app/observability';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import type { ServiceInfo } from '@app/runtime';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import { RunJournalStore } from '../engine/run-journal.store';
-import { RunRepository } from '../runs/run.repository';
-import { RunJournalRepository } from './run-journal.repository';
+import { RunJournalStore } from './run-journal.store';
+import { RunRepository } from '../store/run.repository';
+import { RunJournalRepository } from '../store/run-journal.repository';
 
 const add: FunctionDefinition = {
   name: 'add',

@@ -8,8 +8,8 @@ import { connectMigrated, type Db, openSqlWriter, sql, type SqlWriter } from '@a
 import { MIGRATED_DATABASES, REPO_ROOT, type ScriptedLlm, startScriptedLlm } from '@app/testing';
 import { EmbeddingsClient } from './embeddings.client';
 import { MemoryIndexService } from './memory-index.service';
-import { MemorySegmentRepository } from './memory-segment.repository';
-import { MemoryVectorRepository } from './memory-vector.repository';
+import { MemorySegmentRepository } from '../store/memory-segment.repository';
+import { MemoryVectorRepository } from '../store/memory-vector.repository';
 
 const DIMENSIONS = 64;
 

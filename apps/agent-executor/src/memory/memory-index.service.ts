@@ -10,8 +10,8 @@ import {
 import type { MemoryChunk } from '@app/contracts';
 import { Logger, Metrics } from '@app/observability';
 import { EmbeddingsClient } from './embeddings.client';
-import { MemorySegmentRepository } from './memory-segment.repository';
-import { MemoryVectorRepository } from './memory-vector.repository';
+import { MemorySegmentRepository } from '../store/memory-segment.repository';
+import { MemoryVectorRepository } from '../store/memory-vector.repository';
 
 /** Candidates each ranker gives the fusion: enough for a later page of results to still agree. */
 const FUSION_DEPTH = 50;

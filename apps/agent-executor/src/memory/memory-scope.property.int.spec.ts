@@ -10,8 +10,8 @@ import type { Logger } from '@app/observability';
 import { MIGRATED_DATABASES, REPO_ROOT, type ScriptedLlm, startScriptedLlm } from '@app/testing';
 import { EmbeddingsClient } from './embeddings.client';
 import { MemoryIndexService } from './memory-index.service';
-import { MemorySegmentRepository } from './memory-segment.repository';
-import { MemoryVectorRepository } from './memory-vector.repository';
+import { MemorySegmentRepository } from '../store/memory-segment.repository';
+import { MemoryVectorRepository } from '../store/memory-vector.repository';
 
 const WORDS = ['cat', 'dog', 'lisbon', 'rain', 'sun', 'or', 'and', 'not', 'near', 'café', '東京', 'x1'];
 const PRINCIPALS = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];

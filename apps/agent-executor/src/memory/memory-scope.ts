@@ -1,14 +1,13 @@
-import { MEMORY_FUNCTION_NAMES, type MemoryScope } from '@app/agent-core';
+import { MEMORY_FUNCTION_NAMES, type MemoryScope, type RunIdentity } from '@app/agent-core';
 import { isAllowed } from '@app/protocol';
 import type { AgentProfile } from '../agents/agent-profile';
-import type { ExecutorRunIdentity } from '../engine/executor-run';
 
 export function memoryEnabled(profile: AgentProfile): boolean {
   return profile.memory?.enabled === true;
 }
 
 /** What a run of the profile may recall: always its caller's memories, narrowed by the profile's scope. */
-export function memoryScopeOf(profile: AgentProfile, identity: ExecutorRunIdentity): MemoryScope {
+export function memoryScopeOf(profile: AgentProfile, identity: RunIdentity): MemoryScope {
   const principal = identity.principal ?? '';
   switch (profile.memory.scope) {
     case 'session':

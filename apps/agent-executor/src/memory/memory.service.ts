@@ -9,8 +9,8 @@ import {
   NotFoundError,
 } from '@app/contracts';
 import { requireOwner } from '../common/ownership';
-import { RunRepository } from '../runs/run.repository';
-import { SessionRepository } from '../sessions/session.repository';
+import { RunRepository } from '../store/run.repository';
+import { SessionRepository } from '../store/session.repository';
 import { MemoryIndexService } from './memory-index.service';
 
 const DEFAULT_LIMIT = 10;

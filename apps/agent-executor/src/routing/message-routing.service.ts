@@ -14,9 +14,9 @@ import {
 import { classifyMessage, pricedUsage, PromptSet } from '@app/agent-core';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from '../engine/run-engine.service';
-import { RunRepository } from '../runs/run.repository';
-import { SessionRepository } from '../sessions/session.repository';
+import { RunEngineService } from '../turns/run-engine.service';
+import { RunRepository } from '../store/run.repository';
+import { SessionRepository } from '../store/session.repository';
 
 /** An ended run's request and answer, cut to this, seed the run that follows it up. */
 const CONTEXT_CHARS = 1_000;

@@ -7,7 +7,7 @@ import {
 import type { PlatformConfig } from '@app/config';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { RunLeases } from './run-leases.service';
+import { RunLeases } from '../turns/run-leases.service';
 import { RunTakeoverService } from './run-takeover.service';
 import { ToolApprovalService } from '../approvals/tool-approval.service';
 

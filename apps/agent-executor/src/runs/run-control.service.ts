@@ -15,9 +15,9 @@ import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { requireOwner } from '../common/ownership';
 import { traceUrl } from './trace-url';
-import { RunFinisherService } from './run-finisher.service';
-import { RunListRepository } from './run-list.repository';
-import { type RunRecord, RunRepository } from './run.repository';
+import { RunFinisherService } from '../turns/run-finisher.service';
+import { RunListRepository } from '../store/run-list.repository';
+import { type RunRecord, RunRepository } from '../store/run.repository';
 
 const CANCELLED_REPLY = 'The run was cancelled.';
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import { Routes } from '@app/contracts';
-import { RunLeases } from './run-leases.service';
-import { RunsInFlight } from './runs-in-flight';
+import { RunLeases } from '../turns/run-leases.service';
+import { RunsInFlight } from '../turns/runs-in-flight';
 
 /**
  * NATS in: interrupts and messages for the runs this executor holds, on subjects of its own

@@ -3,11 +3,11 @@ import { AppError } from '@app/contracts';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
-import { RunFinisherService } from './run-finisher.service';
-import { RunLeaseRepository } from './run-lease.repository';
-import { RunLeases } from './run-leases.service';
-import { RunResumeService } from './run-resume.service';
-import { type RunRecord, RunRepository } from './run.repository';
+import { RunFinisherService } from '../turns/run-finisher.service';
+import { RunLeaseRepository } from '../store/run-lease.repository';
+import { RunLeases } from '../turns/run-leases.service';
+import { RunResumeService } from '../turns/run-resume.service';
+import { type RunRecord, RunRepository } from '../store/run.repository';
 
 /** Lapsed runs looked at per sweep; the rest wait for the next one (or another executor). */
 const CLAIMS_PER_SWEEP = 20;

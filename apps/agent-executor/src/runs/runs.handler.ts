@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import { Routes } from '@app/contracts';
-import { PlanApprovalService } from './plan-approval.service';
+import { PlanApprovalService } from '../turns/plan-approval.service';
 import { ToolApprovalService } from '../approvals/tool-approval.service';
-import { AgentTurnService } from './agent-turn.service';
+import { AgentTurnService } from '../turns/agent-turn.service';
 import { RunControlService } from './run-control.service';
 
 /** NATS in: a conversation turn; listing runs; a run's view, cancel, approve (a plan, or a held call's decision) and reject. */

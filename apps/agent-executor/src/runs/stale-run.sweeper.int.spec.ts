@@ -3,8 +3,8 @@ import type { PlatformConfig } from '@app/config';
 import type { Logger } from '@app/observability';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import { TurnWritesRepository } from '../sessions/turn-writes.repository';
-import { RunRepository } from './run.repository';
+import { TurnWritesRepository } from '../store/turn-writes.repository';
+import { RunRepository } from '../store/run.repository';
 import { STALE_RUN_ERROR, StaleRunSweeper } from './stale-run.sweeper';
 
 const RUN_TIMEOUT_MS = 300_000;

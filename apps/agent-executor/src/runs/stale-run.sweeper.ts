@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { PlatformConfig } from '@app/config';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { RunRepository } from './run.repository';
+import { RunRepository } from '../store/run.repository';
 
 const SWEEP_EVERY_MS = 60_000;
 /** Executors' clocks differ; a live run must never look stale because of that. */

@@ -1,20 +1,11 @@
 import { Module } from '@nestjs/common';
-import { SessionHistoryService } from './session-history.service';
-import { SessionListRepository } from './session-list.repository';
-import { SessionRepository } from './session.repository';
+import { StoreModule } from '../store/store.module';
 import { SessionsHandler } from './sessions.handler';
 import { SessionsService } from './sessions.service';
-import { TurnWritesRepository } from './turn-writes.repository';
 
+/** Sessions over the API: listed, viewed, deleted. A turn's own reads and writes are the run host's. */
 @Module({
-  providers: [
-    SessionRepository,
-    SessionListRepository,
-    SessionHistoryService,
-    SessionsService,
-    SessionsHandler,
-    TurnWritesRepository,
-  ],
-  exports: [SessionRepository, SessionHistoryService, TurnWritesRepository],
+  imports: [StoreModule],
+  providers: [SessionsService, SessionsHandler],
 })
 export class SessionsModule {}

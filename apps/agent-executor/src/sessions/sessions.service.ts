@@ -7,8 +7,8 @@ import {
   type SessionView,
 } from '@app/contracts';
 import { requireOwner } from '../common/ownership';
-import { SessionListRepository } from './session-list.repository';
-import { SessionRepository } from './session.repository';
+import { SessionListRepository } from '../store/session-list.repository';
+import { SessionRepository } from '../store/session.repository';
 
 /** A principal's sessions; a session as its owner sees it, and deleting it with its messages and runs. */
 @Injectable()

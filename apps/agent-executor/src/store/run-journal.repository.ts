@@ -50,8 +50,9 @@ export function journalInsert(runId: string, entries: JournalEntry[], now: Date)
 function rowOf(runId: string, entry: JournalEntry, now: Date) {
   const { seq, kind, step, elapsedMs } = entry;
   if (kind === 'model_step') {
-    const data = JSON.stringify({ text: entry.text, tool_calls: entry.toolCalls });
-    const { prompt_tokens: prompt, completion_tokens: completion } = entry.usage;
+    const { prompt_tokens: prompt, completion_tokens: completion, ...cache } = entry.usage;
+    // the prompt cache's counts, when the provider gave some, with the step's data
+    const data = JSON.stringify({ text: entry.text, tool_calls: entry.toolCalls, ...cache });
     return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${data}, ${prompt}, ${completion}, ${elapsedMs}, ${now})`;
   }
   if (kind === 'tool_started') {
@@ -75,7 +76,16 @@ function toEntry(row: StoredRow): JournalEntry {
       kind: 'model_step',
       text: data.text as string,
       toolCalls: data.tool_calls as ModelStepEntry['toolCalls'],
-      usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens },
+      usage: {
+        prompt_tokens: row.prompt_tokens,
+        completion_tokens: row.completion_tokens,
+        ...(typeof data.cached_prompt_tokens === 'number'
+          ? { cached_prompt_tokens: data.cached_prompt_tokens }
+          : {}),
+        ...(typeof data.cache_write_tokens === 'number'
+          ? { cache_write_tokens: data.cache_write_tokens }
+          : {}),
+      },
     };
   }
   if (row.kind === 'tool_started') {

@@ -13,6 +13,8 @@ import {
 import { FUNCTIONS } from './functions';
 import { DEFINITION_BUDGET } from './measure';
 import type { ParserScore } from './parser-choice';
+import type { BilledScenario } from './billed';
+import { billedSection } from './billed-report';
 
 export interface Machine {
   date: string;
@@ -24,7 +26,7 @@ export interface Machine {
 
 export const SECTION_HEADING = '## Protocol (bench/protocol)';
 export const RUN_COMMAND =
-  'node_modules/.bin/node --import ./bench/protocol/ts-resolve.mjs bench/protocol/run.ts --write';
+  'npm run build && node_modules/.bin/node --import ./bench/protocol/ts-resolve.mjs bench/protocol/run.ts --write';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const code = (text: string) => `\`${text}\``;
@@ -35,6 +37,7 @@ export function renderReport(
   toolset: ToolsetTokens,
   parsers: ParserScore[],
   machine: Machine,
+  billed: BilledScenario[],
 ): string {
   return [
     SECTION_HEADING,
@@ -50,6 +53,8 @@ export function renderReport(
     ...tableSection(corpus),
     '',
     ...conversationSection(corpus),
+    '',
+    ...billedSection(billed),
     '',
     ...toolsetSection(toolset),
     '',

@@ -1,6 +1,6 @@
 // The writes every turn makes (raw SQL, one text for both databases), against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '@app/agent-core';
+import type { JournalEntry, ModelStepEntry } from '@app/agent-core';
 import { ConflictError } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
@@ -157,7 +157,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
       cached_prompt_tokens: 4_096,
       cache_write_tokens: 640,
     };
-    const step: JournalEntry = { ...lastStep('cached'), usage };
+    const step = { ...(lastStep('cached') as ModelStepEntry), usage };
     expect(
       await turns.finishTurn({
         runId: 'run_s_cache',

@@ -14,7 +14,7 @@ import {
   type WireFormat,
   type WireRequest,
 } from './wire-common';
-import { anthropicPromptPieces } from './prompt-tokens';
+import { anthropicPromptPieces, replyTokens } from './prompt-tokens';
 
 /** Anthropic Messages, as https://docs.anthropic.com/en/api/messages sends it. */
 export interface AnthropicRequest extends WireRequest {
@@ -74,7 +74,9 @@ function usageOf(reply: PlannedReply, request: AnthropicRequest) {
     input_tokens: Math.max(0, prompt - account.cached - account.written),
     output_tokens:
       reply.usage?.completion_tokens ??
-      roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : '')),
+      (request.account
+        ? replyTokens(reply)
+        : roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : ''))),
     cache_creation_input_tokens: account.written,
     cache_read_input_tokens: account.cached,
   };

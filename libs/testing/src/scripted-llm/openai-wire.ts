@@ -14,7 +14,7 @@ import {
   type WireFormat,
   type WireRequest,
 } from './wire-common';
-import { openAiPromptPieces } from './prompt-tokens';
+import { openAiPromptPieces, replyTokens } from './prompt-tokens';
 
 /** OpenAI Chat Completions, as https://platform.openai.com/docs/api-reference/chat sends it. */
 export interface OpenAiRequest extends WireRequest {
@@ -66,7 +66,9 @@ function usageOf(reply: PlannedReply, request: OpenAiRequest) {
   const prompt = reply.usage?.prompt_tokens ?? account?.prompt ?? request.promptTokens;
   const completion =
     reply.usage?.completion_tokens ??
-    roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : ''));
+    (account
+      ? replyTokens(reply)
+      : roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : '')));
   const details = account
     ? { prompt_tokens_details: { cached_tokens: account.cached, cache_write_tokens: account.written } }
     : {};

@@ -13,10 +13,12 @@ export interface PromptPiece {
 
 // Chat-format overheads, as in gpt-tokenizer's estimator of OpenAI requests and bench/protocol's
 // counts: each message opens with 3 tokens and its role, each tool call adds 3, the reply is
-// primed with 3. Stand-in token ids: they only need to be the same on every request.
+// primed with 3: the opening of the assistant message it becomes, so the next request, which holds
+// that message, starts with this whole one. Stand-in token ids: they only need to be the same on
+// every request.
 const MESSAGE_OPENING = [-1, -2, -3];
 const TOOL_CALL_OPENING = [-4, -5, -6];
-const REPLY_PRIMING = [-7, -8, -9];
+const REPLY_PRIMING = MESSAGE_OPENING;
 
 const tokens = (text: string): number[] => (text ? encode(text) : []);
 
@@ -88,4 +90,19 @@ function blockPiece(block: Block): PromptPiece {
     };
   if (block['type'] === 'tool_result') return { tokens: tokens(contentText(block['content'])), breakpoint };
   return { tokens: tokens(typeof block['text'] === 'string' ? block['text'] : ''), breakpoint };
+}
+
+/** A reply's tokens as the same counting sees them: its text, each tool call's name and JSON arguments. */
+export function replyTokens(reply: {
+  text: string;
+  toolCalls: { name: string; arguments: unknown }[];
+}): number {
+  return reply.toolCalls.reduce(
+    (sum, call) =>
+      sum +
+      TOOL_CALL_OPENING.length +
+      tokens(call.name).length +
+      tokens(JSON.stringify(call.arguments)).length,
+    tokens(reply.text).length,
+  );
 }

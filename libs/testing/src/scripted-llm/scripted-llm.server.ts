@@ -9,6 +9,7 @@ import { ScriptError, type Script } from './script';
 import { ScriptPlayer, type PlannedReply } from './script-player';
 import { DEFAULT_MODEL, WireError, nowSeconds, type WireFormat, type WireRequest } from './wire-common';
 import { PromptCache, type PromptCacheOptions } from './prompt-cache';
+import { replyTokens } from './prompt-tokens';
 
 export interface ScriptedLlmOptions {
   /** 0 (the default) picks a free port. */
@@ -110,14 +111,30 @@ async function answerModel(
   const body = await readJsonObject(req);
   const request = wire.read(body, req.headers);
   const { conversation, index } = request.turn;
-  log.add({ method: 'POST', path: req.url ?? '', headers: req.headers, body, conversation, turn: index });
+  const entry = log.add({
+    method: 'POST',
+    path: req.url ?? '',
+    headers: req.headers,
+    body,
+    conversation,
+    turn: index,
+  });
   const reply = player.next(request.turn);
   if (!(await thinkFor(reply.latencyMs, res))) return;
   if (reply.status >= 400) {
     return sendJson(res, reply.status, wire.errorBody(reply.status, reply.error), retryHeaders(reply));
   }
   // a refused request caches nothing, as with a real provider
-  if (cache) request.account = cache[wire.cache](wire.promptPieces(body));
+  if (cache) {
+    const account = cache[wire.cache](wire.promptPieces(body));
+    request.account = account;
+    entry.usage = {
+      prompt: reply.usage?.prompt_tokens ?? account.prompt,
+      cached: account.cached,
+      written: account.written,
+      completion: reply.usage?.completion_tokens ?? replyTokens(reply),
+    };
+  }
   if (request.stream) return sendSse(res, wire.stream(reply, request));
   sendJson(res, 200, wire.complete(reply, request));
 }

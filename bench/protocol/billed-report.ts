@@ -1,4 +1,5 @@
 import type { BilledRequest, BilledScenario, Side } from './billed';
+import type { SessionBill } from './session-cache';
 
 /**
  * List prices in USD per million tokens the bill is priced at (gpt-5.4-mini). Writing the cache
@@ -103,5 +104,32 @@ export function billedSection(billed: BilledScenario[]): string[] {
     `- Cache hits of the tokens a request re-sent, ≥ ${percent(CACHE_HIT_GOAL)} on every multi-step conversation: ${met(worstResent >= CACHE_HIT_GOAL)} (worst ${percent(worstResent)}; what is lost is the last partial 128-token block of each request, and any prefix under 1,024 tokens). Of all prompt tokens from the second request on: ${percent(multi[0].hitsFromSecond)}; a request's new part (the results it carries) is never in any cache, so that share cannot approach 90% when results are large.`,
     `- Billed USD ≥ ${percent(BILLED_USD_SAVING_GOAL)} below JSON FC on the multi-step conversations: ${met(worstUsdSaving >= BILLED_USD_SAVING_GOAL)} (worst ${percent(worstUsdSaving)}).`,
     `- Whole suite, prompt tokens uncached (every request's prompt, as the model counted it) ≥ ${percent(UNCACHED_SAVING_GOAL)} fewer than JSON FC: ${met(suiteUncachedSaving >= UNCACHED_SAVING_GOAL)} (${percent(suiteUncachedSaving)}).`,
+  ];
+}
+
+/** The long session, folded in steps against a window sliding every turn. */
+export function sessionSection(bills: SessionBill[], turns: number, contextWindow: number): string[] {
+  const rows = bills.map((bill) => {
+    const t = totals(bill.turns);
+    const s = totals(bill.summaries);
+    return `| ${bill.variant} | ${t.requests} + ${s.requests} | ${t.prompt} | ${percent(t.hitsFromSecond)} | ${percent(t.hitsOfResent)} | ${s.prompt} | ${usd(t.usd + s.usd)} |`;
+  });
+  const [folded, sliding] = bills.map((bill) => totals(bill.turns).usd + totals(bill.summaries).usd);
+  return [
+    '### A long session: folding the history and the cache (bench/protocol/session-cache.ts)',
+    '',
+    `One session of ${turns} turns (~150-token messages, short answers) through the embedded SDK, \`context_window\``,
+    `${contextWindow} (the history may take half), on the same caching model and prices. The platform folds the older`,
+    'turns into a summary (one model call) once the history passes half the context, keeping a quarter, and leaves it',
+    'alone until it passes half again: between folds each turn starts with the previous turn’s whole request. The',
+    'comparison keeps no summary and slides the window to the newest turns that fit, every turn (what a store that',
+    'keeps "the last N messages" does): each turn’s history then starts one turn later than the previous one’s.',
+    '',
+    '| History | requests (turns + summaries) | prompt tokens | cached, 2nd turn on | cached, of what was sent before | summary calls’ prompt | USD |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    `- Folding in steps bills ${percent(1 - folded / sliding)} less than the sliding window, its summaries included; what it`,
+    '  loses to the cache is each turn’s new message, the turn after a fold, and the summary calls themselves.',
   ];
 }

@@ -14,7 +14,8 @@ import { FUNCTIONS } from './functions';
 import { DEFINITION_BUDGET } from './measure';
 import type { ParserScore } from './parser-choice';
 import type { BilledScenario } from './billed';
-import { billedSection } from './billed-report';
+import { billedSection, sessionSection } from './billed-report';
+import { CONTEXT_WINDOW, SESSION_TURNS, type SessionBill } from './session-cache';
 
 export interface Machine {
   date: string;
@@ -37,7 +38,7 @@ export function renderReport(
   toolset: ToolsetTokens,
   parsers: ParserScore[],
   machine: Machine,
-  billed: BilledScenario[],
+  bill: { billed: BilledScenario[]; session: SessionBill[] },
 ): string {
   return [
     SECTION_HEADING,
@@ -54,7 +55,9 @@ export function renderReport(
     '',
     ...conversationSection(corpus),
     '',
-    ...billedSection(billed),
+    ...billedSection(bill.billed),
+    '',
+    ...sessionSection(bill.session, SESSION_TURNS, CONTEXT_WINDOW),
     '',
     ...toolsetSection(toolset),
     '',

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { measureCorpus, measureLargeToolset } from './budget';
 import { measureBilled } from './billed';
+import { measureSessionCache } from './session-cache';
 import { CONVERSATIONS, RESULT_SCENARIOS } from './scenarios';
 import { scoreParsers } from './parser-choice';
 import { renderReport, SECTION_HEADING, type Machine } from './report';
@@ -12,13 +13,11 @@ const DOC_PATH = 'docs/benchmarks.md';
 
 async function main(): Promise<void> {
   const billed = await measureBilled([...RESULT_SCENARIOS, ...CONVERSATIONS]);
-  const report = renderReport(
-    measureCorpus(),
-    measureLargeToolset(),
-    scoreParsers(),
-    describeMachine(),
+  const session = await measureSessionCache();
+  const report = renderReport(measureCorpus(), measureLargeToolset(), scoreParsers(), describeMachine(), {
     billed,
-  );
+    session,
+  });
   console.log(report);
   if (process.argv.includes('--write')) writeSection(report);
 }

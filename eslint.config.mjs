@@ -23,7 +23,7 @@ export default tseslint.config(
       'data/**',
       'examples/functions/**',
       'bench/peers/node_modules/**',
-      'bench/peers/mastra/.mastra/**',
+      'bench/peers/.mastra/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type AgentRunReply,
   type AgentRunRequest,
+  type ClientToolResult,
+  ConflictError,
   type HistoryMessage,
   InvalidParamsError,
   NotFoundError,
@@ -25,7 +27,8 @@ import { RunLeases } from './run-leases.service';
 import type { ExecutorRun } from './executor-run';
 import { routingStep } from './routing-step';
 import { boundedBy } from './run-lineage';
-import type { RunLineage } from '../store/run.repository';
+import { type RunLineage, RunRepository } from '../store/run.repository';
+import { RunResumeService } from './run-resume.service';
 
 const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';
@@ -48,19 +51,17 @@ export class AgentTurnService {
     @Inject(ClientToolResultsService) private readonly results: ClientToolResultsService,
     @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(ClientPlansService) private readonly plans: ClientPlansService,
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(RunResumeService) private readonly resumer: RunResumeService,
   ) {}
 
   /** `lineage`: the run is another run's function call (an agent called as `agent_<name>`). */
   async run(request: AgentRunRequest, lineage?: RunLineage): Promise<AgentRunReply> {
     if (request.history && (request.session_id || request.tool_results))
       throw new InvalidParamsError([{ field: 'history', message: HISTORY_ALONE }], 'invalid run request');
-    const resumed = request.tool_results
-      ? await this.results.resume(request, request.tool_results)
-      : undefined;
-    const sessionId = resumed?.sessionId ?? request.session_id;
-    const message =
-      [resumed?.message, request.message].filter(Boolean).join('\n\n') ||
-      (request.plan ? DEFAULT_PLAN_GOAL : '');
+    if (request.tool_results) return this.goOn(request, request.tool_results);
+    const sessionId = request.session_id;
+    const message = request.message || (request.plan ? DEFAULT_PLAN_GOAL : '');
     const existing = sessionId ? await this.sessions.find(sessionId) : null;
     if (sessionId && !existing) throw new NotFoundError('session', sessionId);
     if (existing) requireOwner('session', existing.id, existing.owner, request.principal);
@@ -83,12 +84,28 @@ export class AgentTurnService {
     run.clientTools = clientTools;
     run.setPlan(planned?.plan);
     const earlier = existing ? [] : this.earlierMessages(request.history, profile);
-    await resumed?.claim();
     return this.execution.execute(
       run,
       message,
       () => this.record(run, request, message, existing ? undefined : { session, earlier }, lineage),
       () => this.work(run, session, message, !existing && earlier.length === 0, request.routing_decision),
+    );
+  }
+
+  /**
+   * A run paused for client tool results goes on with them: the same run, taken up from its
+   * journal on this executor (its row claimed with a lease, so one answer wins).
+   */
+  private async goOn(request: AgentRunRequest, results: ClientToolResult[]): Promise<AgentRunReply> {
+    const { record, results: answers } = await this.results.answered(request, results);
+    if (!(await this.runs.transition(record.id, 'awaiting_tool_results', 'running', this.leases.lease())))
+      throw new ConflictError(`run '${record.id}' no longer waits for tool results (answered meanwhile)`);
+    const profile = await this.profiles.get(record.agent);
+    return this.resumer.carryOn(
+      { ...record, status: 'running' },
+      profile,
+      { stream: request.stream === true, takeover: false },
+      { clientResults: answers },
     );
   }
 
@@ -152,6 +169,7 @@ export class AgentTurnService {
           ...(request.key_id ? { key_id: request.key_id } : {}),
           ...(request.instructions?.trim() ? { instructions: request.instructions } : {}),
           ...(lineage ? { lineage } : {}),
+          ...(request.client_tools?.length ? { client_tools: request.client_tools } : {}),
         },
         ...(lineage?.parentRunId ? { parent_run_id: lineage.parentRunId } : {}),
       },

@@ -156,13 +156,9 @@ export class RunFinisherService implements OnModuleInit {
     return storedReply(record, outcome);
   }
 
-  /**
-   * Ends a run paused for client tool results without their answer. Its turn is in the session
-   * already (the question and the calls as the model wrote them), so only the record changes.
-   */
-  async closePaused(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
-    await this.runs.save(record.id, storedProgress(record, { ...outcome, error: undefined }));
-    return storedReply(record, outcome);
+  /** Ends a run paused for client tool results without their answer: its turn goes in the session as it ended. */
+  closePaused(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
+    return this.finishStored(record, { ...outcome, error: undefined });
   }
 
   /**
@@ -208,7 +204,9 @@ export class RunFinisherService implements OnModuleInit {
 
 /** The run ends its turn (its end is one transaction with the turn's messages), rather than pausing for approval. */
 export function endsTurn(outcome: RunOutcome): boolean {
-  return statusOf(outcome.finishReason) !== 'awaiting_approval';
+  const status = statusOf(outcome.finishReason);
+  // a run paused for approval or for the caller's tool results goes on: its turn is not over
+  return status !== 'awaiting_approval' && status !== 'awaiting_tool_results';
 }
 
 /** The final record of a run that ends where it is stored: its trace and usage as they stand. */

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply, RunResumedEvent, TraceStep } from '@app/contracts';
-import { JournalReplay, resumeFromJournal, type RunOutcome } from '@app/agent-core';
+import {
+  type ClientResults,
+  ClientToolSet,
+  JournalReplay,
+  resumeFromJournal,
+  type RunOutcome,
+} from '@app/agent-core';
 import { type AgentProfile, withInstructions } from '../agents/agent-profile';
 import { decisionsOf } from '../store/held-approval';
 import type { ExecutorRun } from './executor-run';
@@ -32,10 +38,12 @@ export class RunResumeService {
     @Inject(RunLeases) private readonly leases: RunLeases,
   ) {}
 
+  /** `extras.clientResults`: the caller's results for the client calls the run paused on. */
   async carryOn(
     record: RunRecord,
     profile: AgentProfile,
     how: { stream: boolean; takeover: boolean },
+    extras: { clientResults?: ClientResults } = {},
   ): Promise<AgentRunReply> {
     const replay = new JournalReplay(await this.journal.load(record.id));
     const { scopes, key_id: keyId, instructions, approved, lineage } = record.turn_options;
@@ -54,6 +62,9 @@ export class RunResumeService {
       // a child run keeps its caller's bounds (its deadline is absolute)
       lineage ? boundedBy(own, lineage) : own,
     );
+    // the caller's tools, offered again as when the run began (its prompt is the same)
+    const clientTools = record.turn_options.client_tools;
+    run.clientTools = clientTools?.length ? new ClientToolSet(clientTools) : undefined;
     const resumed: RunResumedEvent = {
       run_id: record.id,
       takeovers: record.takeovers,
@@ -63,7 +74,7 @@ export class RunResumeService {
       run,
       record.input,
       async () => this.events.announceResumed(resumed),
-      () => this.work(run, record, replay, how.takeover ? resumed : undefined),
+      () => this.work(run, record, replay, how.takeover ? resumed : undefined, extras.clientResults),
       resumed,
     );
   }
@@ -73,10 +84,12 @@ export class RunResumeService {
     record: RunRecord,
     replay: JournalReplay,
     takeover?: RunResumedEvent,
+    clientResults?: ClientResults,
   ): Promise<RunOutcome> {
     const ctx = {
       ...resumeFromJournal(this.engine.contextFor(run), replay),
       approvals: decisionsOf(record.approvals),
+      ...(clientResults ? { clientResults } : {}),
     };
     const session = record.session_id ? await this.sessions.find(record.session_id) : null;
     const history = session ? await this.history.load(ctx, run, session) : [];

@@ -34,7 +34,14 @@ describe("a run's waterfall from its journal", () => {
           elapsed_ms: 30,
           created_at: at(545),
         }),
-        entry({ step: 2, elapsed_ms: 200, created_at: at(800), prompt_tokens: 1000, completion_tokens: 20 }),
+        entry({
+          step: 2,
+          elapsed_ms: 200,
+          created_at: at(800),
+          prompt_tokens: 1000,
+          cached_prompt_tokens: 900,
+          completion_tokens: 20,
+        }),
       ],
       START,
       { prompt_tokens: 1900, completion_tokens: 120, cost_usd: 0.01 },
@@ -45,6 +52,8 @@ describe("a run's waterfall from its journal", () => {
       ['model', 2, 600, 200],
     ]);
     expect(spans[1]).toMatchObject({ name: 'add', index: 0, status: 'success', executed: true });
+    expect(spans[2].usage).toMatchObject({ prompt_tokens: 1000, cached_prompt_tokens: 900 });
+    expect(spans[0].usage).not.toHaveProperty('cached_prompt_tokens');
   });
 
   it('shares the run’s cost among its model steps by the price, adding up to the run’s', () => {

@@ -44,6 +44,7 @@ export function timelineOf(
         elapsed_ms: row.elapsed_ms,
         usage: {
           prompt_tokens: row.prompt_tokens,
+          ...(row.cached_prompt_tokens ? { cached_prompt_tokens: row.cached_prompt_tokens } : {}),
           completion_tokens: row.completion_tokens,
           ...(cost === undefined ? {} : { cost_usd: cost }),
         },

@@ -34,6 +34,7 @@ export class RunUsageRepository {
         key_id: true,
         status: true,
         prompt_tokens: true,
+        cached_prompt_tokens: true,
         completion_tokens: true,
         cost_usd: true,
         total_ms: true,

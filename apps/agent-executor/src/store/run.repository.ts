@@ -123,6 +123,8 @@ export class RunRepository {
         used_tools: toJson(used_tools),
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
+        cached_prompt_tokens: usage.cached_prompt_tokens ?? 0,
+        cache_write_tokens: usage.cache_write_tokens ?? 0,
         cost_usd: usage.cost_usd ?? null,
         total_ms,
         finished_at: done ? new Date() : null,
@@ -231,6 +233,8 @@ function toRecord(row: Row): RunRecord {
     usage: {
       prompt_tokens: row.prompt_tokens,
       completion_tokens: row.completion_tokens,
+      ...(row.cached_prompt_tokens > 0 ? { cached_prompt_tokens: row.cached_prompt_tokens } : {}),
+      ...(row.cache_write_tokens > 0 ? { cache_write_tokens: row.cache_write_tokens } : {}),
       ...(row.cost_usd === null ? {} : { cost_usd: row.cost_usd }),
     },
     total_ms: row.total_ms ?? 0,

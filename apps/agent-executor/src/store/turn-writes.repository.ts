@@ -153,6 +153,7 @@ function saveRun(id: string, progress: RunProgress, now: Date, leaseOwner?: stri
     "plan" = COALESCE(${plan ? JSON.stringify(plan) : null}, "plan"),
     "trace" = ${JSON.stringify(trace)}, "used_tools" = ${JSON.stringify(used_tools)},
     "prompt_tokens" = ${usage.prompt_tokens}, "completion_tokens" = ${usage.completion_tokens},
+    "cached_prompt_tokens" = ${usage.cached_prompt_tokens ?? 0}, "cache_write_tokens" = ${usage.cache_write_tokens ?? 0},
     "cost_usd" = ${usage.cost_usd ?? null},
     "total_ms" = ${total_ms}, "finished_at" = ${done ? now : null}, "updated_at" = ${now}
     WHERE "id" = ${id}${leaseOwner === undefined ? sql`` : sql` AND "lease_owner" = ${leaseOwner}`}`;

@@ -22,6 +22,8 @@ export default tseslint.config(
       'coverage/**',
       'data/**',
       'examples/functions/**',
+      'bench/peers/node_modules/**',
+      'bench/peers/.mastra/**',
     ],
   },
   ...tseslint.configs.recommended,

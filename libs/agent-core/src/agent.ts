@@ -123,6 +123,7 @@ export class Agent {
       hooks: ports.hooks,
       store: ports.store,
       metrics: ports.metrics,
+      spend: ports.spend,
       clientTools: input.clientTools?.length ? new ClientToolSet(input.clientTools) : undefined,
     };
   }

@@ -11,6 +11,7 @@ export { DEFAULT_SYSTEM_PROMPT, DEFINITION_DEFAULTS, defineAgent } from './agent
 export type { AgentDefinition } from './agent-definition';
 export {
   AgentError,
+  BudgetRefused,
   Cancelled,
   ConfigurationError,
   HookFailed,
@@ -33,6 +34,8 @@ export type {
   RunMetrics,
   RunStore,
   SessionStore,
+  SpendHold,
+  SpendLedger,
   StoredTurnMessage,
   ToolDecision,
 } from './ports';
@@ -47,7 +50,8 @@ export type {
   NativeToolCall,
   TokenUsage,
 } from './model/model-client';
-export { costOf, pricedUsage, roundUsd } from './cost';
+export { costOf, pricedUsage, roundUsd, worstCaseCost } from './cost';
+export { addTokens, tokensBetween, tokensOf, uncachedPromptTokens } from './usage';
 export { RunState } from './run-state';
 export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions } from './run-state';
 export type { RunContext } from './run-context';
@@ -57,6 +61,8 @@ export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
 export { frameRun, type RunFrame } from './run-frame';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
+export { BUDGETED_MAX_TOKENS } from './model/spend-hold';
+export { promptTokensOf } from './model/prompt-estimate';
 export { toolStep } from './tools/tool-step';
 export { callerOf, idempotencyKeyOf } from './tools/call-identity';
 export { paramErrors } from './tools/param-check';
@@ -65,6 +71,7 @@ export {
   argumentsHash,
   canonicalJson,
   needsApproval,
+  respondedResult,
   type ApprovalDecision,
   type ApprovalDecisions,
   type HeldCall,

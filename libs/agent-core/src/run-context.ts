@@ -1,6 +1,6 @@
 import type { AgentDefinition } from './agent-definition';
 import type { ModelClient } from './model/model-client';
-import type { FunctionCaller, Hooks, RunMetrics, RunStore } from './ports';
+import type { FunctionCaller, Hooks, RunMetrics, RunStore, SpendLedger } from './ports';
 import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
 import type { ClientResults } from './tools/client-results';
@@ -18,6 +18,8 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   hooks?: Hooks;
   store?: RunStore;
   metrics?: RunMetrics;
+  /** A budget outside the run its model calls draw on (its API key's day): each call reserves before it is sent. */
+  spend?: SpendLedger;
   /** Tools the caller runs itself; a call to one holds the run in `waiting_caller`. */
   clientTools?: ClientToolSet;
   /** The caller's results for the client calls the run paused on: the run goes on with them. */

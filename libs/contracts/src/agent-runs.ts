@@ -140,6 +140,47 @@ export class Plan {
   @IsInt() revision!: number;
 }
 
+/**
+ * One bar of a run's waterfall, from its journal: a model step or a function call, placed on the
+ * run's clock (`start_ms` from the run's start), with what it spent.
+ */
+export class TimelineSpan {
+  @IsIn(['model', 'tool']) kind!: 'model' | 'tool';
+  @IsInt() step!: number;
+  /** A call's place among its step's calls. */
+  @IsOptional() @IsInt() index?: number;
+  /** The function called. */
+  @IsOptional() @IsString() name?: string;
+  @IsInt() start_ms!: number;
+  @IsInt() elapsed_ms!: number;
+  /** A call's outcome; `in_flight`: sent, and its outcome never came back (its executor stopped). */
+  @IsOptional() @IsIn(['success', 'error', 'in_flight']) status?: 'success' | 'error' | 'in_flight';
+  /** False when a call was refused or answered by the run before it reached a provider. */
+  @IsOptional() @IsBoolean() executed?: boolean;
+  /** A model step's tokens and cost. */
+  @IsOptional() @ValidateNested() @Type(() => Usage) usage?: Usage;
+}
+
+/** Where a forked run came from: the run, and the step the fork went live at. */
+export class ForkOrigin {
+  @IsString() run_id!: string;
+  @IsInt() step!: number;
+}
+
+/** A person's decision on a held call: who decided what, and when. */
+export class ApprovalDecisionView {
+  @IsString() call_id!: string;
+  @IsString() function!: string;
+  @IsIn(['approve', 'reject', 'respond', 'timeout']) action!: 'approve' | 'reject' | 'respond' | 'timeout';
+  /** The deciding key's principal; empty with authentication off or for a timeout's default. */
+  @IsString() by!: string;
+  @IsString() at!: string;
+  @IsString() asked_at!: string;
+  @IsOptional() @IsString() reason?: string;
+  /** `approve` with edited arguments. */
+  @IsOptional() @IsBoolean() edited?: boolean;
+}
+
 /** `GET /api/v1/runs/:id`: a run with its trace. Optional fields here are present, possibly null. */
 export class RunView {
   @IsString() id!: string;
@@ -173,6 +214,20 @@ export class RunView {
   approvals?: PendingApproval[];
   /** The run whose call of this agent as a function started it (`agent_<name>`); null for a top-level run. */
   @IsOptional() @IsString() parent_run_id!: string | null;
+  /** The model steps and function calls on the run's clock, from its journal. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => TimelineSpan)
+  timeline?: TimelineSpan[];
+  /** The decisions taken on its held calls, in the order they were taken. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ApprovalDecisionView)
+  decisions?: ApprovalDecisionView[];
+  /** The run this one was forked from, and the step it went live at. */
+  @IsOptional() @ValidateNested() @Type(() => ForkOrigin) forked_from?: ForkOrigin | null;
 }
 
 export class SessionMessageView {

@@ -20,6 +20,8 @@ export * from './scheduler';
 export * from './events';
 export * from './route';
 export * from './routes';
+export * from './run-studio';
+export * from './usage-stats';
 export * from './subjects';
 export * from './validate';
 export * from './json-depth';

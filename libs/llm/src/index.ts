@@ -8,6 +8,7 @@ export type {
   LlmProvider,
   LlmProviderConfig,
   LlmProviderKind,
+  PromptCacheMode,
   NativeTool,
   NativeToolCall,
   TokenUsage,

@@ -15,6 +15,10 @@ import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { requireOwner } from '../common/ownership';
 import { traceUrl } from './trace-url';
+import { modelNameOf } from '../agents/agent-profile';
+import { AgentProfilesService } from '../agents/agent-profiles.service';
+import { RunJournalRepository } from '../store/run-journal.repository';
+import { decisionsOf, timelineOf } from './run-timeline';
 import { RunFinisherService } from '../turns/run-finisher.service';
 import { RunListRepository } from '../store/run-list.repository';
 import { type RunRecord, RunRepository } from '../store/run.repository';
@@ -35,6 +39,8 @@ export class RunControlService {
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
     @Inject(RunListRepository) private readonly listing: RunListRepository,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(RunJournalRepository) private readonly journal: RunJournalRepository,
+    @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
   ) {}
 
   /** No principal means authentication is off: every run is listed. */
@@ -42,14 +48,26 @@ export class RunControlService {
     return this.listing.list(principal || undefined, query);
   }
 
+  /** The run with its trace, and from its journal its waterfall; the decisions on its held calls. */
   async view(runId: string, principal?: string): Promise<RunView> {
     const found = await this.runs.view(runId);
     if (!found) throw new NotFoundError('run', runId);
     requireOwner('run', runId, found.owner, principal);
+    const { view } = found;
+    const [timings, price] = await Promise.all([this.journal.timings(runId), this.priceOf(view.agent)]);
+    const decisions = decisionsOf(found.approvals);
     return {
-      ...found.view,
-      trace_url: traceUrl(this.config.tracing.trace_url_template, found.view.trace_id),
+      ...view,
+      trace_url: traceUrl(this.config.tracing.trace_url_template, view.trace_id),
+      timeline: timelineOf(timings, new Date(view.created_at), view.usage, price),
+      ...(decisions.length ? { decisions } : {}),
     };
+  }
+
+  /** The price of the agent's model now (it weighs each step's share of the run's cost); none for a deleted agent. */
+  private async priceOf(agent: string) {
+    const profile = await this.profiles.get(agent).catch(() => undefined);
+    return profile ? this.config.pricing[modelNameOf(profile, this.config)] : undefined;
   }
 
   async cancel(runId: string, principal?: string): Promise<AgentRunReply> {

@@ -28,6 +28,8 @@ export interface NewRun {
   turn_options?: TurnOptions;
   /** The run whose function call started this one (an agent called as a function). */
   parent_run_id?: string;
+  /** A fork: the run it came from, and the step it goes live at. */
+  fork?: { from: string; step: number };
 }
 
 export interface TurnOptions {
@@ -92,6 +94,7 @@ export interface RunRecord {
   approvals: HeldApproval[];
   /** The row's last write: a decision lands only on the row as its decider read it. */
   updated_at: Date;
+  created_at: Date;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -120,6 +123,8 @@ export class RunRepository {
         used_tools: toJson(used_tools),
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
+        cached_prompt_tokens: usage.cached_prompt_tokens ?? 0,
+        cache_write_tokens: usage.cache_write_tokens ?? 0,
         cost_usd: usage.cost_usd ?? null,
         total_ms,
         finished_at: done ? new Date() : null,
@@ -177,7 +182,9 @@ export class RunRepository {
     return row ? toRecord(row) : null;
   }
 
-  async view(id: string): Promise<{ owner: string; leaseOwner: string | null; view: RunView } | null> {
+  async view(
+    id: string,
+  ): Promise<{ owner: string; leaseOwner: string | null; view: RunView; approvals: HeldApproval[] } | null> {
     const row = await this.db.run.findUnique({ where: { id } });
     if (!row) return null;
     const record = toRecord(row);
@@ -205,8 +212,10 @@ export class RunRepository {
         ? { approvals: undecided(record.approvals).map(pendingView) }
         : {}),
       parent_run_id: row.parent_run_id,
+      forked_from:
+        row.forked_from === null ? null : { run_id: row.forked_from, step: row.forked_at_step ?? 1 },
     };
-    return { owner: row.owner, leaseOwner: row.lease_owner, view };
+    return { owner: row.owner, leaseOwner: row.lease_owner, view, approvals: record.approvals };
   }
 }
 
@@ -224,6 +233,8 @@ function toRecord(row: Row): RunRecord {
     usage: {
       prompt_tokens: row.prompt_tokens,
       completion_tokens: row.completion_tokens,
+      ...(row.cached_prompt_tokens > 0 ? { cached_prompt_tokens: row.cached_prompt_tokens } : {}),
+      ...(row.cache_write_tokens > 0 ? { cache_write_tokens: row.cache_write_tokens } : {}),
       ...(row.cost_usd === null ? {} : { cost_usd: row.cost_usd }),
     },
     total_ms: row.total_ms ?? 0,
@@ -232,5 +243,6 @@ function toRecord(row: Row): RunRecord {
     turn_options: (row.turn_options as TurnOptions | null) ?? {},
     approvals: (row.approvals as HeldApproval[] | null) ?? [],
     updated_at: row.updated_at,
+    created_at: row.created_at,
   };
 }

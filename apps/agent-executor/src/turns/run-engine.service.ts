@@ -21,6 +21,7 @@ import { RunMetrics } from '../events/run-metrics';
 import { BusFunctionCaller } from '../tools/bus-function.caller';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { LlmRegistry } from '../llm/llm-registry.service';
+import { KeySpendLedger } from '../llm/key-spend.ledger';
 import { RunJournalStore } from '../journal/run-journal.store';
 import { MemoryIndexService } from '../memory/memory-index.service';
 import { memoryEnabled, memoryScopeOf, withMemoryFunctions } from '../memory/memory-scope';
@@ -42,6 +43,7 @@ export class RunEngineService {
     @Inject(RunMetrics) private readonly metrics: RunMetrics,
     @Inject(ProfileHooksFactory) private readonly hooks: ProfileHooksFactory,
     @Inject(MemoryIndexService) private readonly memory: MemoryIndexService,
+    @Inject(KeySpendLedger) private readonly keySpend: KeySpendLedger,
   ) {}
 
   /** A run of `profile`; `prior`: a plan held for approval, taken up again. */
@@ -80,6 +82,7 @@ export class RunEngineService {
       hooks: run.hooks,
       store: this.journal,
       metrics: this.metrics,
+      spend: this.keySpend,
       clientTools: run.clientTools,
       inbox: run.inbox,
     };

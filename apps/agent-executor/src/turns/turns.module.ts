@@ -6,7 +6,9 @@ import { EventsModule } from '../events/events.module';
 import { RunMetrics } from '../events/run-metrics';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { RunJournalStore } from '../journal/run-journal.store';
+import { KeySpendLedger } from '../llm/key-spend.ledger';
 import { LlmRegistry } from '../llm/llm-registry.service';
+import { KeyBudgetRepository } from '@app/limits';
 import { MemoryModule } from '../memory/memory.module';
 import { StoreModule } from '../store/store.module';
 import { ToolsModule } from '../tools/tools.module';
@@ -33,6 +35,8 @@ import { SessionHistoryService } from './session-history.service';
     ClientPlansService,
     ClientToolResultsService,
     ClientToolsService,
+    KeyBudgetRepository,
+    KeySpendLedger,
     LlmRegistry,
     PlanApprovalService,
     ProfileHooksFactory,
@@ -50,6 +54,7 @@ import { SessionHistoryService } from './session-history.service';
     AgentTurnService,
     PlanApprovalService,
     RunEngineService,
+    RunExecutionService,
     RunFinisherService,
     RunLeases,
     RunResumeService,

@@ -11,8 +11,7 @@ import {
   type Usage,
 } from '@app/contracts';
 import { CallNotDeliveredError, FunctionCatalog, FunctionClient } from '@app/functions';
-import { UsageLimits } from '@app/limits';
-import { TaskKeyRepository } from '../store/task-key.repository';
+import { KeyBudgetRepository, UsageLimits } from '@app/limits';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import type { FireOutcome } from '../domain/fire-outcome';
 import type { DelayTask } from '../domain/task';
@@ -51,7 +50,7 @@ export class TaskRunner {
     @Inject(FunctionClient) private readonly functions: FunctionClient,
     @Inject(FunctionCatalog) private readonly catalog: FunctionCatalog,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
-    @Inject(TaskKeyRepository) private readonly keys: TaskKeyRepository,
+    @Inject(KeyBudgetRepository) private readonly keys: KeyBudgetRepository,
     @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
   ) {}
 

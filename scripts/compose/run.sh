@@ -7,7 +7,7 @@
 # debootstrap if missing; starts a Docker engine of its own (stopped, and its bridges removed, on
 # every exit); builds stand-ins for the four registry images (said plainly below); builds; tests.
 # Needs root (dockerd). The whole tier is bounded by AC_COMPOSE_BUDGET_S (50 minutes by default;
-# typically 15 to 20 on 2 cores: see docs/benchmarks.md). Cached between runs, outside the
+# typically 10 to 15 on 2 cores with the cache, 17 without: docs/benchmarks.md). Cached between runs, outside the
 # repository, in AC_COMPOSE_CACHE: the Debian root and the stand-in images.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

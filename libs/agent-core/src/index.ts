@@ -1,5 +1,13 @@
 export { Agent } from './agent';
-export type { AgentResult, AgentRunStream, ExecuteOptions, HistoryLoader, RunInput } from './agent-types';
+export type {
+  AgentResult,
+  AgentRunStream,
+  ExecuteHost,
+  ExecuteOptions,
+  HistoryLoader,
+  ResumeOptions,
+  RunInput,
+} from './agent-types';
 export { AgentSession } from './session';
 export type { SessionOptions, SessionSettings, TurnInput } from './session';
 export { DEFAULT_PLAN_GOAL, TaskAgent } from './task-agent';
@@ -54,7 +62,7 @@ export type { RunContext } from './run-context';
 export { answered, ended, statusOf, type RunOutcome } from './run-outcome';
 export { failureOf } from './run-failure';
 export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
-export { frameRun, type RunFrame } from './run-frame';
+export { frameRun, type RunFrame, type RunHost } from './run-frame';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
 export { toolStep } from './tools/tool-step';

@@ -13,6 +13,7 @@ import type { AgentDefinition } from './agent-definition';
 import { costOf } from './cost';
 import { IllegalTransition } from './errors';
 import type { Clock, EventSink, RunEvent } from './events';
+import { InMemoryRunInbox } from './inbox/run-inbox';
 
 export type AbortReason = 'timeout' | 'cancelled';
 
@@ -78,6 +79,8 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   readonly usage: Usage = { prompt_tokens: 0, completion_tokens: 0 };
   readonly usedTools: UsedTools = {};
   readonly functionCalls: FunctionCallSummary[] = [];
+  /** Messages the caller adds while the run runs, read before each model step. */
+  readonly inbox = new InMemoryRunInbox();
   private readonly steps: TraceStep[] = [];
   private calls = 0;
   private taken = 0;

@@ -151,8 +151,11 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     await store.toolCallStarted(run, { step: 1, index: 0, name: 'add', args: { a: 2, b: 3 } });
     expect(appended).toHaveBeenCalledTimes(1);
     store.modelStepCompleted(run, { step: 2, result: reply('5') });
-    const tail = await store.runEndedWithTail(run);
+    const turn = store.forTurn();
+    await turn.runEnded(run, { finishReason: 'final', reply: '5' });
+    const tail = turn.tail();
     expect(appended).toHaveBeenCalledTimes(1);
+    expect(turn.tail()).toEqual([]);
     expect(tail).toMatchObject([{ seq: 3, kind: 'model_step', text: '5' }]);
     expect((await store.load('run_t')).map((entry) => entry.kind)).toEqual(['model_step', 'tool_started']);
   });

@@ -3,6 +3,7 @@ import {
   type CompletionResult,
   JournalCursor,
   type JournalEntry,
+  type RunOutcome,
   type RunState,
   type RunStore,
   type ToolCall,
@@ -15,6 +16,17 @@ import { leaseOwnerOf } from '../common/lease-owner';
 import { RunRepository } from '../store/run.repository';
 
 type Build = (cursor: JournalCursor) => JournalEntry;
+
+/** The run ends its turn (its end is one transaction with the turn's messages), rather than pausing for approval. */
+export function endsTurn(outcome: RunOutcome): boolean {
+  return outcome.finishReason !== 'awaiting_approval';
+}
+
+/** One turn's journal: the store's, with the entries its end keeps for the end's own transaction. */
+export interface TurnJournal extends Required<RunStore> {
+  /** The entries `runEnded` kept (handed out once). */
+  tail(): JournalEntry[];
+}
 
 interface Pending {
   build: Build;
@@ -113,6 +125,26 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     await this.runEnded(run);
     if (!journal || tail.length === 0) return [];
     return (await this.built(run.runId, journal, tail)) ?? [];
+  }
+
+  /**
+   * The journal as one turn's run writes it: a turn that ends (rather than pausing for approval)
+   * keeps its last entries for the transaction recording its end (`tail`).
+   */
+  forTurn(): TurnJournal {
+    let kept: JournalEntry[] = [];
+    return {
+      modelStepCompleted: (run, step) => this.modelStepCompleted(run, step),
+      toolCallCompleted: (run, call, outcome) => this.toolCallCompleted(run, call, outcome),
+      toolCallStarted: (run, started) => this.toolCallStarted(run, started),
+      userMessageReceived: (run, message) => this.userMessageReceived(run, message),
+      planChanged: (run) => this.planChanged(run),
+      runEnded: async (run, outcome) => {
+        if (endsTurn(outcome)) kept = await this.runEndedWithTail(run);
+        else await this.runEnded(run);
+      },
+      tail: () => kept.splice(0),
+    };
   }
 
   /**

@@ -14,7 +14,7 @@ import {
 import { classifyMessage, pricedUsage, PromptSet } from '@app/agent-core';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from '../turns/run-engine.service';
+import { ExecutorRuntimeService } from '../turns/executor-runtime.service';
 import { RunRepository } from '../store/run.repository';
 import { SessionRepository } from '../store/session.repository';
 
@@ -34,7 +34,7 @@ export class MessageRoutingService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
-    @Inject(RunEngineService) private readonly engine: RunEngineService,
+    @Inject(ExecutorRuntimeService) private readonly runtimes: ExecutorRuntimeService,
   ) {}
 
   async route(request: MessageRouteRequest): Promise<MessageRouteReply> {
@@ -90,13 +90,13 @@ export class MessageRoutingService {
     const routing = request.routing ?? profile.routing ?? 'auto';
     if (routing !== 'auto')
       return { decision: { decision: routing, routing, reason: `routing '${routing}' was asked for` } };
-    const verdict = await classifyMessage(this.engine.modelFor(profile), new PromptSet(profile), {
+    const verdict = await classifyMessage(this.runtimes.modelFor(profile), new PromptSet(profile), {
       goal: goal.slice(0, CONTEXT_CHARS),
       message: request.message,
     });
     return {
       decision: { decision: verdict.join ? 'join' : 'new', routing, reason: verdict.reason },
-      ...(verdict.usage ? { usage: pricedUsage(verdict.usage, this.engine.priceFor(profile)) } : {}),
+      ...(verdict.usage ? { usage: pricedUsage(verdict.usage, this.runtimes.priceFor(profile)) } : {}),
     };
   }
 

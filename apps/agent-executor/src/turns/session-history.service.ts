@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ChatMessage, foldHistory, historyTurns, type RunContext, windowHistory } from '@app/agent-core';
 import { Logger } from '@app/observability';
-import type { ExecutorRun } from './executor-run';
 import { type SessionRecord, SessionRepository } from '../store/session.repository';
 
 /** Messages read per turn at most; older ones are in the summary or out of the window anyway. */
@@ -19,10 +18,11 @@ export class SessionHistoryService {
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
-  async load(ctx: RunContext, run: ExecutorRun, session: SessionRecord): Promise<ChatMessage[]> {
+  /** The turns to send before the new message, and the session's last message as read. */
+  async load(ctx: RunContext, session: SessionRecord): Promise<{ messages: ChatMessage[]; lastSeq: number }> {
     const messages = await this.sessions.messagesAfter(session.id, session.summary_upto, MAX_LOADED);
-    run.sessionLastSeq = messages.at(-1)?.seq ?? session.summary_upto;
-    const { kept, folded } = windowHistory(messages, run.profile.context_window);
+    const lastSeq = messages.at(-1)?.seq ?? session.summary_upto;
+    const { kept, folded } = windowHistory(messages, ctx.run.definition.context_window);
     let summary = session.summary;
     const fold = await foldHistory(ctx, summary, folded);
     if (fold && 'summary' in fold) {
@@ -34,6 +34,6 @@ export class SessionHistoryService {
         err: fold.error,
       });
     }
-    return historyTurns(ctx, summary, kept);
+    return { messages: historyTurns(ctx, summary, kept), lastSeq };
   }
 }

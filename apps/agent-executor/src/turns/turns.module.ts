@@ -13,10 +13,10 @@ import { ToolsModule } from '../tools/tools.module';
 import { AgentTurnService } from './agent-turn.service';
 import { ClientPlansService } from './client-plans.service';
 import { PlanApprovalService } from './plan-approval.service';
-import { RunEngineService } from './run-engine.service';
-import { RunExecutionService } from './run-execution.service';
+import { ExecutorRuntimeService } from './executor-runtime.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
+import { RunHostService } from './run-host.service';
 import { RunResumeService } from './run-resume.service';
 import { RunsInFlight } from './runs-in-flight';
 import { SessionHistoryService } from './session-history.service';
@@ -36,9 +36,9 @@ import { SessionHistoryService } from './session-history.service';
     LlmRegistry,
     PlanApprovalService,
     ProfileHooksFactory,
-    RunEngineService,
-    RunExecutionService,
+    ExecutorRuntimeService,
     RunFinisherService,
+    RunHostService,
     RunJournalStore,
     RunLeases,
     RunMetrics,
@@ -49,7 +49,7 @@ import { SessionHistoryService } from './session-history.service';
   exports: [
     AgentTurnService,
     PlanApprovalService,
-    RunEngineService,
+    ExecutorRuntimeService,
     RunFinisherService,
     RunLeases,
     RunResumeService,

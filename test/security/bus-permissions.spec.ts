@@ -1,58 +1,31 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus, KvBucket } from '@app/bus';
-import { AppError, type FnExecReply, Routes, Subjects } from '@app/contracts';
-import { expectEventually, freePort, REPO_ROOT } from '@app/testing';
-
-const PASSWORDS = {
-  gateway: 'pw-gateway',
-  'agent-executor': 'pw-executor',
-  'function-runner': 'pw-runner',
-  scheduler: 'pw-scheduler',
-};
-
-/** A nats-server of our own, with the shipped deploy/nats/auth.conf, on a free port. */
-async function startAuthenticatedNats(): Promise<{ url: string; stop: () => void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-nats-'));
-  copyFileSync(join(REPO_ROOT, 'deploy/nats/auth.conf'), join(dir, 'auth.conf'));
-  const port = await freePort();
-  const jetstream = `jetstream { store_dir: "${join(dir, 'js')}" }`;
-  writeFileSync(join(dir, 'nats.conf'), `listen: 127.0.0.1:${port}\n${jetstream}\ninclude ./auth.conf\n`);
-  const child: ChildProcess = spawn('nats-server', ['-c', join(dir, 'nats.conf')], {
-    env: {
-      PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin`,
-      NATS_GATEWAY_PASSWORD: PASSWORDS.gateway,
-      NATS_EXECUTOR_PASSWORD: PASSWORDS['agent-executor'],
-      NATS_RUNNER_PASSWORD: PASSWORDS['function-runner'],
-      NATS_SCHEDULER_PASSWORD: PASSWORDS.scheduler,
-    },
-    stdio: 'ignore',
-  });
-  const url = `nats://127.0.0.1:${port}`;
-  await expectEventually(async () =>
-    (await Bus.connect({ url, name: 'probe', user: 'gateway', password: PASSWORDS.gateway })).drain(),
-  );
-  return { url, stop: () => child.kill('SIGKILL') };
-}
+import { AppError, Buckets, type FnExecReply, Routes, type ServiceName, Subjects } from '@app/contracts';
+import { expectEventually, type NatsWithUsers, startNatsWithUsers } from '@app/testing';
 
 describe('the bus permissions (deploy/nats/auth.conf on a real nats-server)', () => {
-  let nats: { url: string; stop: () => void };
+  let nats: NatsWithUsers;
   const buses: Bus[] = [];
-  const as = async (user: keyof typeof PASSWORDS) => {
-    const bus = await Bus.connect({ url: nats.url, name: `test-${user}`, user, password: PASSWORDS[user] });
+  /** A connection as the service's user, taking its replies on the service's inbox, as the service does. */
+  const as = async (user: ServiceName) => {
+    const env = nats.envOf(user);
+    const bus = await Bus.connect({
+      url: nats.url,
+      name: `test-${user}`,
+      user,
+      password: env.NATS_PASSWORD,
+      inboxPrefix: Subjects.inbox(user),
+    });
     buses.push(bus);
     return bus;
   };
 
   beforeAll(async () => {
-    nats = await startAuthenticatedNats();
+    nats = await startNatsWithUsers();
   });
   afterAll(async () => {
     await Promise.all(buses.map((b) => b.drain().catch(() => undefined)));
-    nats?.stop();
+    await nats?.stop();
   });
 
   it('refuses a client without credentials', async () => {
@@ -95,11 +68,36 @@ describe('the bus permissions (deploy/nats/auth.conf on a real nats-server)', ()
     expect(executed).toBe(0);
   });
 
-  it.each(['function-runner', 'scheduler'] as const)(
-    'lets the %s keep and watch the outcomes of keyed calls',
+  it('passes every heartbeat of a slow function and then its reply to the caller', async () => {
+    const runner = await as('function-runner');
+    runner.serve(
+      Routes.fnExec('slow_perm'),
+      async (_request, { progress }): Promise<FnExecReply> => {
+        for (let beat = 1; beat <= 3; beat++) {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          progress?.({ beat });
+        }
+        return { status: 'success', result: { data: 'done' }, elapsed_ms: 90 };
+      },
+      { queue: 'fn.builtin' },
+    );
+    await runner.flush();
+    const executor = await as('agent-executor');
+    const beats: unknown[] = [];
+    const reply = await executor.request(
+      Routes.fnExec('slow_perm'),
+      { params: {} },
+      { timeoutMs: 5_000, progress: { silenceMs: 2_000, onProgress: (p) => beats.push(p) } },
+    );
+    expect(reply).toMatchObject({ status: 'success', result: { data: 'done' } });
+    expect(beats).toEqual([{ beat: 1 }, { beat: 2 }, { beat: 3 }]);
+  });
+
+  it.each(['function-runner', 'scheduler', 'agent-executor'] as const)(
+    'lets the %s, a function provider, keep and watch the outcomes of keyed calls',
     async (user) => {
       const bus = await as(user);
-      const bucket = await KvBucket.open(bus.connection, 'fn_outcomes', { ttlMs: 60_000 });
+      const bucket = await KvBucket.open(bus.connection, Buckets.fnOutcomes, { ttlMs: 60_000 });
       const key = `perm_${user.replace('-', '_')}.k`;
       const seen: unknown[] = [];
       const stop = await bucket.watch(key, (v) => seen.push(v));
@@ -114,19 +112,27 @@ describe('the bus permissions (deploy/nats/auth.conf on a real nats-server)', ()
     },
   );
 
-  it('refuses the executor the outcome store: only providers record what their functions did', async () => {
-    const executor = await as('agent-executor');
+  it('refuses the gateway the outcome store: only providers record what their functions did', async () => {
+    const gateway = await as('gateway');
     await expect(
-      KvBucket.open(executor.connection, 'fn_outcomes', { ttlMs: 60_000, timeoutMs: 1_000 }),
+      KvBucket.open(gateway.connection, Buckets.fnOutcomes, { ttlMs: 60_000, timeoutMs: 1_000 }),
     ).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('refuses a runner subscribing to agent events it has no business reading', async () => {
-    const runner = await as('function-runner');
-    const denied = await new Promise<boolean>((resolve) => {
-      runner.connection.subscribe(Subjects.agentEvents('r1'), { callback: (err) => resolve(Boolean(err)) });
-      setTimeout(() => resolve(false), 1500);
-    });
-    expect(denied).toBe(true);
+    expect(await refused(await as('function-runner'), Subjects.agentEvents('r1'))).toBe(true);
+  });
+
+  it("refuses a service reading the replies meant for another service's inbox", async () => {
+    expect(await refused(await as('function-runner'), `${Subjects.inbox('agent-executor')}.>`)).toBe(true);
+    expect(await refused(await as('gateway'), '_INBOX.>')).toBe(true);
   });
 });
+
+/** Whether the broker refuses `bus` a subscription to `subject` (it says so within a moment). */
+function refused(bus: Bus, subject: string): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    bus.connection.subscribe(subject, { callback: (err) => resolve(Boolean(err)) });
+    setTimeout(() => resolve(false), 1500);
+  });
+}

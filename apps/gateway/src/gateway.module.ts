@@ -7,12 +7,13 @@ import { AgentsModule } from './agents/agents.module';
 import { AuthModule } from './auth/auth.module';
 import { ChatModule } from './chat/chat.module';
 import { ConsoleModule } from './console/console.module';
+import { CommonModule } from './common/common.module';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
-import { McpModule } from './mcp/mcp.module';
-import { OpenAiModule } from './openai/openai.module';
+import { McpModule } from './doors/mcp/mcp.module';
+import { OpenAiModule } from './doors/openai/openai.module';
 import { RunsModule } from './runs/runs.module';
 import { MemoryModule } from './memory/memory.module';
 import { SessionsModule } from './sessions/sessions.module';
@@ -25,6 +26,7 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         runtime,
+        CommonModule,
         PersistenceModule.forRoot(config.database.url),
         RedisModule.forRoot(config.redis.url),
         AuthModule,

@@ -40,9 +40,12 @@ export class Bus {
   private readonly watch: ConnectionWatch;
   private readonly replies: ReplyInbox;
 
-  private constructor(readonly connection: NatsConnection) {
+  private constructor(
+    readonly connection: NatsConnection,
+    inboxPrefix?: string,
+  ) {
     this.watch = new ConnectionWatch(connection);
-    this.replies = new ReplyInbox(connection, this.watch);
+    this.replies = new ReplyInbox(connection, this.watch, inboxPrefix);
   }
 
   /** False while the connection is down (reconnecting) or closed. */
@@ -67,6 +70,7 @@ export class Bus {
       user: options.user,
       pass: options.password,
       authenticator: options.credsFile ? credsAuthenticator(readFileSync(options.credsFile)) : undefined,
+      inboxPrefix: options.inboxPrefix,
       tls: options.tls && (options.tls.caFile || options.tls.certFile) ? options.tls : undefined,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
@@ -74,7 +78,7 @@ export class Bus {
       // our errors name the subject, which says more than nats.js's internal frames.
       noAsyncTraces: true,
     });
-    return new Bus(connection);
+    return new Bus(connection, options.inboxPrefix);
   }
 
   /**

@@ -7,6 +7,8 @@ export interface BusOptions {
   user?: string;
   password?: string;
   credsFile?: string;
+  /** Where the connection's replies arrive (`Subjects.inbox(service)`); `_INBOX` by default. */
+  inboxPrefix?: string;
   /** TLS: a CA to trust and, for mutual TLS, a client certificate and key. */
   tls?: { caFile?: string; certFile?: string; keyFile?: string };
 }

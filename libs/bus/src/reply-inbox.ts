@@ -30,7 +30,7 @@ type ReplyHandler = (err: Error | null, msg?: Msg) => void;
  * sent during the outage is lost, so waiting for it would only end at the request's timeout.
  */
 export class ReplyInbox {
-  private readonly prefix = createInbox();
+  private readonly prefix: string;
   private readonly waiting = new Map<string, { subject: string; settle: ReplyHandler }>();
   private subscription?: Subscription;
   private next = 0;
@@ -38,7 +38,9 @@ export class ReplyInbox {
   constructor(
     private readonly connection: NatsConnection,
     watch: ConnectionWatch,
+    inboxPrefix?: string,
   ) {
+    this.prefix = createInbox(inboxPrefix);
     watch.on((change) => {
       if (change === 'disconnected') this.failAll((subject) => new ConnectionLostError(subject));
     });

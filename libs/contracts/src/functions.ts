@@ -64,6 +64,8 @@ export class FunctionResult {
  * agent's run, charged to its caller's key as a chat turn is.
  */
 export const AGENT_FUNCTION_PROVIDER = 'agents';
+/** An agent served as a function is called `agent_<name>`. */
+export const AGENT_FUNCTION_PREFIX = 'agent_';
 
 export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

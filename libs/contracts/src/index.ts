@@ -6,6 +6,7 @@ export * from './agent-profile';
 export * from './agent-prompts';
 export * from './agent-runs';
 export * from './api-keys';
+export * from './bus-use';
 export * from './approvals';
 export * from './errors';
 export * from './function-calls';

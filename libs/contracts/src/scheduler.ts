@@ -145,6 +145,19 @@ class TaskTargetFields {
   @IsOptional() @IsString() @Matches(ID_PATTERN, { message: 'must be a session id' }) session_id?: string;
 }
 
+/**
+ * The scheduler's own functions (the model schedules, lists and cancels its caller's tasks with
+ * them), each served on `fn.exec.<name>` by the scheduler.
+ */
+export const TaskFunctionNames = {
+  delayCreate: 'delay_create',
+  delayList: 'delay_list',
+  delayCancel: 'delay_cancel',
+  cronCreate: 'cron_create',
+  cronList: 'cron_list',
+  cronDelete: 'cron_delete',
+} as const;
+
 /** Body of `POST /api/v1/delays`, also the parameters of `delay_create`. */
 export class CreateDelayBody extends TaskTargetFields {
   @IsString() @Matches(TASK_NAME_PATTERN, { message: TASK_NAME_RULE }) name!: string;

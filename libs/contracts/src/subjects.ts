@@ -54,7 +54,16 @@ export const Subjects = {
   schedulerCronList: 'scheduler.crons.list',
   schedulerCronGet: 'scheduler.crons.get',
   schedulerCronDelete: 'scheduler.crons.delete',
+  /**
+   * Where a service's replies arrive (its connection's inbox prefix): one prefix per service, so
+   * the bus's permissions let each read its own replies only, and answer just the services that
+   * ask it something.
+   */
+  inbox: (service: ServiceName) => `_INBOX.${service}`,
 } as const;
+
+/** A subject token matching any one token, to name a family of subjects (`agent.interrupt.*`). */
+export const ANY_TOKEN = '*';
 
 /** Queue groups: members of one group share the load of a subject. */
 export const QueueGroups = {
@@ -66,5 +75,5 @@ export const QueueGroups = {
 
 /** An instance id (`<host>-<pid>-<random>`) as one subject token: a host name may hold dots. */
 function subjectToken(value: string): string {
-  return value.replace(/[^A-Za-z0-9_-]/g, '_');
+  return value === ANY_TOKEN ? value : value.replace(/[^A-Za-z0-9_-]/g, '_');
 }

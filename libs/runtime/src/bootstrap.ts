@@ -4,7 +4,7 @@ import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Bus } from '@app/bus';
-import type { ServiceName } from '@app/contracts';
+import { type ServiceName, Subjects } from '@app/contracts';
 import { ConfigError, loadConfig, maskUrl, type PlatformConfig } from '@app/config';
 import { activeTraceFields, collectProcessMetrics, Logger, Redactor, startTracing } from '@app/observability';
 import { HealthChecks } from './health-checks';
@@ -119,11 +119,12 @@ function loadOrExit(): PlatformConfig {
   }
 }
 
-async function connectOrExit(service: string, config: PlatformConfig, logger: Logger): Promise<Bus> {
+async function connectOrExit(service: ServiceName, config: PlatformConfig, logger: Logger): Promise<Bus> {
   try {
     return await Bus.connect({
       url: config.nats.url,
       name: service,
+      inboxPrefix: Subjects.inbox(service),
       user: config.nats.user,
       password: config.nats.password,
       credsFile: config.nats.creds_file,

@@ -10,6 +10,7 @@ export * from './service-process';
 export * from './node-flags';
 export * from './otlp-receiver';
 export * from './nats-server';
+export * from './nats-users';
 export * from './redis-server';
 export * from './forward-proxy';
 export * from './packed-package';

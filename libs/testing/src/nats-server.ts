@@ -10,6 +10,8 @@ export interface NatsServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (after `stop`), so clients reconnect to the same URL. */
   start(): Promise<void>;
+  /** Everything the server logged since it first started (across `stop`/`start`). */
+  log(): string;
 }
 
 const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'];
@@ -20,31 +22,48 @@ const BINARIES = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/b
  * in a temporary folder kept across `stop`/`start` like a real server's. Executors in one queue
  * group answer any `agent.run` on their server: a test that starts one must not share its broker
  * with other test files running in parallel, or their requests would reach each other's executors.
- * `config`: a server configuration's text (users and their permissions, say).
+ * `config`: a server configuration's text (users and their permissions, say); `files` are written
+ * beside it (for its `include`s); `env` is the server's environment (variables its config reads).
  */
 export async function startNatsServer({
   jetstream = true,
   config,
-}: { jetstream?: boolean; config?: string } = {}): Promise<NatsServer> {
+  files = {},
+  env,
+}: {
+  jetstream?: boolean;
+  config?: string;
+  files?: Record<string, string>;
+  env?: Record<string, string>;
+} = {}): Promise<NatsServer> {
   const binary = BINARIES.find((path) => existsSync(path)) ?? 'nats-server';
   const port = await freePort();
   const args = ['-a', '127.0.0.1', '-p', String(port)];
   if (jetstream) args.push('-js', '-sd', mkdtempSync(join(tmpdir(), 'nats-js-')));
   if (config) {
-    const file = join(mkdtempSync(join(tmpdir(), 'nats-conf-')), 'nats.conf');
-    writeFileSync(file, config);
-    args.push('-c', file);
+    const dir = mkdtempSync(join(tmpdir(), 'nats-conf-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    writeFileSync(join(dir, 'nats.conf'), config);
+    args.push('-c', join(dir, 'nats.conf'));
   }
   let child: ChildProcess | undefined;
+  let log = '';
   const start = async () => {
     if (child && child.exitCode === null && child.signalCode === null) return;
-    child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(binary, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: env && { ...process.env, ...env },
+    });
+    const append = (chunk: Buffer) => (log += chunk.toString());
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
     await waitForReady(child);
   };
   await start();
   return {
     url: `nats://127.0.0.1:${port}`,
     start,
+    log: () => log,
     stop: () =>
       new Promise<void>((resolve) => {
         if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();

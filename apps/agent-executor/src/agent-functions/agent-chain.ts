@@ -1,7 +1,4 @@
-import { AppError, type CallerDto, FUNCTION_NAME_PATTERN } from '@app/contracts';
-
-/** An agent served as a function is called `agent_<name>`. */
-export const AGENT_FUNCTION_PREFIX = 'agent_';
+import { AGENT_FUNCTION_PREFIX, AppError, type CallerDto, FUNCTION_NAME_PATTERN } from '@app/contracts';
 
 /** The function serving agent `name`; undefined for a name a function name cannot spell (`A-b.c`). */
 export function agentFunctionName(name: string): string | undefined {

@@ -1,14 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { Bus } from '@app/bus';
-import { type ChatJoinedReply, type ChatRequest, type MessageRouteReply, Routes } from '@app/contracts';
+import {
+  type AgentRunReply,
+  type ChatJoinedReply,
+  type ChatRequest,
+  type MessageRouteReply,
+  Routes,
+} from '@app/contracts';
 import { UsageLimits } from '@app/limits';
-import { type Caller, ChatService, closedEarly } from './chat.service';
+import { type Caller, ChatService } from './chat.service';
+import type { RunEvents } from './run-events';
 import type { RoutedChat } from './turn-request';
+
+/** What a chat message became: joined to a running run, a turn's reply, or a run's events. */
+export type ChatOutcome =
+  | { kind: 'joined'; joined: ChatJoinedReply }
+  | { kind: 'reply'; reply: AgentRunReply }
+  | { kind: 'events'; events: RunEvents };
+
+export interface ChatOptions {
+  stream: boolean;
+  idempotencyKey?: string;
+  /** Aborts when the caller goes away. */
+  signal?: AbortSignal;
+}
 
 /**
  * `POST /api/v1/chat`: a message naming a run, or a session with a run going, is routed first
- * (`agent.messages.route`). Joined, it is answered 202 at once, or with SSE the run's stream is
+ * (`agent.messages.route`). Joined, it is answered at once, or with a stream the run's events are
  * followed to its end; otherwise it is a turn of its own, told where it came from.
  */
 @Injectable()
@@ -19,22 +38,22 @@ export class ChatRoutingService {
     @Inject(UsageLimits) private readonly limits: UsageLimits,
   ) {}
 
-  async post(request: ChatRequest, caller: Caller, res: Response, stream: boolean, key?: string) {
+  async post(request: ChatRequest, caller: Caller, options: ChatOptions): Promise<ChatOutcome> {
+    const { stream, idempotencyKey, signal } = options;
     const routed = await this.route(request, caller);
     if (routed.usage) this.limits.charge(caller, routed.usage);
     if (routed.action === 'joined' && routed.run_id) {
-      if (stream) return this.chat.followStream(routed.run_id, caller, res);
+      if (stream) return { kind: 'events', events: this.chat.follow(routed.run_id, caller) };
       const joined: ChatJoinedReply = {
         run_id: routed.run_id,
         session_id: routed.session_id ?? '',
         status: 'joined',
       };
-      res.status(202).json(joined);
-      return;
+      return { kind: 'joined', joined };
     }
     const turn = turnOf(request, routed);
-    if (stream) return this.chat.stream(turn, caller, res, key);
-    res.status(200).json(await this.chat.chat(turn, caller, closedEarly(res), key));
+    if (stream) return { kind: 'events', events: this.chat.stream(turn, caller, signal, idempotencyKey) };
+    return { kind: 'reply', reply: await this.chat.chat(turn, caller, signal, idempotencyKey) };
   }
 
   /** A message with neither a run nor a session is a new run's: no need to ask. */

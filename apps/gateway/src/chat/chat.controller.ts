@@ -3,9 +3,11 @@ import type { Request, Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, ChatJoinedReply, ChatRequest, parseDto } from '@app/contracts';
 import { AdmitsRun } from '../auth/admits-run.decorator';
 import { CurrentRunCaller } from '../auth/principal.decorator';
+import { closedEarly, sendEventStream } from '../common/event-stream';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import type { Caller } from './chat.service';
 import { ChatRoutingService } from './chat-routing.service';
+import { platformEvents } from './platform-events';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 
 @Controller('api/v1/chat')
@@ -49,9 +51,14 @@ export class ChatController {
     @Res() res: Response,
   ): Promise<void> {
     const request = parseDto(ChatRequest, body, 'chat request');
-    const key = idempotencyKeyOf(idempotencyHeader);
-    const stream = request.stream === true || wantsEventStream(accept);
-    return this.routing.post(request, caller, res, stream, key);
+    const outcome = await this.routing.post(request, caller, {
+      stream: request.stream === true || wantsEventStream(accept),
+      idempotencyKey: idempotencyKeyOf(idempotencyHeader),
+      signal: closedEarly(res),
+    });
+    if (outcome.kind === 'events') return sendEventStream(res, outcome.events, platformEvents);
+    if (outcome.kind === 'joined') res.status(202).json(outcome.joined);
+    else res.status(200).json(outcome.reply);
   }
 }
 

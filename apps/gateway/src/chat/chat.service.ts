@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import { AppError, type AgentRunReply, type AgentRunRequest, type Scope } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
@@ -10,7 +9,7 @@ import { type AdmittedAhead, UsageLimits } from '@app/limits';
 import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.service';
 import { followRun, followStartedRun, neverStarted } from './run-follower';
 import { RunTakeovers } from './run-takeovers';
-import { platformEvents, relayRun, type RunStreamFormat } from './sse-relay';
+import { type RunEvents, runEvents } from './run-events';
 
 export interface Caller {
   principal: string;
@@ -27,8 +26,9 @@ export interface Caller {
 export const EXECUTOR_REPLY_GRACE_MS = 5_000;
 
 /**
- * A chat turn: one `agent.run` request within the calling key's limits, answered as JSON or
- * relayed as SSE. Every front end (`/api/v1/chat`, the OpenAI-compatible `/v1`) goes through here.
+ * A chat turn: one `agent.run` request within the calling key's limits, answered with the run's
+ * reply or as the run's events. Every door (`/api/v1/chat`, OpenAI's, Anthropic's, A2A, AG-UI,
+ * MCP) goes through here and translates.
  */
 @Injectable()
 export class ChatService {
@@ -58,19 +58,28 @@ export class ChatService {
     );
   }
 
-  async stream(request: TurnRequest, caller: Caller, res: Response, idempotencyKey?: string): Promise<void> {
-    if (!idempotencyKey) return this.streamTurn(this.toRun(request), caller, res, () => platformEvents);
+  /** `chat`, as the run's events. */
+  async *stream(
+    request: TurnRequest,
+    caller: Caller,
+    signal?: AbortSignal,
+    idempotencyKey?: string,
+  ): RunEvents {
+    if (!idempotencyKey) return yield* this.streamTurn(this.toRun(request), caller, signal);
     const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
     const { runId } = keyed.claim;
-    if (keyed.replay) return this.followStream(runId, caller, res);
-    return this.keyedTurn(keyed, caller, () =>
-      this.streamTurn({ ...this.toRun(request), run_id: runId }, caller, res, () => platformEvents),
-    );
+    if (keyed.replay) return yield* this.follow(runId, caller);
+    try {
+      yield* this.streamTurn({ ...this.toRun(request), run_id: runId }, caller, signal);
+    } catch (err) {
+      await this.releaseUnstarted(keyed, caller);
+      throw err;
+    }
   }
 
-  /** A run already going, its stream relayed from now to its end. */
-  followStream(runId: string, caller: Caller, res: Response): Promise<void> {
-    return relayRun(this.bus, res, runId, () => this.followStarted(runId, caller), platformEvents);
+  /** A run already going, its events from now (or after the event numbered `after`) to its end. */
+  follow(runId: string, caller: Caller, after?: number): RunEvents {
+    return runEvents(this.bus, runId, () => this.followStarted(runId, caller), { after });
   }
 
   /**
@@ -86,15 +95,10 @@ export class ChatService {
   }
 
   /** The run id is chosen here (unless given) so the gateway can listen for the run's events before it starts. */
-  streamTurn(
-    request: AgentRunRequest,
-    caller: Caller,
-    res: Response,
-    format: (runId: string) => RunStreamFormat,
-  ): Promise<void> {
+  streamTurn(request: AgentRunRequest, caller: Caller, signal?: AbortSignal): RunEvents {
     const runId = request.run_id ?? newRunId();
     const run = { ...request, ...ownedBy(caller), run_id: runId, stream: true };
-    return relayRun(this.bus, res, runId, () => this.run(caller, run, closedEarly(res)), format(runId));
+    return runEvents(this.bus, runId, () => this.run(caller, run, signal));
   }
 
   private run(
@@ -128,10 +132,14 @@ export class ChatService {
     try {
       return await turn();
     } catch (err) {
-      if (await neverStarted(this.bus, keyed.claim.runId, caller.principal || undefined))
-        await this.idempotency.release(keyed.claim);
+      await this.releaseUnstarted(keyed, caller);
       throw err;
     }
+  }
+
+  private async releaseUnstarted(keyed: KeyedTurn, caller: Caller): Promise<void> {
+    if (await neverStarted(this.bus, keyed.claim.runId, caller.principal || undefined))
+      await this.idempotency.release(keyed.claim);
   }
 
   private toRun(request: TurnRequest): AgentRunRequest {
@@ -149,17 +157,8 @@ export class ChatService {
   }
 }
 
-function newRunId(): string {
+export function newRunId(): string {
   return `run_${randomUUID().replaceAll('-', '')}`;
-}
-
-/** Aborts when the HTTP connection closes before the response was sent in full. */
-export function closedEarly(res: Response): AbortSignal {
-  const closed = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) closed.abort();
-  });
-  return closed.signal;
 }
 
 /** Whose the run is, and the scopes that bound what its function calls may do. */

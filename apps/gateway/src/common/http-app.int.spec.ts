@@ -6,6 +6,7 @@ import { loadConfig } from '@app/config';
 import { ChatRequest, parseDto } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { configureHttp } from './http-app';
+import { ErrorShapes } from './error-shapes';
 import { HttpErrorFilter } from './http-error.filter';
 
 @Controller('api/v1/things')
@@ -27,6 +28,7 @@ const quiet = new Logger({ service: 'test', level: 'error', format: 'json', writ
   controllers: [ThingsController],
   providers: [
     { provide: Logger, useValue: quiet },
+    ErrorShapes,
     { provide: APP_FILTER, useClass: HttpErrorFilter },
   ],
 })

@@ -1,103 +1,29 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import type { Response } from 'express';
-import { AppError, type ErrorBody, type ErrorCode } from '@app/contracts';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { Logger } from '@app/observability';
+import { ErrorShapes } from './error-shapes';
 
-const STATUS: Record<ErrorCode, number> = {
-  bad_request: 400,
-  invalid_params: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  idempotency_conflict: 409,
-  payload_too_large: 413,
-  rate_limited: 429,
-  budget_exceeded: 429,
-  cancelled: 409,
-  function_error: 502,
-  outcome_unknown: 502,
-  upstream_error: 502,
-  method_not_allowed: 405,
-  unsupported_media_type: 415,
-  unavailable: 503,
-  timeout: 504,
-  internal: 500,
-};
-
-const HTTP_CODES: Record<number, ErrorCode> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-};
-
-/** The one place where errors become HTTP responses: `{error: {code, message, details}}`. */
+/**
+ * The one place where errors become HTTP responses: in the error shape of the door the route
+ * belongs to (see `ErrorShapes`), `{error: {code, message, details}}` for the platform's own API.
+ */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
-  constructor(@Inject(Logger) private readonly logger: Logger) {}
+  constructor(
+    @Inject(Logger) private readonly logger: Logger,
+    @Inject(ErrorShapes) private readonly shapes: ErrorShapes,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    const { status, body } = this.toResponse(exception);
-    if (status >= 500) this.logger.error('request failed', { status, code: body.code, err: exception });
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const { status, body, headers } = this.shapes.answer(http.getRequest<Request>().path, exception);
+    if (status >= 500) this.logger.error('request failed', { status, err: exception });
     if (response.headersSent) {
       response.end();
       return;
     }
-    const retryAfter = (body.details as { retry_after_s?: number } | undefined)?.retry_after_s;
-    if (status === 429 && retryAfter) response.setHeader('Retry-After', String(retryAfter));
-    response.status(status).json({ error: body });
+    if (headers) response.set(headers);
+    response.status(status).json(body);
   }
-
-  toResponse(exception: unknown): { status: number; body: ErrorBody } {
-    return toHttpError(exception);
-  }
-}
-
-/** The HTTP status and body of anything thrown; also for the middleware that runs before Nest's routes. */
-export function toHttpError(exception: unknown): { status: number; body: ErrorBody } {
-  if (exception instanceof AppError)
-    return { status: STATUS[exception.code] ?? 500, body: exception.toBody() };
-  if (exception instanceof HttpException) {
-    const status = exception.getStatus();
-    const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request');
-    return { status, body: { code, message: httpMessage(exception) } };
-  }
-  const parser = bodyParserError(exception);
-  if (parser) return parser;
-  return { status: 500, body: { code: 'internal', message: 'internal error' } };
-}
-
-function httpMessage(exception: HttpException): string {
-  const response = exception.getResponse();
-  if (typeof response === 'string') return response;
-  const message = (response as { message?: unknown }).message;
-  return Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
-}
-
-/** body-parser's errors carry a `type` and a 4xx status. */
-export function bodyParserError(err: unknown): { status: number; body: ErrorBody } | undefined {
-  const e = err as { type?: string; status?: number; limit?: number };
-  if (e?.type === 'entity.too.large') {
-    return {
-      status: 413,
-      body: { code: 'payload_too_large', message: `request body exceeds ${e.limit} bytes` },
-    };
-  }
-  if (e?.type === 'entity.parse.failed') {
-    return { status: 400, body: { code: 'bad_request', message: 'request body is not valid JSON' } };
-  }
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.type) {
-    return {
-      status: e.status,
-      body: { code: 'bad_request', message: `unreadable request body (${e.type})` },
-    };
-  }
-  return undefined;
 }

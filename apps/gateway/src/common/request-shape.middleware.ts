@@ -1,8 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, BadRequestError, MAX_JSON_DEPTH, nestedDeeperThan } from '@app/contracts';
-import { openAiError } from '../openai/openai-error.filter';
-import { toHttpError } from './http-error.filter';
+import type { ErrorShapes } from './error-shapes';
 
 export const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -12,24 +11,31 @@ interface RouteLayer {
   route?: { _handlesMethod(method: string): boolean; _methods(): string[] };
 }
 
-/** In the error shape of the API the request is for: OpenAI's under `/v1/`, the platform's elsewhere. */
-function send(req: Request, res: Response, error: AppError, headers: Record<string, string> = {}): void {
-  const { status, body } = toHttpError(error);
+/** In the error shape of the door the request is for (the platform's for its own API). */
+export function sendError(
+  shapes: ErrorShapes,
+  req: Request,
+  res: Response,
+  error: unknown,
+  extra: Record<string, string> = {},
+): void {
+  const { status, body, headers } = shapes.answer(req.path, error);
   res
     .status(status)
-    .set(headers)
-    .json(req.path.startsWith('/v1/') ? openAiError(error).body : { error: body });
+    .set({ ...extra, ...headers })
+    .json(body);
 }
 
 /** A request body that is not JSON is refused with what to send, instead of being read as absent. */
-export function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
+export const jsonBodiesOnly = (shapes: ErrorShapes) => (req: Request, res: Response, next: NextFunction) => {
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (!hasBody || req.is(JSON_TYPES)) return next();
   const sent = req.headers['content-type']
     ? `content-type: ${req.headers['content-type']}`
     : 'no content-type';
-  send(
+  sendError(
+    shapes,
     req,
     res,
     new AppError(
@@ -37,13 +43,14 @@ export function jsonBodiesOnly(req: Request, res: Response, next: NextFunction):
       `the request body must be JSON sent with content-type: application/json (got ${sent})`,
     ),
   );
-}
+};
 
 /** A JSON body nested deeper than any request needs is refused before anything walks it. */
-export function jsonNotTooDeep(req: Request, res: Response, next: NextFunction): void {
+export const jsonNotTooDeep = (shapes: ErrorShapes) => (req: Request, res: Response, next: NextFunction) => {
   if (!nestedDeeperThan(req.body)) return next();
-  send(req, res, new BadRequestError(`the request body is nested more than ${MAX_JSON_DEPTH} levels deep`));
-}
+  const error = new BadRequestError(`the request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  sendError(shapes, req, res, error);
+};
 
 /**
  * 405 with an `Allow` header for a path that exists with other methods (Nest would answer 404
@@ -51,7 +58,7 @@ export function jsonNotTooDeep(req: Request, res: Response, next: NextFunction):
  * this middleware: indexed by method at the first request (again should the router grow), so a
  * request that one of its method's routes serves is matched against those routes only.
  */
-export function methodNotAllowed(app: NestExpressApplication) {
+export function methodNotAllowed(app: NestExpressApplication, shapes: ErrorShapes) {
   let index: { size: number; routes: RouteLayer[]; byMethod: Map<string, RouteLayer[]> } | undefined;
   const routesOf = () => {
     const { stack } = (app.getHttpAdapter().getInstance() as unknown as { router: { stack: RouteLayer[] } })
@@ -74,7 +81,8 @@ export function methodNotAllowed(app: NestExpressApplication) {
     const matching = routesOf().routes.filter((layer) => layer.match(req.path));
     if (matching.length === 0) return next();
     const allow = [...new Set(matching.flatMap((layer) => layer.route!._methods()))].sort();
-    send(
+    sendError(
+      shapes,
       req,
       res,
       new AppError(

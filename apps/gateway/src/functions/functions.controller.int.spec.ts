@@ -11,6 +11,7 @@ import { RedisModule, RuntimeModule } from '@app/runtime';
 import { expectEventually } from '@app/testing';
 import { UsageLimits } from '@app/limits';
 import { configureHttp } from '../common/http-app';
+import { ErrorShapes } from '../common/error-shapes';
 import { HttpErrorFilter } from '../common/http-error.filter';
 import { FunctionsModule } from './functions.module';
 
@@ -125,7 +126,7 @@ describe('Functions API (in-process gateway, real NATS and HTTP)', () => {
         return {
           module: TestGateway,
           imports: [runtime, RedisModule.forRoot(config.redis.url), TestLimits, FunctionsModule],
-          providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
+          providers: [ErrorShapes, { provide: APP_FILTER, useClass: HttpErrorFilter }],
         };
       }
     }

@@ -10,7 +10,9 @@ import {
 import type { Response } from 'express';
 import { AGENT_SSE_EVENTS, AgentRunReply, RunView } from '@app/contracts';
 import { CurrentPrincipal, CurrentRunCaller } from '../auth/principal.decorator';
-import { type Caller, ChatService, closedEarly } from '../chat/chat.service';
+import { type Caller, ChatService } from '../chat/chat.service';
+import { platformEvents } from '../chat/platform-events';
+import { closedEarly, sendEventStream } from '../common/event-stream';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import { wantsEventStream } from '../chat/chat.controller';
 import { resourceId } from './resource-id';
@@ -57,7 +59,8 @@ export class RunsController {
   ): Promise<void> {
     const request = parseDto(RunPlanRequest, body, 'run request');
     const key = idempotencyKeyOf(idempotencyHeader);
-    if (request.stream || wantsEventStream(accept)) return this.chat.stream(request, caller, res, key);
+    if (request.stream || wantsEventStream(accept))
+      return sendEventStream(res, this.chat.stream(request, caller, closedEarly(res), key), platformEvents);
     res.status(200).json(await this.chat.chat(request, caller, closedEarly(res), key));
   }
 
@@ -114,7 +117,8 @@ export class RunsController {
   ): Promise<void> {
     const runId = resourceId('run', id);
     const decision = approvalOf(parseDto(ApproveRunBody, body ?? {}, 'decision'));
-    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res, decision);
+    if (wantsEventStream(accept))
+      return sendEventStream(res, this.runs.approveStream(runId, caller, decision), platformEvents);
     res.status(200).json(await this.runs.approve(runId, caller, decision));
   }
 
@@ -147,7 +151,8 @@ export class RunsController {
       res.status(200).json(await this.runs.reject(runId, caller.principal));
       return;
     }
-    if (wantsEventStream(accept)) return this.runs.approveStreaming(runId, caller, res, decision);
+    if (wantsEventStream(accept))
+      return sendEventStream(res, this.runs.approveStream(runId, caller, decision), platformEvents);
     res.status(200).json(await this.runs.approve(runId, caller, decision));
   }
 }

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import { Bus } from '@app/bus';
 import {
   type AgentRunReply,
@@ -19,7 +18,7 @@ import { UsageLimits } from '@app/limits';
 import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { followApproval } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
-import { relayRun } from '../chat/sse-relay';
+import { type RunEvents, runEvents } from '../chat/run-events';
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
 @Injectable()
@@ -52,8 +51,9 @@ export class RunsService {
     return this.approveRequest(runId, caller, false, decision);
   }
 
-  approveStreaming(runId: string, caller: Caller, res: Response, decision?: ToolDecision): Promise<void> {
-    return relayRun(this.bus, res, runId, () => this.approveRequest(runId, caller, true, decision));
+  /** `approve`, as the run's events from its resumption to its next stop. */
+  approveStream(runId: string, caller: Caller, decision?: ToolDecision): RunEvents {
+    return runEvents(this.bus, runId, () => this.approveRequest(runId, caller, true, decision));
   }
 
   /**

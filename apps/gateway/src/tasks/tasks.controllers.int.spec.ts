@@ -9,6 +9,7 @@ import { Logger } from '@app/observability';
 import type { Principal } from '../auth/api-keys.service';
 import type { AuthenticatedRequest } from '../auth/auth.guard';
 import { configureHttp } from '../common/http-app';
+import { ErrorShapes } from '../common/error-shapes';
 import { HttpErrorFilter } from '../common/http-error.filter';
 import { TasksModule } from './tasks.module';
 
@@ -59,7 +60,7 @@ describe('the task routes (gateway side: parse, relay with the caller as owner)'
         return {
           module: TestGateway,
           imports: [BusStub, TasksModule],
-          providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
+          providers: [ErrorShapes, { provide: APP_FILTER, useClass: HttpErrorFilter }],
         };
       }
     }

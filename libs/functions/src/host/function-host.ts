@@ -1,6 +1,7 @@
 import type { Subscription } from '@nats-io/transport-node';
 import { ACK_AFTER_MS, type Bus, type HandlerContext, KvBucket } from '@app/bus';
 import {
+  Buckets,
   type FnAnnounce,
   type FnCatalogReply,
   FnCancel,
@@ -36,8 +37,6 @@ export interface FunctionHostOptions {
 }
 
 const HEADROOM_BYTES = 4_096;
-/** The KV bucket every provider records keyed calls' outcomes in (keys start with the function name). */
-const OUTCOME_BUCKET = 'fn_outcomes';
 const DAY_MS = 86_400_000;
 /**
  * A call still running this long after it was taken says who holds it. Sooner than the bus's own
@@ -74,7 +73,7 @@ export class FunctionHost {
     const redact = options.redact ?? ((text: string) => text);
     const ttlMs = options.outcomeTtlMs ?? DAY_MS;
     const outcomes = new RecordedOutcomes(
-      () => KvBucket.open(options.bus.connection, OUTCOME_BUCKET, { ttlMs }),
+      () => KvBucket.open(options.bus.connection, Buckets.fnOutcomes, { ttlMs }),
       options.logger,
       redact,
     );

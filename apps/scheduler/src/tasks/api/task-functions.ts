@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type CronTaskView, type DelayTaskView, hasScope, type Scope } from '@app/contracts';
+import {
+  AppError,
+  type CronTaskView,
+  type DelayTaskView,
+  hasScope,
+  type Scope,
+  TaskFunctionNames,
+} from '@app/contracts';
 import type { AgentFunction, FunctionCaller, FunctionResult } from '@app/functions';
 import { CronTasksService } from './cron-tasks.service';
 import { DelayTasksService } from './delay-tasks.service';
@@ -31,42 +38,42 @@ export class TaskFunctions {
   all(): AgentFunction[] {
     return [
       fn(
-        'delay_create',
+        TaskFunctionNames.delayCreate,
         'Schedule a one-off task: call a function (or run an agent turn) once, at run_at.',
         DelayCreateParams,
         'tasks:write',
         (p, caller) => this.delayCreate(p, caller),
       ),
       fn(
-        'delay_list',
+        TaskFunctionNames.delayList,
         'List one-off tasks, optionally only those in one status.',
         DelayListParams,
         'tasks:read',
         (p, caller) => this.delayList(p, caller),
       ),
       fn(
-        'delay_cancel',
+        TaskFunctionNames.delayCancel,
         'Cancel a pending one-off task by name.',
         TaskNameParams,
         'tasks:write',
         (p, caller) => this.delayCancel(p, caller),
       ),
       fn(
-        'cron_create',
+        TaskFunctionNames.cronCreate,
         'Schedule a recurring task: call a function (or run an agent turn) on a cron schedule.',
         CronCreateParams,
         'tasks:write',
         (p, caller) => this.cronCreate(p, caller),
       ),
       fn(
-        'cron_list',
+        TaskFunctionNames.cronList,
         'List recurring tasks, optionally filtered by name.',
         CronListParams,
         'tasks:read',
         (p, caller) => this.cronList(p, caller),
       ),
       fn(
-        'cron_delete',
+        TaskFunctionNames.cronDelete,
         'Delete a recurring task by name; it stops firing at once.',
         TaskNameParams,
         'tasks:write',

@@ -10,10 +10,10 @@ import {
   type Scope,
   toAppError,
 } from '@app/contracts';
-import { AgentsService } from '../agents/agents.service';
-import type { Principal } from '../auth/api-keys.service';
-import { ChatService } from '../chat/chat.service';
-import { FunctionsService } from '../functions/functions.service';
+import { AgentsService } from '../../agents/agents.service';
+import type { Principal } from '../../auth/api-keys.service';
+import { ChatService } from '../../chat/chat.service';
+import { FunctionsService } from '../../functions/functions.service';
 
 type Target = { kind: 'function'; name: string } | { kind: 'agent'; name: string };
 

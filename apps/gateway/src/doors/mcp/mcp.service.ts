@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, Response } from 'express';
 import { platformVersion } from '@app/runtime';
-import type { Principal } from '../auth/api-keys.service';
+import type { Principal } from '../../auth/api-keys.service';
 import { McpToolsService } from './mcp-tools.service';
 
 /**
@@ -16,7 +15,8 @@ import { McpToolsService } from './mcp-tools.service';
 export class McpService {
   constructor(@Inject(McpToolsService) private readonly tools: McpToolsService) {}
 
-  async handle(req: Request, res: Response, principal: Principal): Promise<void> {
+  /** One POST's JSON-RPC message(s), answered. */
+  async handle(request: Request, body: unknown, principal: Principal): Promise<Response> {
     const server = new Server(
       { name: 'agentchassis', version: platformVersion() },
       { capabilities: { tools: { listChanged: false } } },
@@ -24,18 +24,18 @@ export class McpService {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: await this.tools.list(principal),
     }));
-    server.setRequestHandler(CallToolRequestSchema, (request) =>
-      this.tools.call(principal, request.params.name, request.params.arguments ?? {}),
+    server.setRequestHandler(CallToolRequestSchema, (call) =>
+      this.tools.call(principal, call.params.name, call.params.arguments ?? {}),
     );
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
     await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      void server.close();
+    }
   }
 }

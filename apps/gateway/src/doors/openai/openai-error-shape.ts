@@ -1,14 +1,12 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
-import type { Response } from 'express';
 import {
   AgentNotFoundError,
   type ErrorBody,
   type FieldError,
   type OpenAiErrorResponse,
 } from '@app/contracts';
-import { Logger } from '@app/observability';
 import { TokenQuotaUsedUpError } from '@app/limits';
-import { toHttpError } from '../common/http-error.filter';
+import type { ErrorShape } from '../../common/error-shapes';
+import { toHttpError } from '../../common/http-error';
 
 const TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -30,16 +28,15 @@ const PARAMS: [RegExp, string][] = [
   [/\.(\d+)(?=\.|$)/g, '[$1]'],
 ];
 
-/** Any exception as OpenAI's error body `{error: {message, type, param, code}}` with its status. */
-export function openAiError(exception: unknown): {
-  status: number;
-  body: OpenAiErrorResponse;
-  retryAfter?: number;
-} {
-  const { status, body } = toHttpError(exception);
-  const retryAfter = (body.details as { retry_after_s?: number } | undefined)?.retry_after_s;
-  const error = detailOf(status, body, exception instanceof TokenQuotaUsedUpError);
-  return { status, body: { error }, ...(retryAfter ? { retryAfter } : {}) };
+/** OpenAI's error body `{error: {message, type, param, code}}`, for every route under `/v1/`. */
+export const openAiErrorShape: ErrorShape = ({ status, body }, exception) => ({
+  status,
+  body: { error: detailOf(status, body, exception instanceof TokenQuotaUsedUpError) },
+});
+
+/** Any exception as OpenAI's error body with its status (also written into a stream that already began). */
+export function openAiError(exception: unknown): { status: number; body: OpenAiErrorResponse } {
+  return openAiErrorShape(toHttpError(exception), exception) as { status: number; body: OpenAiErrorResponse };
 }
 
 function detailOf(status: number, body: ErrorBody, quotaUsedUp: boolean): OpenAiErrorResponse['error'] {
@@ -72,22 +69,4 @@ function codeOf(status: number, body: ErrorBody, quotaUsedUp: boolean): string {
 
 export function openAiParam(field: string): string {
   return PARAMS.reduce((name, [pattern, replacement]) => name.replace(pattern, replacement), field);
-}
-
-/** The `/v1` routes answer every error in OpenAI's shape; the rest of the API keeps its own. */
-@Catch()
-export class OpenAiErrorFilter implements ExceptionFilter {
-  constructor(@Inject(Logger) private readonly logger: Logger) {}
-
-  catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    const { status, body, retryAfter } = openAiError(exception);
-    if (status >= 500) this.logger.error('request failed', { status, code: body.error.code, err: exception });
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
-    if (status === 429 && retryAfter) response.setHeader('Retry-After', String(retryAfter));
-    response.status(status).json(body);
-  }
 }

@@ -1,8 +1,9 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppError } from '@app/contracts';
-import type { AuthenticatedRequest } from '../auth/auth.guard';
-import { ApiRoute } from '../common/openapi/api-route.decorator';
+import type { AuthenticatedRequest } from '../../auth/auth.guard';
+import { ApiRoute } from '../../common/openapi/api-route.decorator';
+import { sendWebResponse, webRequestOf } from '../../common/web-exchange';
 import { McpService } from './mcp.service';
 
 const NOT_ALLOWED = 'method_not_allowed: this MCP server is stateless; POST only';
@@ -21,9 +22,9 @@ export class McpController {
     status: 200,
     content: { 'application/json': { schema: { type: 'object', description: 'a JSON-RPC response' } } },
   })
-  post(@Req() req: AuthenticatedRequest, @Res() res: Response): Promise<void> {
+  async post(@Req() req: AuthenticatedRequest, @Res() res: Response): Promise<void> {
     if (!req.principal) throw new AppError('unauthorized', 'an API key is required');
-    return this.mcp.handle(req, res, req.principal);
+    await sendWebResponse(res, await this.mcp.handle(webRequestOf(req), req.body, req.principal));
   }
 
   /** Stateless: no server-initiated stream to open. */

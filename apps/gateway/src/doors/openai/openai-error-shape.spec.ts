@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentNotFoundError, AppError, InvalidParamsError, NotFoundError } from '@app/contracts';
 import { TokenQuotaUsedUpError } from '@app/limits';
-import { openAiError, openAiParam } from './openai-error.filter';
+import { openAiError, openAiParam } from './openai-error-shape';
 
 describe('openAiError', () => {
   it('names the OpenAI request field of a platform field', () => {
@@ -27,7 +27,6 @@ describe('openAiError', () => {
     const quota = openAiError(new TokenQuotaUsedUpError(1_000, 60));
     expect(quota).toMatchObject({
       status: 429,
-      retryAfter: 60,
       body: { error: { code: 'insufficient_quota' } },
     });
     expect(

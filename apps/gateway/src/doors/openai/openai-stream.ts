@@ -6,8 +6,8 @@ import type {
   ChatCompletionChunk,
   ChatCompletionChunkChoice,
 } from '@app/contracts';
-import type { RunStreamFormat } from '../chat/sse-relay';
-import { openAiError } from './openai-error.filter';
+import type { RunStreamFormat } from '../../common/event-stream';
+import { openAiError } from './openai-error-shape';
 import { completionId, FINISH_REASONS, runInfoOf, toolCallsOf, usageOf } from './openai-response';
 
 /**

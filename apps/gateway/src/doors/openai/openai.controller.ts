@@ -1,16 +1,4 @@
-import {
-  All,
-  Body,
-  Controller,
-  Get,
-  Headers,
-  Inject,
-  Param,
-  Post,
-  Req,
-  Res,
-  UseFilters,
-} from '@nestjs/common';
+import { All, Body, Controller, Get, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
   ChatCompletionRequest,
@@ -25,18 +13,17 @@ import {
   OpenAiModelList,
   parseDto,
 } from '@app/contracts';
-import { ApiRoute } from '../common/openapi/api-route.decorator';
-import { AdmitsRun } from '../auth/admits-run.decorator';
-import { CurrentRunCaller } from '../auth/principal.decorator';
-import type { Caller } from '../chat/chat.service';
-import { OpenAiErrorFilter } from './openai-error.filter';
+import { closedEarly, sendEventStream } from '../../common/event-stream';
+import { ApiRoute } from '../../common/openapi/api-route.decorator';
+import { AdmitsRun } from '../../auth/admits-run.decorator';
+import { CurrentRunCaller } from '../../auth/principal.decorator';
+import type { Caller } from '../../chat/chat.service';
 import { OpenAiService } from './openai.service';
 
 const OPENAI = { tag: 'openai', errorBody: OpenAiErrorResponse } as const;
 
 /** The OpenAI-compatible API: models are agents; errors in OpenAI's shape. */
 @Controller('v1')
-@UseFilters(OpenAiErrorFilter)
 export class OpenAiController {
   constructor(@Inject(OpenAiService) private readonly openai: OpenAiService) {}
 
@@ -79,7 +66,7 @@ export class OpenAiController {
     },
     errors: { 409: 'conflict: a tool call already answered' },
   })
-  complete(
+  async complete(
     @Body() body: unknown,
     @Headers('x-session-id') sessionId: string | undefined,
     @CurrentRunCaller() caller: Caller,
@@ -88,7 +75,12 @@ export class OpenAiController {
     if (sessionId !== undefined && !ID_PATTERN.test(sessionId))
       throw new InvalidParamsError([{ field: 'X-Session-Id', message: 'must be a session id (ses_…)' }]);
     const request = parseDto(ChatCompletionRequest, body, 'chat completion request', { unknown: 'strip' });
-    return this.openai.complete(request, sessionId, caller, res);
+    if (request.stream) {
+      const { events, format } = this.openai.stream(request, sessionId, caller, closedEarly(res));
+      return sendEventStream(res, events, format);
+    }
+    const { reply, completion } = await this.openai.complete(request, sessionId, caller, closedEarly(res));
+    res.set({ 'x-run-id': reply.run_id, 'x-session-id': reply.session_id }).status(200).json(completion);
   }
 
   /** Other OpenAI endpoints (embeddings, the Responses API, …) are not served: a 404 in OpenAI's shape. */

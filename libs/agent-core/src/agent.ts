@@ -10,10 +10,10 @@ import type { ChatMessage } from './model/model-client';
 import { PromptSet } from './prompts/prompt-set';
 import type { RunContext } from './run-context';
 import { failureOf } from './run-failure';
-import type { RunOutcome } from './run-outcome';
+import { type RunOutcome, statusOf } from './run-outcome';
 import { frameRun } from './run-frame';
 import { type PriorProgress, RunState } from './run-state';
-import { phaseAfter, replyOf, runStrategy } from './run-turn';
+import { replyOf, runStrategy } from './run-turn';
 import { rejectPlan } from './strategies/plan-rejection';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
@@ -58,7 +58,7 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
   }
 
   /**
-   * Carries out the plan of a run held for approval (`phase: 'waiting_approval'`), in the same run:
+   * Carries out the plan of a run held for approval (`phase: 'awaiting_approval'`), in the same run:
    * its id, trace, usage and time go on. `input` may add a signal or the caller's scopes.
    */
   approve(
@@ -78,7 +78,7 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
     run.close();
     const { plan, outcome } = rejectPlan(run.plan, reason);
     run.setPlan(plan);
-    run.transition(phaseAfter(outcome.finishReason));
+    run.transition(statusOf(outcome.finishReason));
     const { store } = this.runtime.ports;
     await store?.planChanged(run);
     await store?.runEnded(run, outcome);
@@ -189,7 +189,7 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
 
 /** What a run held for approval had gathered: the run goes on (or ends) with it. */
 function priorOf(held: AgentResult): PriorProgress {
-  if (held.phase !== 'waiting_approval' || !held.plan)
+  if (held.phase !== 'awaiting_approval' || !held.plan)
     throw new AgentError(
       'not_waiting_approval',
       `run '${held.run_id}' is not waiting for approval (${held.phase})`,

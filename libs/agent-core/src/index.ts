@@ -61,7 +61,7 @@ export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions
 export type { RunContext } from './run-context';
 export { answered, ended, statusOf, type RunOutcome } from './run-outcome';
 export { failureOf } from './run-failure';
-export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
+export { endedByHook, replyOf, runStrategy } from './run-turn';
 export { frameRun, type RunFrame, type RunHost } from './run-frame';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';

@@ -17,7 +17,7 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   hooks?: Hooks;
   store?: RunStore;
   metrics?: RunMetrics;
-  /** Tools the caller runs itself; a call to one holds the run in `waiting_caller`. */
+  /** Tools the caller runs itself; a call to one holds the run in `awaiting_tool_results`. */
   clientTools?: ClientToolSet;
   /** A run taken up again: its journaled steps, answered instead of being sent again. */
   replay?: JournalReplay;

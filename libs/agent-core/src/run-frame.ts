@@ -2,9 +2,9 @@ import type { RunResumedEvent } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
 import { HookFailed } from './errors';
 import type { Hooks, RunStore } from './ports';
-import { ended, type RunOutcome } from './run-outcome';
+import { ended, type RunOutcome, statusOf } from './run-outcome';
 import type { RunState } from './run-state';
-import { endedByHook, phaseAfter } from './run-turn';
+import { endedByHook } from './run-turn';
 
 /**
  * What a host adds around a run's work, all optional (the embedded SDK adds nothing): the run
@@ -70,7 +70,7 @@ export async function frameRun<D extends AgentDefinition>(
     throw lost;
   }
   outcome = await turnEnded(run, outcome, frame);
-  run.transition(phaseAfter(outcome.finishReason));
+  run.transition(statusOf(outcome.finishReason));
   await frame.store?.runEnded(run, outcome);
   return outcome;
 }

@@ -82,7 +82,7 @@ export class AgentSession {
     this.usage.prompt_tokens += result.usage.prompt_tokens;
     this.usage.completion_tokens += result.usage.completion_tokens;
     if (result.function_calls.length > 0) this.toolTurns += 1;
-    if (result.phase !== 'waiting_approval') await this.append(input.message, result.transcript);
+    if (result.phase !== 'awaiting_approval') await this.append(input.message, result.transcript);
     return result;
   }
 

@@ -106,6 +106,7 @@ export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
 export { rankByBm25, searchWords } from './memory/memory-ranking';
 export { fuseByReciprocalRank, RRF_K } from './memory/memory-fusion';
 export { MAX_SEGMENT_CHARS, segmentRun, type FinishedRun } from './memory/run-segments';
+export { RunArchiver, type RunArchiverOptions } from './memory/run-archiver';
 export { chunkOf, expansionOf, withinScope } from './memory/memory-chunks';
 export { InMemoryMemoryStore } from './memory/in-memory-memory.store';
 export {

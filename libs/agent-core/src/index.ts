@@ -35,7 +35,7 @@ export type {
   EventSink,
   FunctionCallOutcome,
   FunctionCallRequest,
-  FunctionCaller,
+  Functions,
   Hooks,
   MemoryStore,
   RunMetrics,
@@ -115,7 +115,7 @@ export {
   MEMORY_FUNCTION_NAMES,
   MEMORY_FUNCTIONS,
   MEMORY_RETRIEVE,
-  MemoryFunctionCaller,
+  MemoryFunctions,
 } from './memory/memory-functions';
 export {
   JournalCursor,

@@ -27,7 +27,7 @@ export type FunctionCallOutcome =
   { status: 'success'; result: FunctionResult } | { status: 'error'; error: ErrorBody };
 
 /** The functions a run can call: their definitions, and the call itself. */
-export interface FunctionCaller {
+export interface Functions {
   /** Every known definition, in name order (so prompts are stable). */
   catalogue(): Promise<readonly FunctionDefinition[]>;
   find(name: string): Promise<FunctionDefinition | undefined>;

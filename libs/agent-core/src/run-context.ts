@@ -1,6 +1,6 @@
 import type { AgentDefinition } from './agent-definition';
 import type { ModelClient } from './model/model-client';
-import type { FunctionCaller, Hooks, RunMetrics, RunStore } from './ports';
+import type { Functions, Hooks, RunMetrics, RunStore } from './ports';
 import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
 import type { ClientToolSet } from './tools/client-tool-set';
@@ -12,7 +12,7 @@ import type { ApprovalDecisions } from './tools/approval-gate';
 export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   run: RunState<D>;
   model: ModelClient;
-  functions: FunctionCaller;
+  functions: Functions;
   prompts: PromptSet;
   hooks?: Hooks;
   store?: RunStore;

@@ -4,7 +4,7 @@ import type { ModelClient } from './model/model-client';
 import type {
   Clock,
   EventSink,
-  FunctionCaller,
+  Functions,
   Hooks,
   MemoryStore,
   RunMetrics,
@@ -16,7 +16,7 @@ import { JSON_PLAN_PARSER, type PlanParser } from './strategies/plan-parser';
 /** What a runtime is made of: the ports (model and functions required) and its settings. */
 export interface RuntimeOptions {
   model: ModelClient;
-  functions: FunctionCaller;
+  functions: Functions;
   store?: RunStore;
   hooks?: Hooks;
   /** Long-term memory: each run is offered `memory_retrieve` and `memory_expand` over it (`RunInput.memoryScope`). */
@@ -75,7 +75,7 @@ export class AgentRuntimeBuilder {
     return this.set('model', model);
   }
 
-  functions(functions: FunctionCaller): this {
+  functions(functions: Functions): this {
     return this.set('functions', functions);
   }
 

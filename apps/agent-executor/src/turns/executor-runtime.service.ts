@@ -11,7 +11,7 @@ import type { TurnJournal } from '../journal/run-journal.store';
 import { LlmRegistry } from '../llm/llm-registry.service';
 import { MemoryIndexService } from '../memory/memory-index.service';
 import { memoryEnabled, withMemoryFunctions } from '../memory/memory-scope';
-import { BusFunctionCaller } from '../tools/bus-function.caller';
+import { BusFunctions } from '../tools/bus-functions';
 
 /**
  * The run engine's runtime (libs/agent-core) for a profile's runs, from the executor's ports: the
@@ -24,7 +24,7 @@ export class ExecutorRuntimeService {
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LlmRegistry) private readonly models: LlmRegistry,
-    @Inject(BusFunctionCaller) private readonly functions: BusFunctionCaller,
+    @Inject(BusFunctions) private readonly functions: BusFunctions,
     @Inject(RunEventsPublisher) private readonly events: RunEventsPublisher,
     @Inject(RunMetrics) private readonly metrics: RunMetrics,
     @Inject(ProfileHooksFactory) private readonly hooks: ProfileHooksFactory,

@@ -45,7 +45,7 @@ const callReply = {
   text: '<call name="add"><p>a: 2</p><p>b: 3</p></call>',
   toolCalls: [],
   usage,
-  finishReason: 'stop',
+  stopReason: 'stop',
   model: 'm',
   provider: 'p',
   elapsedMs: 3,

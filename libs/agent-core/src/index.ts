@@ -50,7 +50,7 @@ export type {
   CompletionRequest,
   CompletionResult,
   ModelClient,
-  ModelFinishReason,
+  StopReason,
   NativeTool,
   NativeToolCall,
   TokenUsage,

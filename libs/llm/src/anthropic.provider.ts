@@ -3,7 +3,7 @@ import {
   fromAnthropicContent,
   toAnthropicConversation,
   toAnthropicTools,
-  toFinishReason,
+  toStopReason,
 } from './anthropic-messages';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { toLlmError } from './sdk-error.mapper';
@@ -46,7 +46,7 @@ export class AnthropicProvider implements LlmProvider {
       return {
         ...fromAnthropicContent(message.content),
         usage: { prompt_tokens: message.usage.input_tokens, completion_tokens: message.usage.output_tokens },
-        finishReason: toFinishReason(message.stop_reason),
+        stopReason: toStopReason(message.stop_reason),
         model: message.model || this.model,
         provider: this.name,
         elapsedMs: Math.round(performance.now() - started),

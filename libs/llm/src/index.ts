@@ -3,13 +3,13 @@ export type {
   ChatRole,
   CompletionRequest,
   CompletionResult,
-  FinishReason,
   HttpProxy,
   LlmProvider,
   LlmProviderConfig,
   LlmProviderKind,
   NativeTool,
   NativeToolCall,
+  StopReason,
   TokenUsage,
 } from './llm-provider';
 export { LlmError, type LlmErrorCode } from './llm.errors';

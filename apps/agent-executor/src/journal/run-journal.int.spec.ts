@@ -142,7 +142,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
       text,
       toolCalls: [],
       usage: { prompt_tokens: 10, completion_tokens: 2 },
-      finishReason: 'stop',
+      stopReason: 'stop',
       model: 'scripted',
       provider: 'scripted',
       elapsedMs: 1,

@@ -38,8 +38,8 @@ export interface CompletionRequest {
   onDelta?: (text: string) => void;
 }
 
-/** Why the model stopped writing (not why a run ended: that is the contracts' `FinishReason`). */
-export type ModelFinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+/** Why the model stopped writing (not why a run ended: that is the run's `FinishReason`). */
+export type StopReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
 
 export interface TokenUsage {
   prompt_tokens: number;
@@ -50,7 +50,7 @@ export interface CompletionResult {
   text: string;
   toolCalls: NativeToolCall[];
   usage: TokenUsage;
-  finishReason: ModelFinishReason;
+  stopReason: StopReason;
   model: string;
   provider: string;
   elapsedMs: number;

@@ -39,7 +39,7 @@ export class ScriptedModelClient implements ModelClient {
       text,
       toolCalls: reply.toolCalls ?? [],
       usage: reply.usage ?? this.options.usage ?? { prompt_tokens: 10, completion_tokens: 5 },
-      finishReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
+      stopReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
       model: this.model,
       provider: this.name,
       elapsedMs: 1,

@@ -3,23 +3,23 @@ import type { AgentRunReply } from '@app/contracts';
 import { Agent } from './agent';
 import { defineAgent } from './agent-definition';
 import type { RunEvent } from './events';
-import { InMemoryRunStore } from './journal/in-memory-run-store';
+import { InMemoryRunJournal } from './journal/in-memory-run-journal';
 import { JournalReplay } from './journal/journal-replay';
-import type { RunStore } from './ports';
+import type { RunJournal } from './ports';
 import { replyOf } from './run-turn';
 import { AgentRuntime } from './runtime';
 import { action, arithmetic, finalAnswer } from './testing/fixtures.fixture';
 import { ScriptedModelClient } from './testing/scripted-model';
 
 /** A host's turn through the engine's own `execute`: the same path the embedded SDK runs. */
-function hosted(replies: string[], store: RunStore = new InMemoryRunStore()) {
+function hosted(replies: string[], store: RunJournal = new InMemoryRunJournal()) {
   const told: string[] = [];
   const model = new ScriptedModelClient(replies);
   const functions = arithmetic();
   const runtime = AgentRuntime.create({
     model,
     functions,
-    store: {
+    journal: {
       ...store,
       modelStepCompleted: (run, step) => store.modelStepCompleted(run, step),
       toolCallCompleted: (run, call, outcome) => store.toolCallCompleted(run, call, outcome),
@@ -106,13 +106,13 @@ describe('a host around the engine', () => {
   });
 
   it('carries a run on from its journal: journaled steps answered from it, the rest live, resumed told', async () => {
-    const journal = new InMemoryRunStore();
+    const journal = new InMemoryRunJournal();
     const first = hosted([action('add', { a: 2, b: 2 }), finalAnswer('4')], journal);
     await first.agent.execute({ message: 'two and two?', runId: 'run_h2' });
     const entries = journal.load('run_h2');
     // the run stopped after its call: the journal holds the model step and the call, not the answer
     const cut = entries.filter((entry) => entry.step === 1);
-    const second = hosted([finalAnswer('four, again')], new InMemoryRunStore());
+    const second = hosted([finalAnswer('four, again')], new InMemoryRunJournal());
 
     const result = await second.agent.execute(
       { message: 'two and two?', runId: 'run_h2' },

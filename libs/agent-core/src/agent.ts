@@ -79,9 +79,9 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
     const { plan, outcome } = rejectPlan(run.plan, reason);
     run.setPlan(plan);
     run.transition(statusOf(outcome.finishReason));
-    const { store } = this.runtime.ports;
-    await store?.planChanged(run);
-    await store?.runEnded(run, outcome);
+    const { journal } = this.runtime.ports;
+    await journal?.planChanged(run);
+    await journal?.runEnded(run, outcome);
     return this.result(run, input, outcome, replyOf(run, outcome));
   }
 
@@ -92,7 +92,7 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
   async execute(input: RunInput, options: ExecuteOptions<D> = {}): Promise<AgentResult> {
     const run = this.newRun(input, options);
     const ctx = this.contextFor(run, input);
-    const { hooks, store } = this.runtime.ports;
+    const { hooks, journal } = this.runtime.ports;
     const stop = () => run.abort('cancelled');
     if (input.signal?.aborted) stop();
     input.signal?.addEventListener('abort', stop, { once: true });
@@ -102,7 +102,7 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
       const outcome = await frameRun(run, {
         ...host,
         hooks,
-        store,
+        journal,
         resumed: options.resume?.resumed,
         work: () => this.work(ctx, input, options),
       });
@@ -140,7 +140,7 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
       functions: functionsWithMemory(ports.functions, ports.memory, this.definition, input),
       prompts: new PromptSet(this.definition),
       hooks: ports.hooks,
-      store: ports.store,
+      journal: ports.journal,
       metrics: ports.metrics,
       clientTools: input.clientTools?.length ? new ClientToolSet(input.clientTools) : undefined,
       inbox: run.inbox,

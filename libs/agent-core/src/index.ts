@@ -39,7 +39,7 @@ export type {
   Hooks,
   MemoryStore,
   RunMetrics,
-  RunStore,
+  RunJournal,
   SessionStore,
   StoredTurnMessage,
   ToolDecision,
@@ -125,5 +125,5 @@ export {
   type ToolStartedEntry,
 } from './journal/journal-entry';
 export { replayJournal, type ReplayedRun, type ReplayOptions } from './journal/replay-journal';
-export { InMemoryRunStore } from './journal/in-memory-run-store';
+export { InMemoryRunJournal } from './journal/in-memory-run-journal';
 export { IN_FLIGHT, JournalReplay, resumeFromJournal } from './journal/journal-replay';

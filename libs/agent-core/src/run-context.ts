@@ -1,6 +1,6 @@
 import type { AgentDefinition } from './agent-definition';
 import type { ModelClient } from './model/model-client';
-import type { Functions, Hooks, RunMetrics, RunStore } from './ports';
+import type { Functions, Hooks, RunMetrics, RunJournal } from './ports';
 import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
 import type { ClientToolSet } from './tools/client-tool-set';
@@ -15,7 +15,7 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   functions: Functions;
   prompts: PromptSet;
   hooks?: Hooks;
-  store?: RunStore;
+  journal?: RunJournal;
   metrics?: RunMetrics;
   /** Tools the caller runs itself; a call to one holds the run in `awaiting_tool_results`. */
   clientTools?: ClientToolSet;

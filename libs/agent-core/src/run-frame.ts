@@ -1,7 +1,7 @@
 import type { RunResumedEvent } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
 import { HookFailed } from './errors';
-import type { Hooks, RunStore } from './ports';
+import type { Hooks, RunJournal } from './ports';
 import { ended, type RunOutcome, statusOf } from './run-outcome';
 import type { RunState } from './run-state';
 import { endedByHook } from './run-turn';
@@ -29,7 +29,7 @@ export interface RunHost<D extends AgentDefinition = AgentDefinition> {
 export interface RunFrame<D extends AgentDefinition = AgentDefinition> extends RunHost<D> {
   hooks?: Hooks;
   /** Told the run ended (or was lost), once the frame is done with it. */
-  store?: Pick<RunStore, 'runEnded'>;
+  journal?: Pick<RunJournal, 'runEnded'>;
   /** A run carried on from its journal announces this instead of `run_start`. */
   resumed?: RunResumedEvent;
   /** The turn's work: the strategy, and what it loads first. */
@@ -66,12 +66,12 @@ export async function frameRun<D extends AgentDefinition>(
   }
   const lost = frame.lost?.(run);
   if (lost) {
-    await frame.store?.runEnded(run, outcome);
+    await frame.journal?.runEnded(run, outcome);
     throw lost;
   }
   outcome = await turnEnded(run, outcome, frame);
   run.transition(statusOf(outcome.finishReason));
-  await frame.store?.runEnded(run, outcome);
+  await frame.journal?.runEnded(run, outcome);
   return outcome;
 }
 

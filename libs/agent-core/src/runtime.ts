@@ -8,7 +8,7 @@ import type {
   Hooks,
   MemoryStore,
   RunMetrics,
-  RunStore,
+  RunJournal,
   SessionStore,
 } from './ports';
 import { JSON_PLAN_PARSER, type PlanParser } from './strategies/plan-parser';
@@ -17,7 +17,7 @@ import { JSON_PLAN_PARSER, type PlanParser } from './strategies/plan-parser';
 export interface RuntimeOptions {
   model: ModelClient;
   functions: Functions;
-  store?: RunStore;
+  journal?: RunJournal;
   hooks?: Hooks;
   /** Long-term memory: each run is offered `memory_retrieve` and `memory_expand` over it (`RunInput.memoryScope`). */
   memory?: MemoryStore;
@@ -79,8 +79,8 @@ export class AgentRuntimeBuilder {
     return this.set('functions', functions);
   }
 
-  store(store: RunStore): this {
-    return this.set('store', store);
+  journal(journal: RunJournal): this {
+    return this.set('journal', journal);
   }
 
   hooks(hooks: Hooks): this {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
   HookFailed,
-  InMemoryRunStore,
+  InMemoryRunJournal,
   LimitExceeded,
   type PlanParser,
   type RunEvent,
@@ -180,7 +180,7 @@ describe('createAgent', () => {
         steps: text.split(',').map((city) => ({ description: city, tool: 'get_weather', params: { city } })),
       }),
     };
-    const store = new InMemoryRunStore();
+    const store = new InMemoryRunJournal();
     let now = 0;
     const calls: string[] = [];
     const agent = createAgent({
@@ -189,7 +189,7 @@ describe('createAgent', () => {
       model: new ScriptedModelClient(['Oslo,Bergen', 'Both cloudy.']),
       functions: [weather(calls)],
       planParser: cities,
-      store,
+      journal: store,
       clock: { now: () => now },
     });
     const chat = agent.session(undefined, { ttlMs: 1_000 });

@@ -7,12 +7,12 @@ import {
   type CompletionResult,
   defineAgent,
   InMemoryFunctions,
-  InMemoryRunStore,
+  InMemoryRunJournal,
   JournalCursor,
   type PriorProgress,
   replayJournal,
   type RunState,
-  type RunStore,
+  type RunJournal,
   ScriptedModelClient,
 } from '@app/agent-core';
 import type { FunctionDefinition } from '@app/contracts';
@@ -37,7 +37,7 @@ const call = (args: Record<string, unknown>) => JSON.stringify({ type: 'action',
 const final = (answer: string) => JSON.stringify({ type: 'final', answer });
 
 /** Hands every step to both stores: the database's journal and one kept in memory to compare with. */
-function both(a: RunStore, b: RunStore): RunStore {
+function both(a: RunJournal, b: RunJournal): RunJournal {
   return {
     modelStepCompleted: (run, step) =>
       void (a.modelStepCompleted(run, step), b.modelStepCompleted(run, step)),
@@ -77,7 +77,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
 
   async function run(
     runId: string,
-    store: RunStore,
+    store: RunJournal,
     replies: string[],
     prior?: PriorProgress,
     maxSteps = 10,
@@ -86,7 +86,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const functions = new InMemoryFunctions().add(add, ({ a, b }) => ({
       data: { sum: (a as number) + (b as number), note: 'x'.repeat(2_000) },
     }));
-    const runtime = AgentRuntime.create({ model, functions, store });
+    const runtime = AgentRuntime.create({ model, functions, journal: store });
     const agent = new Agent(
       runtime,
       defineAgent({
@@ -104,7 +104,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
   it('stores every step in order, and loads what rebuilds the run', async () => {
     await openRun('run_a');
     const store = newStore();
-    const memory = new InMemoryRunStore();
+    const memory = new InMemoryRunJournal();
     const { result, model } = await run('run_a', both(store, memory), [
       call({ a: 2, b: 3 }),
       'not json',

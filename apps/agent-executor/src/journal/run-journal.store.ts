@@ -5,7 +5,7 @@ import {
   type JournalEntry,
   type RunOutcome,
   type RunState,
-  type RunStore,
+  type RunJournal,
   type ToolCall,
   type ToolOutcome,
 } from '@app/agent-core';
@@ -23,7 +23,7 @@ export function endsTurn(outcome: RunOutcome): boolean {
 }
 
 /** One turn's journal: the store's, with the entries its end keeps for the end's own transaction. */
-export interface TurnJournal extends Required<RunStore> {
+export interface TurnJournal extends Required<RunJournal> {
   /** The entries `runEnded` kept (handed out once). */
   tail(): JournalEntry[];
 }
@@ -63,7 +63,7 @@ interface OpenJournal {
  * run's lease: a run taken over is the new holder's to write.
  */
 @Injectable()
-export class RunJournalStore implements RunStore, OnModuleInit {
+export class RunJournalStore implements RunJournal, OnModuleInit {
   private readonly open = new Map<string, OpenJournal>();
   private readonly leaseOwner: string;
 

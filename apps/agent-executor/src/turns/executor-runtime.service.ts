@@ -39,7 +39,7 @@ export class ExecutorRuntimeService {
     return AgentRuntime.create({
       model: this.modelFor(profile),
       functions: this.functions,
-      store: journal,
+      journal,
       hooks: this.hooks.forProfile(profile.hooks),
       ...(memoryEnabled(profile) ? { memory: this.memory } : {}),
       metrics: this.metrics,

@@ -127,3 +127,12 @@ export {
 export { replayJournal, type ReplayedRun, type ReplayOptions } from './journal/replay-journal';
 export { InMemoryRunJournal } from './journal/in-memory-run-journal';
 export { IN_FLIGHT, JournalReplay, resumeFromJournal } from './journal/journal-replay';
+export {
+  JOURNAL_FORMAT,
+  JOURNAL_FORMATS,
+  JournalFormatError,
+  type JournalFormats,
+  readJournal,
+  type StoredJournalEntry,
+  storedEntry,
+} from './journal/journal-format';

@@ -13,6 +13,7 @@ import {
 import type { AgentProfile } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
+import { requireReadable } from '../store/run-formats';
 import { RunRepository } from '../store/run.repository';
 import { RunMetrics } from '../events/run-metrics';
 
@@ -47,6 +48,7 @@ export class ClientToolResultsService {
     const record = await this.runs.find(runId);
     if (!record?.session_id) throw new NotFoundError('tool call', firstId);
     requireOwner('tool call', firstId, record.owner, request.principal);
+    requireReadable(runId, record);
     if (request.session_id && request.session_id !== record.session_id)
       throw invalid('session_id', `tool call '${firstId}' belongs to another session`);
     if (record.status !== 'awaiting_tool_results')

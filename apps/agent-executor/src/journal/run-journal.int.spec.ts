@@ -14,6 +14,7 @@ import {
   type RunState,
   type RunJournal,
   ScriptedModelClient,
+  storedEntry,
 } from '@app/agent-core';
 import type { FunctionDefinition } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
@@ -221,8 +222,35 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const cursor = new JournalCursor();
     const written = [cursor.userMessage(2, 'also this'), cursor.userMessage(2, '也这样')];
     await entries.append('run_d', written);
-    expect(await entries.load('run_d')).toEqual(written);
+    expect(await entries.load('run_d')).toEqual(written.map(storedEntry));
     expect(written[1]).toMatchObject({ seq: 2, kind: 'user_message', step: 2, text: '也这样' });
+  });
+
+  it('reads entries an older executor wrote as this one writes them, and refuses a newer format', async () => {
+    await openRun('run_f');
+    const store = newStore();
+    const row = (seq: number, format: number | undefined, data: object) => ({
+      run_id: 'run_f',
+      seq,
+      kind: 'model_step',
+      step: seq,
+      data,
+      elapsed_ms: 1,
+      ...(format === undefined ? {} : { format }),
+    });
+    await db.runJournalEntry.create({ data: row(1, undefined, { text: 'an old step', tool_calls: [] }) });
+    await db.runJournalEntry.create({
+      data: row(2, 2, { text: 'cut', tool_calls: [], stop_reason: 'length' }),
+    });
+    expect(await store.load('run_f')).toMatchObject([
+      { seq: 1, text: 'an old step', stopReason: 'stop' },
+      { seq: 2, text: 'cut', stopReason: 'length' },
+    ]);
+
+    await db.runJournalEntry.create({ data: row(3, 99, { text: 'from the future' }) });
+    const refused = await store.load('run_f').catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: 'unavailable' });
+    expect((refused as Error).message).toContain('format 99');
   });
 
   it('a failed write is logged and counted, the run goes on, and its later entries are dropped', async () => {

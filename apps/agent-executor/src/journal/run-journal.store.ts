@@ -3,6 +3,8 @@ import {
   type CompletionResult,
   JournalCursor,
   type JournalEntry,
+  JournalFormatError,
+  readJournal,
   type RunOutcome,
   type RunState,
   type RunJournal,
@@ -11,6 +13,7 @@ import {
 } from '@app/agent-core';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { SERVICE_INFO, type ServiceInfo } from '@app/runtime';
+import { newerFormat } from '../store/run-formats';
 import { RunJournalRepository } from '../store/run-journal.repository';
 import { leaseOwnerOf } from '../common/lease-owner';
 import { RunRepository } from '../store/run.repository';
@@ -157,9 +160,17 @@ export class RunJournalStore implements RunJournal, OnModuleInit {
     else this.open.set(runId, { pending: [], broken: false, abandoned: true });
   }
 
-  /** The run's journal as stored, in order: what `replayJournal` rebuilds the run from. */
-  load(runId: string): Promise<JournalEntry[]> {
-    return this.entries.load(runId);
+  /**
+   * The run's journal, in order, as this engine reads it (every older format upgraded): what a run
+   * taken up again replays. One written by a newer executor is refused as `unavailable`.
+   */
+  async load(runId: string): Promise<JournalEntry[]> {
+    try {
+      return readJournal(await this.entries.load(runId));
+    } catch (err) {
+      if (err instanceof JournalFormatError) throw newerFormat(runId, 'journal', err.format, err.reads);
+      throw err;
+    }
   }
 
   private enqueue(runId: string, build: Build, first: boolean): void {

@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
 import { type HeldApproval, pendingView, undecided } from './held-approval';
+import { WRITTEN_FORMATS } from './run-formats';
 
 export interface NewRun {
   id: string;
@@ -89,6 +90,9 @@ export interface RunRecord {
   approvals: HeldApproval[];
   /** The row's last write: a decision lands only on the row as its decider read it. */
   updated_at: Date;
+  /** The formats its last executor wrote it in (`requireReadable` before carrying it on). */
+  state_format: number;
+  journal_format: number;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -164,7 +168,10 @@ export class RunRepository {
   ): Promise<boolean> {
     const { count } = await this.db.run.updateMany({
       where: { id, status: from },
-      data: { status: to, ...(lease ? { lease_owner: lease.owner, lease_until: lease.until } : {}) },
+      data: {
+        status: to,
+        ...(lease ? { lease_owner: lease.owner, lease_until: lease.until, ...WRITTEN_FORMATS } : {}),
+      },
     });
     return count === 1;
   }
@@ -229,5 +236,7 @@ function toRecord(row: Row): RunRecord {
     turn_options: (row.turn_options as TurnOptions | null) ?? {},
     approvals: (row.approvals as HeldApproval[] | null) ?? [],
     updated_at: row.updated_at,
+    state_format: row.state_format,
+    journal_format: row.journal_format,
   };
 }

@@ -1,6 +1,6 @@
 // The writes every turn makes (raw SQL, one text for both databases), against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '@app/agent-core';
+import { type JournalEntry, storedEntry } from '@app/agent-core';
 import { ConflictError } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
@@ -28,6 +28,7 @@ const lastStep = (text: string): JournalEntry => ({
   elapsedMs: 4,
   text,
   toolCalls: [],
+  stopReason: 'stop',
   usage: { prompt_tokens: 120, completion_tokens: 8 },
 });
 
@@ -243,6 +244,6 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
     expect(await end('exec-new', 'the answer')).toBe('written');
     expect((await runs.view('run_s7'))!.view).toMatchObject({ status: 'completed', reply: 'the answer' });
     expect((await sessions.view('s7'))!.view.messages.map((m) => m.content)).toEqual(['hi', 'the answer']);
-    expect(await journal.load('run_s7')).toEqual([lastStep('the answer')]);
+    expect(await journal.load('run_s7')).toEqual([storedEntry(lastStep('the answer'))]);
   });
 });

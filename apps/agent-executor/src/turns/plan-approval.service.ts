@@ -10,6 +10,7 @@ import { rejectPlan } from '@app/agent-core';
 import { undecided } from '../store/held-approval';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
+import { requireReadable } from '../store/run-formats';
 import { RunFinisherService } from './run-finisher.service';
 import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';
@@ -59,6 +60,7 @@ export class PlanApprovalService {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
+    requireReadable(runId, record);
     if (undecided(record.approvals).length > 0)
       throw new InvalidParamsError(
         [{ field: 'hash', message: 'the run holds function calls for approval: name the call and its hash' }],

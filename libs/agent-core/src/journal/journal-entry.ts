@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@app/contracts';
-import type { CompletionResult, NativeToolCall, TokenUsage } from '../model/model-client';
+import type { CompletionResult, NativeToolCall, StopReason, TokenUsage } from '../model/model-client';
 import type { ToolOutcome } from '../tools/tool-call';
 
 interface EntryBase {
@@ -16,6 +16,8 @@ export interface ModelStepEntry extends EntryBase {
   text: string;
   toolCalls: NativeToolCall[];
   usage: TokenUsage;
+  /** Why the model stopped (format 2 on; an older entry's is read as its calls say). */
+  stopReason: StopReason;
 }
 
 /**
@@ -72,6 +74,7 @@ export class JournalCursor {
       text: result.text,
       toolCalls: result.toolCalls,
       usage: { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens },
+      stopReason: result.stopReason,
       elapsedMs: result.elapsedMs,
     };
   }

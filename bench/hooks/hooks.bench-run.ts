@@ -5,10 +5,12 @@ import { Bus } from '@app/bus';
 import type { ResolvedHook } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 import { startWebhookReceiver, type WebhookReceiver } from '@app/testing';
-import { ProfileHooksFactory } from '../../apps/agent-executor/src/hooks/profile-hooks.factory';
+import {
+  BusFunctions,
+  type FunctionCatalogService,
+  ProfileHooksFactory,
+} from '../../apps/agent-executor/src/testing/parts';
 import { serveFunctions } from '../../apps/agent-executor/src/testing/test-functions';
-import { BusFunctions } from '../../apps/agent-executor/src/tools/bus-functions';
-import type { FunctionCatalogService } from '../../apps/agent-executor/src/tools/function-catalog.service';
 import { writeDocSection } from '../common/doc-section';
 import { percentiles, sequentialLatencies } from '../functions/measure';
 

@@ -13,8 +13,7 @@ import { ROOT } from '../common/processes';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
-const { RunJournalStore } = dist('apps/agent-executor/src/journal/run-journal.store');
-const { RunJournalRepository } = dist('apps/agent-executor/src/store/run-journal.repository');
+const { RunJournalStore, RunJournalRepository } = dist('apps/agent-executor/src/testing/parts');
 const { connectMigrated, openSqlWriter } = dist('libs/persistence/src');
 const { migratedSqliteUrl, freshPostgresDatabase, REPO_ROOT } = dist('libs/testing/src');
 const { Migrator } = dist('libs/persistence/src');

@@ -21,10 +21,7 @@ const { Bus } = dist('libs/bus/src');
 const { Events, Routes } = dist('libs/contracts/src');
 const testing = dist('libs/testing/src');
 const { connectMigrated, openSqlWriter, Migrator } = dist('libs/persistence/src');
-const { RunLeaseRepository } = dist('apps/agent-executor/src/store/run-lease.repository');
-const { RunJournalStore } = dist('apps/agent-executor/src/journal/run-journal.store');
-const { RunJournalRepository } = dist('apps/agent-executor/src/store/run-journal.repository');
-const { TurnWritesRepository } = dist('apps/agent-executor/src/store/turn-writes.repository');
+const { RunLeaseRepository, RunJournalStore, RunJournalRepository, TurnWritesRepository } = dist('apps/agent-executor/src/testing/parts');
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--kills');

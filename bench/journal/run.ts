@@ -78,7 +78,9 @@ async function measure(name: string, url: string): Promise<string> {
   const { db } = await connectMigrated(url, REPO_ROOT);
   const writer = openSqlWriter(url, db);
   try {
-    const journal: Store = new RunJournalStore({}, new RunJournalRepository(db, writer), silent);
+    const journal: Store = new RunJournalStore({}, new RunJournalRepository(db, writer), silent, {
+      instance: 'bench',
+    });
     const ids = Array.from({ length: TURNS + WARMUP }, (_, i) => `run_bench_${i}`);
     for (const id of ids) await db.run.create({ data: { id, agent: 'default', input: 'What is 2 + 3?' } });
     const on: number[] = [];

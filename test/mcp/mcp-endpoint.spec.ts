@@ -33,7 +33,10 @@ describe('the gateway as an MCP server at /mcp (the SDK client, real processes)'
       servers: [
         { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
       ],
-      agents: [{ name: 'helper', description: 'Answers questions.', allowed_tools: ['everything_get_sum'] }],
+      agents: [
+        { name: 'helper', description: 'Answers questions.', allowed_tools: ['everything_get_sum'] },
+        { name: 'guarded', allowed_tools: ['everything_get_sum'], needs_approval: ['everything_get_sum'] },
+      ],
     });
     [chatKey, invokeKey, readKey] = await Promise.all([
       createKey(['chat']),
@@ -76,7 +79,12 @@ describe('the gateway as an MCP server at /mcp (the SDK client, real processes)'
   it('offers each agent to a chat key as agent_<name>, answering with the reply, run and session', async () => {
     const client = await connect(chatKey);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['agent_default', 'agent_helper']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'agent_default',
+      'agent_guarded',
+      'agent_helper',
+      'approval_decide',
+    ]);
     expect(tools.find((t) => t.name === 'agent_helper')).toMatchObject({
       description: 'Answers questions.',
       inputSchema: { required: ['message'] },
@@ -146,5 +154,95 @@ describe('the gateway as an MCP server at /mcp (the SDK client, real processes)'
     });
     expect(res.status).toBe(401);
     await expect(connect('ac_not_a_real_key_000000')).rejects.toThrow(/401|unauthorized|invalid/i);
+  });
+
+  const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${stack.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${chatKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('points a client without a key at its protected-resource metadata (WWW-Authenticate)', async () => {
+    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: '' });
+    expect(res.status).toBe(401);
+    const metadataUrl = `${stack.base}/.well-known/oauth-protected-resource/mcp`;
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    const metadata = await (await fetch(metadataUrl)).json();
+    expect(metadata).toMatchObject({ resource: `${stack.base}/mcp`, bearer_methods_supported: ['header'] });
+  });
+
+  it('answers in JSON-RPC: bad JSON -32700, an oversize body -32600, bad params -32602 with a readable message', async () => {
+    const broken = await rpc('{"broken": ');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    const huge = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { pad: 'x'.repeat(1_100_000) },
+    });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    const bad = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 42 } });
+    const body = (await bad.json()) as { id: number; error: { code: number; message: string } };
+    expect(body).toMatchObject({ id: 7, error: { code: -32602 } });
+    expect(body.error.message.length).toBeLessThan(300);
+    expect(body.error.message).toMatch(/name/);
+  });
+
+  it('refuses a request from a foreign browser origin (DNS-rebinding protection)', async () => {
+    const foreign = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { origin: 'http://evil.example.com' },
+    );
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { message: expect.stringMatching(/Origin/) },
+    });
+    const own = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { origin: stack.base });
+    expect(own.status).toBe(200);
+  });
+
+  it('answers a call held for approval with its id, and approval_decide carries the run on', async () => {
+    const client = await connect(chatKey);
+    stack.llm.setScript({
+      replies: ['<call name="everything_get_sum"><p>a: 2</p><p>b: 3</p></call>', 'Five.'],
+    });
+    const held = await client.callTool({ name: 'agent_guarded', arguments: { message: '2 + 3?' } });
+    const { approvals } = held.structuredContent as { approvals: { id: string; function: string }[] };
+    expect(approvals).toEqual([
+      expect.objectContaining({
+        id: expect.stringMatching(/^apr_/),
+        function: 'everything_get_sum',
+        arguments: { a: 2, b: 3 },
+      }),
+    ]);
+    const done = await client.callTool({
+      name: 'approval_decide',
+      arguments: { id: approvals[0].id, approve: true },
+    });
+    expect(done.content).toEqual([{ type: 'text', text: 'Five.' }]);
+  });
+
+  it('answers a key whose budget is spent with a tool error naming it', async () => {
+    const { body } = await api(stack.base, 'POST', '/api/v1/keys', {
+      name: 'broke',
+      scopes: ['chat'],
+      daily_cost_budget_usd: 0,
+    });
+    const client = await connect(body.key as string);
+    const refused = await client.callTool({ name: 'agent_helper', arguments: { message: 'Hi' } });
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^budget_exceeded/) }],
+    });
   });
 });

@@ -39,18 +39,27 @@ export interface McpStack {
 
 /**
  * Gateway, executor and `runners` function-runners as built processes on a broker of their own,
- * with `mcp.servers` and `agents` in the config file, API keys on (the admin key above).
+ * with `mcp.servers`, `agents` (and `a2a.agents`) in the config file, API keys on (the admin key above).
  */
 export async function startMcpStack(options: {
   servers: Record<string, unknown>[];
   agents?: Record<string, unknown>[];
   runners?: number;
   env?: Record<string, string>;
+  /** `a2a.agents`: remote A2A agents the runners serve as functions. */
+  a2aAgents?: Record<string, unknown>[];
 }): Promise<McpStack> {
   const nats = await startNatsServer();
   const llm = await startScriptedLlm();
   const configFile = join(mkdtempSync(join(tmpdir(), 'ac-mcp-')), 'agentchassis.yaml');
-  writeFileSync(configFile, stringify({ mcp: { servers: options.servers }, agents: options.agents ?? [] }));
+  writeFileSync(
+    configFile,
+    stringify({
+      mcp: { servers: options.servers },
+      agents: options.agents ?? [],
+      ...(options.a2aAgents ? { a2a: { agents: options.a2aAgents } } : {}),
+    }),
+  );
   const env = {
     AC_CONFIG: configFile,
     NATS_URL: nats.url,

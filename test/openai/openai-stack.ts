@@ -1,4 +1,8 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { OpenAIChatCompletionsModel } from '@openai/agents';
 import OpenAI from 'openai';
+import { REPO_ROOT } from '@app/testing';
 import type { CreatedApiKey, Scope } from '@app/contracts';
 import { add, type ChatStack, post, startChatStack } from '../chat/chat-stack';
 
@@ -11,7 +15,8 @@ export interface OpenAiStack {
   chatKey: string;
   /** The real `openai` client on the gateway's `/v1`, without retries (429 must surface). */
   client(key?: string): OpenAI;
-  createKey(scopes: Scope[]): Promise<string>;
+  /** A new key with `scopes` (and e.g. its own `daily_cost_budget_usd`). */
+  createKey(scopes: Scope[], fields?: Record<string, unknown>): Promise<string>;
   /** Clears the scripted model's requests and sets its script. */
   script(script: Parameters<ChatStack['llm']['setScript']>[0]): void;
   close(): Promise<void>;
@@ -31,11 +36,11 @@ export async function startOpenAiStack(
     agents,
     env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), ...env },
   });
-  const createKey = async (scopes: Scope[]) => {
+  const createKey = async (scopes: Scope[], fields: Record<string, unknown> = {}) => {
     const res = await post(
       stack.base,
       '/api/v1/keys',
-      { name: `test-${scopes.join('-')}`, scopes },
+      { name: `test-${scopes.join('-')}`, scopes, ...fields },
       {
         authorization: `Bearer ${ADMIN_KEY}`,
       },
@@ -59,3 +64,12 @@ export async function startOpenAiStack(
 
 /** `<call name="add">…`: the model asking for the platform's `add`. */
 export const addCall = (a: number, b: number) => `<call name="add"><p>a: ${a}</p><p>b: ${b}</p></call>`;
+
+type AgentsClient = ConstructorParameters<typeof OpenAIChatCompletionsModel>[0];
+
+/** An OpenAI client on the gateway from the `openai` package the Agents SDK itself depends on. */
+export function agentsClient(openai: OpenAiStack): AgentsClient {
+  const load = createRequire(createRequire(join(REPO_ROOT, 'package.json')).resolve('@openai/agents-openai'));
+  const { OpenAI: Client } = load('openai') as { OpenAI: new (options: object) => AgentsClient };
+  return new Client({ apiKey: openai.chatKey, baseURL: `${openai.stack.base}/v1`, maxRetries: 0 });
+}

@@ -1,21 +1,10 @@
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunView } from '@app/contracts';
-import { REPO_ROOT } from '@app/testing';
-import { addCall, type OpenAiStack, startOpenAiStack } from './openai-stack';
+import { addCall, agentsClient, type OpenAiStack, startOpenAiStack } from './openai-stack';
 
 type LlmMessage = { role: string; content: string };
-type AgentsClient = ConstructorParameters<typeof OpenAIChatCompletionsModel>[0];
-
-/** An OpenAI client on the gateway from the `openai` package the Agents SDK itself depends on. */
-function agentsClient(openai: OpenAiStack): AgentsClient {
-  const load = createRequire(createRequire(join(REPO_ROOT, 'package.json')).resolve('@openai/agents-openai'));
-  const { OpenAI: Client } = load('openai') as { OpenAI: new (options: object) => AgentsClient };
-  return new Client({ apiKey: openai.chatKey, baseURL: `${openai.stack.base}/v1`, maxRetries: 0 });
-}
 const weatherTool: OpenAI.ChatCompletionTool = {
   type: 'function',
   function: {
@@ -92,6 +81,13 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
       message: { content: 'It is 21 degrees in Oslo.' },
     });
     expect(second.response.headers.get('x-session-id')).toBe(sessionId);
+    // the same run went on (one trace, one cost), not a new run whose input is the results
+    const runId = first.response.headers.get('x-run-id') as string;
+    expect(second.response.headers.get('x-run-id')).toBe(runId);
+    expect((second.data as unknown as { agentchassis: object }).agentchassis).toMatchObject({
+      run_id: runId,
+      finish_reason: 'final',
+    });
     expect(llmMessages().slice(1)).toEqual([
       { role: 'user', content: 'Weather in Oslo?' },
       { role: 'assistant', content: `Let me look.\n${weatherCall('Oslo')}` },

@@ -30,7 +30,17 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
   it('appears in the OpenAPI document: its routes, and the 404 of any other /v1 route', async () => {
     const doc = (await (await fetch(`${openai.stack.base}/api/docs`)).json()) as { paths: object };
     const paths = Object.keys(doc.paths).filter((path) => path.startsWith('/v1/'));
-    expect(paths.sort()).toEqual(['/v1/*path', '/v1/chat/completions', '/v1/models', '/v1/models/{model}']);
+    expect(paths.sort()).toEqual([
+      '/v1/*path',
+      '/v1/chat/completions',
+      '/v1/messages',
+      '/v1/models',
+      '/v1/models/{model}',
+      '/v1/responses',
+      '/v1/responses/{id}',
+      '/v1/responses/{id}/cancel',
+      '/v1/responses/{id}/input_items',
+    ]);
   });
 
   it('answers a completion with the final answer, usage summed over the run and the run id', async () => {

@@ -12,6 +12,9 @@ import { HttpErrorFilter } from './common/http-error.filter';
 import { DocsModule } from './common/openapi/docs.module';
 import { FunctionsModule } from './functions/functions.module';
 import { HealthModule } from './health/health.module';
+import { A2aModule } from './doors/a2a/a2a.module';
+import { AgUiModule } from './doors/ag-ui/ag-ui.module';
+import { AnthropicModule } from './doors/anthropic/anthropic.module';
 import { McpModule } from './doors/mcp/mcp.module';
 import { OpenAiModule } from './doors/openai/openai.module';
 import { RunsModule } from './runs/runs.module';
@@ -40,7 +43,11 @@ export class GatewayModule {
         TasksModule,
         DocsModule,
         ...(config.mcp.serve ? [McpModule] : []),
+        // before the OpenAI door, whose /v1 catch-all answers any path it does not serve
+        AnthropicModule,
         OpenAiModule,
+        AgUiModule,
+        A2aModule,
         ConsoleModule,
       ],
       providers: [

@@ -14,6 +14,7 @@ import type { JournalReplay } from './journal/journal-replay';
 import type { RunHost } from './run-frame';
 import type { RunOutcome } from './run-outcome';
 import type { ApprovalDecisions } from './tools/approval-gate';
+import type { ClientResults } from './tools/client-results';
 import type { MemoryScope } from './memory/memory-store';
 import type { RunEvent } from './events';
 import type { ChatMessage } from './model/model-client';
@@ -91,6 +92,8 @@ export interface ResumeOptions {
   resumed: RunResumedEvent;
   /** Decisions on calls the run held for approval: a held call decided here runs (or not) as decided. */
   approvals?: ApprovalDecisions;
+  /** The caller's results for the client tool calls the run paused on: its reply that asked is answered with them. */
+  clientResults?: ClientResults;
   /** Marks in the run's trace where it was carried on (a takeover), placed at its step once the work is done. */
   marker?: TraceStep;
 }

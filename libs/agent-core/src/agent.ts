@@ -157,7 +157,13 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
     const { run } = base;
     const { resume } = options;
     // Muted from here: the run's resumption is told, its replayed steps were told before.
-    const ctx = resume ? { ...resumeFromJournal(base, resume.replay), approvals: resume.approvals } : base;
+    const ctx = resume
+      ? {
+          ...resumeFromJournal(base, resume.replay),
+          approvals: resume.approvals,
+          ...(resume.clientResults ? { clientResults: resume.clientResults } : {}),
+        }
+      : base;
     if (run.plan && !options.prior) run.emit('plan', run.plan);
     try {
       await this.runtime.ports.hooks?.onTurnStart?.(run);

@@ -78,6 +78,7 @@ export {
   type HeldCall,
 } from './tools/approval-gate';
 export { ClientToolSet, clientCallId, toPromptFunction } from './tools/client-tool-set';
+export { ClientResults, clientResultOf } from './tools/client-results';
 export { errorObservation, successObservation, type ObservationOptions } from './tools/observation';
 export { runReact } from './strategies/react';
 export { carryOutPlan, startPlan } from './strategies/plan';

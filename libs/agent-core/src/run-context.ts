@@ -3,6 +3,7 @@ import type { ModelClient } from './model/model-client';
 import type { Functions, Hooks, RunMetrics, RunJournal } from './ports';
 import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
+import type { ClientResults } from './tools/client-results';
 import type { ClientToolSet } from './tools/client-tool-set';
 import type { JournalReplay } from './journal/journal-replay';
 import type { RunInbox } from './inbox/run-inbox';
@@ -19,6 +20,8 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   metrics?: RunMetrics;
   /** Tools the caller runs itself; a call to one holds the run in `awaiting_tool_results`. */
   clientTools?: ClientToolSet;
+  /** The caller's results for the client calls the run paused on: the run goes on with them. */
+  clientResults?: ClientResults;
   /** A run taken up again: its journaled steps, answered instead of being sent again. */
   replay?: JournalReplay;
   /** Messages the caller adds while the run runs, read before each model step. */

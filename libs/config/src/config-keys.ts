@@ -104,6 +104,16 @@ export const CONFIG_KEYS = [
   }),
   key('gateway.port', 'PORT', 'int', { default: 3000, min: 0, max: 65535 }),
   key('gateway.host', 'HOST', 'string', { default: '0.0.0.0' }),
+  // The gateway's URL as its clients reach it (agent cards, MCP's protected-resource metadata); unset: the request's own.
+  key('gateway.public_url', 'PUBLIC_URL', 'url', {
+    oneOf: ['http', 'https'],
+    example: 'https://agents.example.com',
+  }),
+  // Browser origins allowed to call /mcp besides the gateway's own (DNS-rebinding protection): `*` allows any.
+  key('gateway.allowed_origins', 'ALLOWED_ORIGINS', 'list', {
+    default: [],
+    example: 'https://app.example.com',
+  }),
   // Probe/metrics server of the non-HTTP services; unset = off, 0 = any free port.
   key('metrics.port', 'METRICS_PORT', 'int', { min: 0, max: 65535, example: '9464' }),
   // Tracing is on when an OTLP endpoint is set (the exporter reads the standard OTEL_* variables).
@@ -167,6 +177,13 @@ export const CONFIG_KEYS = [
   }),
   // The gateway's own MCP server at /mcp; `mcp.servers` (MCP servers the runner mounts) is read apart.
   key('mcp.serve', 'MCP_SERVE', 'bool', { default: true }),
+  // OAuth authorization servers that issue tokens for /mcp (its protected-resource metadata); API keys are accepted either way.
+  key('mcp.authorization_servers', 'MCP_AUTHORIZATION_SERVERS', 'list', {
+    default: [],
+    example: 'https://auth.example.com',
+  }),
+  // The agent the public A2A card (`/.well-known/agent-card.json`) shows; empty: no public card.
+  key('a2a.card_agent', 'A2A_CARD_AGENT', 'string', { default: 'default' }),
   // Memory search by meaning: unset base URL, full text only. An OpenAI-compatible `/embeddings` endpoint.
   key('memory.embeddings.base_url', 'MEMORY_EMBEDDINGS_BASE_URL', 'url', {
     oneOf: ['http', 'https'],

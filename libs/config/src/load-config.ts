@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { CONFIG_KEYS, type KeySpec } from './config-keys';
 import { ConfigError, type ConfigProblem } from './config.error';
+import { parseA2aAgents } from './a2a-config';
 import { parseMcpServers } from './mcp-config';
 import { exampleFor, parseValue } from './parse-value';
 import { parsePricing } from './pricing-config';
@@ -49,12 +50,23 @@ export function loadConfig(env: Env = process.env): PlatformConfig {
     if (!(err instanceof ConfigError)) throw err;
     problems.push(...err.problems);
   }
+  let a2a: ReturnType<typeof parseA2aAgents> = { agents: [], secrets: [] };
+  try {
+    a2a = parseA2aAgents(
+      getPath(file, 'a2a.agents'),
+      (config.functions as { default_timeout: number }).default_timeout,
+    );
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
   const { pricing, problems: pricingProblems } = parsePricing(file.pricing);
   problems.push(...pricingProblems);
   if (problems.length > 0) throw new ConfigError(problems);
   setPath(config, 'mcp.servers', mcp.servers);
+  setPath(config, 'a2a.agents', a2a.agents);
   config.pricing = pricing;
-  secrets.push(...mcp.secrets);
+  secrets.push(...mcp.secrets, ...a2a.secrets);
   config.sections = Object.fromEntries(Object.entries(file).filter(([k]) => !isKnownSection(k)));
   config.secrets = secrets;
   return config as unknown as PlatformConfig;

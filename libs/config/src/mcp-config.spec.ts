@@ -80,7 +80,7 @@ describe('mcp.servers', () => {
   });
 
   it('has no servers when none are configured', () => {
-    expect(loadConfig({}).mcp).toEqual({ serve: true, servers: [] });
+    expect(loadConfig({}).mcp).toEqual({ serve: true, servers: [], authorization_servers: [] });
   });
 
   it.each([

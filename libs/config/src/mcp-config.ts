@@ -28,11 +28,22 @@ export interface McpStdioServer extends McpServerBase {
   network: boolean;
 }
 
+/** OAuth 2.1 client credentials for an http server that wants a token (the secret is a secret). */
+export interface McpOAuthConfig {
+  client_id: string;
+  client_secret: string;
+  /** The authorization server the credentials belong to: they are sent to no other. */
+  issuer: string;
+  scope?: string;
+}
+
 export interface McpHttpServer extends McpServerBase {
   transport: 'http';
   url: string;
   /** Sent with every request; values are secrets (never logged). */
   headers: Record<string, string>;
+  /** Tokens from an OAuth authorization server, got and refreshed by the runner. */
+  oauth?: McpOAuthConfig;
   /** Lets the server be on a loopback or private address, which the SSRF guard refuses otherwise. */
   allow_private_network: boolean;
 }
@@ -45,7 +56,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMMON = ['name', 'transport', 'timeout', 'tools', 'prefix', 'idempotent'];
 const ALLOWED: Record<string, string[]> = {
   stdio: [...COMMON, 'command', 'args', 'env', 'cwd', 'network'],
-  http: [...COMMON, 'url', 'headers', 'allow_private_network'],
+  http: [...COMMON, 'url', 'headers', 'oauth', 'allow_private_network'],
 };
 
 /**
@@ -62,7 +73,11 @@ export function parseMcpServers(
   const servers = raw.map((entry, i) => parseServer(entry, `mcp.servers[${i}]`, defaultTimeoutMs));
   // the whole value, and each word of it ("Bearer <token>": the token alone is masked too)
   const secrets = servers
-    .flatMap((s) => Object.values(s.transport === 'http' ? s.headers : s.env))
+    .flatMap((s) =>
+      s.transport === 'http'
+        ? [...Object.values(s.headers), ...(s.oauth ? [s.oauth.client_secret] : [])]
+        : Object.values(s.env),
+    )
     .flatMap((v) => [v, ...v.split(/\s+/)])
     .filter((v, i, all) => v.length >= 4 && all.indexOf(v) === i);
   for (const s of servers)
@@ -117,23 +132,24 @@ function parseServer(entry: unknown, at: string, defaultTimeoutMs: number): McpS
     transport,
     url,
     headers: stringMap(node.headers, `${at}.headers`, HEADER_NAME),
+    ...(node.oauth === undefined || node.oauth === null ? {} : { oauth: oauthOf(node.oauth, `${at}.oauth`) }),
     allow_private_network: optionalBool(node.allow_private_network, `${at}.allow_private_network`) ?? false,
   };
 }
 
-function mapping(value: unknown, at: string): Record<string, unknown> {
+export function mapping(value: unknown, at: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError(at, 'must be a mapping');
   return value as Record<string, unknown>;
 }
 
-function optionalString(value: unknown, at: string): string | undefined {
+export function optionalString(value: unknown, at: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw new ConfigError(at, 'must be a string');
   return value;
 }
 
-function optionalBool(value: unknown, at: string): boolean | undefined {
+export function optionalBool(value: unknown, at: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') throw new ConfigError(at, 'must be true or false');
   return value;
@@ -147,7 +163,7 @@ function stringList(value: unknown, at: string): string[] | undefined {
 }
 
 /** Values are never shown in an error: they may be secrets. */
-function stringMap(value: unknown, at: string, keyPattern: RegExp): Record<string, string> {
+export function stringMap(value: unknown, at: string, keyPattern: RegExp): Record<string, string> {
   if (value === undefined || value === null) return {};
   const node = mapping(value, at);
   const out: Record<string, string> = {};
@@ -160,7 +176,7 @@ function stringMap(value: unknown, at: string, keyPattern: RegExp): Record<strin
   return out;
 }
 
-function timeoutOf(value: unknown, at: string, fallback: number): number {
+export function timeoutOf(value: unknown, at: string, fallback: number): number {
   if (value === undefined || value === null || value === '') return fallback;
   const parsed = parseValue({ path: at, env: '', type: 'duration', min: 1, max: 3_600_000 }, value);
   if (parsed.error) throw new ConfigError(at, parsed.error);
@@ -187,4 +203,32 @@ function idempotentTools(value: unknown, at: string): boolean | string[] {
   } catch {
     throw new ConfigError(at, 'must be true, false or a list of tool names');
   }
+}
+
+function oauthOf(value: unknown, at: string): McpOAuthConfig {
+  const node = mapping(value, at);
+  for (const key of Object.keys(node))
+    if (!['client_id', 'client_secret', 'issuer', 'scope'].includes(key))
+      throw new ConfigError(
+        `${at}.${key}`,
+        'is not an OAuth setting (client_id, client_secret, issuer, scope)',
+      );
+  const required = (key: string) => {
+    const v = optionalString(node[key], `${at}.${key}`);
+    if (!v) throw new ConfigError(`${at}.${key}`, 'is required');
+    return v;
+  };
+  const issuer = required('issuer');
+  const checked = parseValue(
+    { path: `${at}.issuer`, env: '', type: 'url', oneOf: ['http', 'https'] },
+    issuer,
+  );
+  if (checked.error) throw new ConfigError(`${at}.issuer`, checked.error);
+  const scope = optionalString(node.scope, `${at}.scope`);
+  return {
+    client_id: required('client_id'),
+    client_secret: required('client_secret'),
+    issuer,
+    ...(scope ? { scope } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import type { ModelPrice } from '@app/contracts';
 import type { CONFIG_KEYS, KeyType } from './config-keys';
+import type { A2aAgentConfig } from './a2a-config';
 import type { McpServerConfig } from './mcp-config';
 
 type Key = (typeof CONFIG_KEYS)[number];
@@ -47,6 +48,8 @@ export type PlatformConfig = Tree<Key> & {
   pricing: Record<string, ModelPrice>;
   /** MCP servers whose tools the function-runner serves as functions. */
   mcp: { servers: McpServerConfig[] };
+  /** Remote A2A agents the function-runner serves as functions `a2a_<name>`. */
+  a2a: { agents: A2aAgentConfig[] };
   /** Sections that belong to one app and are validated there (e.g. `agents`). */
   sections: Record<string, unknown>;
   /** Values of every key marked secret, for central redaction. */

@@ -25,3 +25,7 @@ export * from './validate';
 export * from './json-depth';
 export * from './openai-requests';
 export * from './openai-responses';
+export * from './open-responses';
+export * from './anthropic-messages';
+export * from './ag-ui';
+export * from './json-rpc';

@@ -20,9 +20,12 @@ import { RunRepository } from '../store/run.repository';
 
 type Build = (cursor: JournalCursor) => JournalEntry;
 
-/** The run ends its turn (its end is one transaction with the turn's messages), rather than pausing for approval. */
+/**
+ * The run ends its turn (its end is one transaction with the turn's messages), rather than pausing
+ * for approval or for the caller's tool results: a paused run goes on, its turn is not over.
+ */
 export function endsTurn(outcome: RunOutcome): boolean {
-  return outcome.finishReason !== 'awaiting_approval';
+  return outcome.finishReason !== 'awaiting_approval' && outcome.finishReason !== 'client_tool_calls';
 }
 
 /** One turn's journal: the store's, with the entries its end keeps for the end's own transaction. */

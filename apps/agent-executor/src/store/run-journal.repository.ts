@@ -1,9 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  JOURNAL_FORMAT,
-  type JournalEntry,
-  type StoredJournalEntry,
-} from '@app/agent-core';
+import { JOURNAL_FORMAT, type JournalEntry, type StoredJournalEntry } from '@app/agent-core';
 import { DB, type Db, sql, sqlJoin, type Sql, SQL_WRITER, type SqlWriter } from '@app/persistence';
 
 type StoredRow = NonNullable<Awaited<ReturnType<Db['runJournalEntry']['findFirst']>>>;
@@ -57,7 +53,11 @@ function rowOf(runId: string, entry: JournalEntry, now: Date) {
   const { seq, kind, step, elapsedMs } = entry;
   const format = JOURNAL_FORMAT;
   if (kind === 'model_step') {
-    const data = JSON.stringify({ text: entry.text, tool_calls: entry.toolCalls, stop_reason: entry.stopReason });
+    const data = JSON.stringify({
+      text: entry.text,
+      tool_calls: entry.toolCalls,
+      stop_reason: entry.stopReason,
+    });
     const { prompt_tokens: prompt, completion_tokens: completion } = entry.usage;
     return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${data}, ${prompt}, ${completion}, ${elapsedMs}, ${now}, ${format})`;
   }
@@ -88,7 +88,13 @@ function toEntry(row: StoredRow): StoredJournalEntry {
     };
   }
   if (row.kind === 'tool_started') {
-    return { ...common, kind: 'tool_started', index: row.call_index ?? 0, name: row.name ?? '', args: data.args };
+    return {
+      ...common,
+      kind: 'tool_started',
+      index: row.call_index ?? 0,
+      name: row.name ?? '',
+      args: data.args,
+    };
   }
   if (row.kind === 'user_message') return { ...common, kind: 'user_message', text: data.text };
   return {

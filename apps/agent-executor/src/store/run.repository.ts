@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type ClientTool,
   type FinishReason,
   type Plan,
   type Scope,
@@ -39,6 +40,8 @@ export interface TurnOptions {
   approved?: boolean;
   /** Called as a function: its chain of agents and its caller's bounds, which a takeover keeps. */
   lineage?: RunLineage;
+  /** The caller's own tools: the run offers them again when it goes on with their results. */
+  client_tools?: ClientTool[];
 }
 
 /**

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type AgentRunReply,
   type AgentRunRequest,
+  type ClientToolResult,
+  ConflictError,
   type HistoryMessage,
   InvalidParamsError,
   NotFoundError,
@@ -21,7 +23,8 @@ import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';
 import { routingStep } from './routing-step';
 import { boundedBy } from './run-lineage';
-import type { RunLineage } from '../store/run.repository';
+import { type RunLineage, RunRepository } from '../store/run.repository';
+import { RunResumeService } from './run-resume.service';
 
 const TITLE_CHARS = 80;
 const HISTORY_ALONE = 'cannot be given with session_id or tool_results: a session holds its own history';
@@ -42,19 +45,17 @@ export class AgentTurnService {
     @Inject(ClientToolResultsService) private readonly results: ClientToolResultsService,
     @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(ClientPlansService) private readonly plans: ClientPlansService,
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(RunResumeService) private readonly resumer: RunResumeService,
   ) {}
 
   /** `lineage`: the run is another run's function call (an agent called as `agent_<name>`). */
   async run(request: AgentRunRequest, lineage?: RunLineage): Promise<AgentRunReply> {
     if (request.history && (request.session_id || request.tool_results))
       throw new InvalidParamsError([{ field: 'history', message: HISTORY_ALONE }], 'invalid run request');
-    const resumed = request.tool_results
-      ? await this.results.resume(request, request.tool_results)
-      : undefined;
-    const sessionId = resumed?.sessionId ?? request.session_id;
-    const message =
-      [resumed?.message, request.message].filter(Boolean).join('\n\n') ||
-      (request.plan ? DEFAULT_PLAN_GOAL : '');
+    if (request.tool_results) return this.goOn(request, request.tool_results);
+    const sessionId = request.session_id;
+    const message = request.message || (request.plan ? DEFAULT_PLAN_GOAL : '');
     const existing = sessionId ? await this.sessions.find(sessionId) : null;
     if (sessionId && !existing) throw new NotFoundError('session', sessionId);
     if (existing) requireOwner('session', existing.id, existing.owner, request.principal);
@@ -66,7 +67,6 @@ export class AgentTurnService {
     const session = existing ?? this.newSession(request, profile);
     const earlier = existing ? [] : this.earlierMessages(request.history, profile);
     const routed = request.routing_decision;
-    await resumed?.claim();
     return this.host.run({
       identity: {
         runId: request.run_id ?? newId('run'),
@@ -89,6 +89,23 @@ export class AgentTurnService {
       register: (run) =>
         this.record(run, request, message, existing ? undefined : { session, earlier }, lineage),
     });
+  }
+
+  /**
+   * A run paused for client tool results goes on with them: the same run, taken up from its
+   * journal on this executor (its row claimed with a lease, so one answer wins).
+   */
+  private async goOn(request: AgentRunRequest, results: ClientToolResult[]): Promise<AgentRunReply> {
+    const { record, results: answers } = await this.results.answered(request, results);
+    if (!(await this.runs.transition(record.id, 'awaiting_tool_results', 'running', this.leases.lease())))
+      throw new ConflictError(`run '${record.id}' no longer waits for tool results (answered meanwhile)`);
+    const profile = await this.profiles.get(record.agent);
+    return this.resumer.carryOn(
+      { ...record, status: 'running' },
+      profile,
+      { stream: request.stream === true, takeover: false },
+      { clientResults: answers },
+    );
   }
 
   private newSession(request: AgentRunRequest, profile: AgentProfile): SessionRecord {
@@ -135,6 +152,7 @@ export class AgentTurnService {
           ...(request.key_id ? { key_id: request.key_id } : {}),
           ...(request.instructions?.trim() ? { instructions: request.instructions } : {}),
           ...(lineage ? { lineage } : {}),
+          ...(request.client_tools?.length ? { client_tools: request.client_tools } : {}),
         },
         ...(lineage?.parentRunId ? { parent_run_id: lineage.parentRunId } : {}),
       },

@@ -169,13 +169,9 @@ export class RunFinisherService implements OnModuleInit {
     return storedReply(record, outcome);
   }
 
-  /**
-   * Ends a run paused for client tool results without their answer. Its turn is in the session
-   * already (the question and the calls as the model wrote them), so only the record changes.
-   */
-  async closePaused(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
-    await this.runs.save(record.id, storedProgress(record, { ...outcome, error: undefined }));
-    return storedReply(record, outcome);
+  /** Ends a run paused for client tool results without their answer: its turn goes in the session as it ended. */
+  closePaused(record: RunRecord, outcome: RunOutcome): Promise<AgentRunReply> {
+    return this.finishStored(record, { ...outcome, error: undefined });
   }
 
   /**

@@ -96,6 +96,8 @@ export class RunHostService {
       profile: profileOf(record, profile),
       message: record.input,
       session,
+      // the caller's tools, offered again as when the run began (its prompt is the same)
+      clientTools: record.turn_options.client_tools,
       prior: how.prior,
       resume: how.resume,
       register: how.register,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRunReply, RunResumedEvent, TraceStep } from '@app/contracts';
-import { JournalReplay } from '@app/agent-core';
+import { type ClientResults, JournalReplay } from '@app/agent-core';
 import type { AgentProfile } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import { RunJournalStore } from '../journal/run-journal.store';
@@ -12,8 +12,9 @@ import { RunLeases } from './run-leases.service';
 /**
  * Carries a stored run on from its journal, on the executor that holds its lease: the strategy runs
  * again from the top, every journaled model step and call answered from the journal, the rest live;
- * calls held for approval run (or not) as they were decided. Both a takeover and an approval
- * decision go on this way.
+ * calls held for approval run (or not) as they were decided, a reply that asked for the caller's
+ * tools is answered with their results. A takeover, an approval decision and the caller's tool
+ * results all go on this way.
  */
 @Injectable()
 export class RunResumeService {
@@ -24,10 +25,12 @@ export class RunResumeService {
     @Inject(RunLeases) private readonly leases: RunLeases,
   ) {}
 
+  /** `extras.clientResults`: the caller's results for the client calls the run paused on. */
   async carryOn(
     record: RunRecord,
     profile: AgentProfile,
     how: { stream: boolean; takeover: boolean },
+    extras: { clientResults?: ClientResults } = {},
   ): Promise<AgentRunReply> {
     const replay = new JournalReplay(await this.journal.load(record.id));
     const resumed: RunResumedEvent = {
@@ -41,6 +44,7 @@ export class RunResumeService {
         replay,
         resumed,
         approvals: decisionsOf(record.approvals),
+        ...(extras.clientResults ? { clientResults: extras.clientResults } : {}),
         ...(how.takeover ? { marker: takeoverStep(resumed, this.leases.owner) } : {}),
       },
       register: async () => this.events.announceResumed(resumed),

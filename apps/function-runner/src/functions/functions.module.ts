@@ -8,6 +8,7 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { builtinFunctions } from './builtins/builtins';
 import { FunctionsHandler } from './functions.handler';
 import { HTTP_BRIDGE, NETWORK_ISOLATION } from './functions.tokens';
+import { A2aAgentsService } from './a2a/a2a-agents.service';
 import { McpServersService } from './mcp/mcp-servers.service';
 import { httpBridge } from './plugins/http-bridge';
 import { PluginLoaderService } from './plugins/plugin-loader.service';
@@ -65,6 +66,7 @@ function createSandboxPool(config: PlatformConfig, logger: Logger, isolation: Ne
     },
     PluginLoaderService,
     McpServersService,
+    A2aAgentsService,
     FunctionsHandler,
   ],
 })

@@ -36,7 +36,7 @@ export class AuthGuard implements CanActivate {
       req.principal = OPEN;
       return true;
     }
-    const principal = await this.keys.authenticate(bearerToken(req.headers.authorization));
+    const principal = await this.keys.authenticate(keyOf(req));
     if (!principal) throw new AppError('unauthorized', 'invalid or revoked API key');
     // the API document reveals no data: any valid key may read it
     const needed = scope === 'metrics' ? 'admin' : scope;
@@ -68,6 +68,16 @@ export class AuthGuard implements CanActivate {
       .once('close', () => ahead.dropUnused());
     return ahead;
   }
+}
+
+/** The key from `Authorization: Bearer`, or from `x-api-key` as Anthropic's clients send it. */
+function keyOf(req: Request): string {
+  const apiKey = req.headers['x-api-key'];
+  if (!req.headers.authorization && typeof apiKey === 'string') {
+    if (!/^\S{8,512}$/.test(apiKey.trim())) throw new AppError('unauthorized', 'malformed x-api-key header');
+    return apiKey.trim();
+  }
+  return bearerToken(req.headers.authorization);
 }
 
 function bearerToken(header: string | undefined): string {

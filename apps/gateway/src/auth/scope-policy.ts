@@ -17,6 +17,13 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
   // The OpenAI-compatible API: its two routes, and a 404 in its own error shape for any other.
   { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },
+  // AG-UI: an agent's run as AG-UI events
+  { method: /^POST$/, path: /^\/ag-ui(\/[^/]+)?$/, scope: 'chat' },
+  // A2A: the public agent card as A2A clients fetch it; an agent's own card and its JSON-RPC with a key
+  { method: /^GET$/, path: /^\/\.well-known\/agent-card\.json$/, scope: 'public' },
+  // MCP: where a client finds how to authorize against /mcp
+  { method: /^GET$/, path: /^\/\.well-known\/oauth-protected-resource(\/mcp)?$/, scope: 'public' },
+  { method: /^(GET|POST)$/, path: /^\/a2a\/[^/]+(\/\.well-known\/agent-card\.json)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
   // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { AppError, type AgentRunReply, type AgentRunRequest, type Scope } from '@app/contracts';
+import {
+  AppError,
+  type AgentRunReply,
+  type AgentRunRequest,
+  CLIENT_CALL_ID_PATTERN,
+  Routes,
+  type Scope,
+  type Usage,
+} from '@app/contracts';
+import { usageAdded } from './usage-added';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import type { TurnRequest } from './turn-request';
@@ -88,7 +97,12 @@ export class ChatService {
    * The run id is chosen here, so the run can be looked up if its reply is lost with the bus connection.
    */
   async turn(request: AgentRunRequest, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
-    const run = { ...request, ...ownedBy(caller), run_id: request.run_id ?? newRunId(), stream: false };
+    const run = {
+      ...request,
+      ...ownedBy(caller),
+      run_id: request.run_id ?? runIdFor(request),
+      stream: false,
+    };
     const reply = await this.run(caller, run, signal);
     if (reply.error) throw failedRun(reply, reply.error);
     return reply;
@@ -96,27 +110,42 @@ export class ChatService {
 
   /** The run id is chosen here (unless given) so the gateway can listen for the run's events before it starts. */
   streamTurn(request: AgentRunRequest, caller: Caller, signal?: AbortSignal): RunEvents {
-    const runId = request.run_id ?? newRunId();
+    const runId = request.run_id ?? runIdFor(request);
     const run = { ...request, ...ownedBy(caller), run_id: runId, stream: true };
     return runEvents(this.bus, runId, () => this.run(caller, run, signal));
   }
 
-  private run(
+  /**
+   * A run going on with the caller's tool results answers with its whole usage: only what this
+   * turn adds is charged (what came before was charged with the turn that paused it).
+   */
+  private async run(
     caller: Caller,
     request: AgentRunRequest & { run_id: string },
     signal?: AbortSignal,
   ): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
-    return this.limits.withinLimits(
+    const before = request.tool_results ? await this.usageSoFar(request.run_id, caller) : undefined;
+    const { reply } = await this.limits.withinLimits(
       caller,
-      () =>
-        followRun(this.bus, request, {
+      async () => {
+        const reply = await followRun(this.bus, request, {
           timeoutMs,
           takeovers: this.takeovers,
           lostAfterMs: this.config.executor.lease_lapse,
-        }),
+        });
+        return { reply, usage: before ? usageAdded(reply.usage, before) : reply.usage };
+      },
       { signal },
     );
+    return reply;
+  }
+
+  /** The usage of a paused run (none when it is not the caller's, or unknown: the executor says why). */
+  private async usageSoFar(runId: string, caller: Caller): Promise<Usage> {
+    const ref = caller.principal ? { run_id: runId, principal: caller.principal } : { run_id: runId };
+    const run = await this.bus.request(Routes.agentRunGet, ref).catch(() => undefined);
+    return run?.usage ?? { prompt_tokens: 0, completion_tokens: 0 };
   }
 
   /** A retry's answer: the run its key started, followed (its stored answer once it has one). */
@@ -159,6 +188,13 @@ export class ChatService {
 
 export function newRunId(): string {
   return `run_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** The run a request is a turn of: the paused run its tool results answer (it goes on), else a new one. */
+export function runIdFor(request: AgentRunRequest): string {
+  const answered = request.tool_results?.[0]?.tool_call_id;
+  const match = answered ? CLIENT_CALL_ID_PATTERN.exec(answered) : null;
+  return match ? match[1] : newRunId();
 }
 
 /** Whose the run is, and the scopes that bound what its function calls may do. */

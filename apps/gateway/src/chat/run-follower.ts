@@ -62,6 +62,8 @@ export function followRun(
       runId: request.run_id,
       principal: request.principal,
       ask: (timeoutMs) => bus.request(Routes.agentRun, request, { timeoutMs }),
+      // a run going on with the caller's tool results is stored as paused until an executor takes it up
+      ...(request.tool_results ? { waitingIn: 'awaiting_tool_results' as const } : {}),
       unavailable: 'no agent-executor answers: chat needs one running',
     },
     options,

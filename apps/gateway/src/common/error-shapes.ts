@@ -15,8 +15,19 @@ export interface ShapedError {
   headers?: Record<string, string>;
 }
 
+/** The request an error answers: its path, and the gateway's URL as the client reached it. */
+export interface ErrorRequest {
+  path: string;
+  base: string;
+}
+
 /** How one door writes an error: from the platform's status and body (and the exception, for its class). */
-export type ErrorShape = (error: HttpError, exception: unknown) => ShapedError;
+export type ErrorShape = (error: HttpError, exception: unknown, request: ErrorRequest) => ShapedError;
+
+/** The gateway's URL as a client reached it (its `Host`), for links in an answer. */
+export function baseUrlOf(req: { protocol: string; get(name: string): string | undefined }): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
 
 /** The platform's own shape: `{error: {code, message, details}}`. */
 export const platformErrorShape: ErrorShape = ({ status, body }) => ({ status, body: { error: body } });
@@ -38,10 +49,11 @@ export class ErrorShapes {
   }
 
   /** The error as the route at `path` answers it; `Retry-After` on a 429 that says when to retry. */
-  answer(path: string, exception: unknown): ShapedError {
+  answer(request: ErrorRequest, exception: unknown): ShapedError {
     const error = toHttpError(exception);
+    const { path } = request;
     const shape = this.shapes.find(({ prefix }) => path === prefix || path.startsWith(prefix))?.shape;
-    const shaped = (shape ?? platformErrorShape)(error, exception);
+    const shaped = (shape ?? platformErrorShape)(error, exception, request);
     const retryAfter = (error.body.details as { retry_after_s?: number } | undefined)?.retry_after_s;
     if (shaped.status !== 429 || !retryAfter) return shaped;
     return { ...shaped, headers: { 'Retry-After': String(retryAfter), ...shaped.headers } };

@@ -57,6 +57,29 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
+/**
+ * Writes ready SSE text (each item one or more `data:` blocks) as a stream: for a protocol whose
+ * library makes the frames itself (A2A's JSON-RPC responses). Headers go with the first frame, so a
+ * failure before it is thrown for the error filter.
+ */
+export async function sendFrames(res: Response, frames: AsyncIterable<string>): Promise<void> {
+  const iterator = frames[Symbol.asyncIterator]();
+  let keepAlive: NodeJS.Timeout | undefined;
+  const send = (text: string) => {
+    if (text && !res.writableEnded && !res.destroyed) res.write(text);
+  };
+  try {
+    let next = await iterator.next();
+    res.writeHead(200, SSE_HEADERS);
+    keepAlive = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    res.once('close', () => void iterator.return?.());
+    for (; !next.done && !res.destroyed; next = await iterator.next()) send(next.value);
+  } finally {
+    clearInterval(keepAlive);
+    if (res.headersSent && !res.writableEnded) res.end();
+  }
+}
+
 /** Aborts when the HTTP connection closes before the response was sent in full. */
 export function closedEarly(res: Response): AbortSignal {
   const closed = new AbortController();

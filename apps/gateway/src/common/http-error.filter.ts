@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Logger } from '@app/observability';
-import { ErrorShapes } from './error-shapes';
+import { baseUrlOf, ErrorShapes } from './error-shapes';
 
 /**
  * The one place where errors become HTTP responses: in the error shape of the door the route
@@ -17,7 +17,8 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
-    const { status, body, headers } = this.shapes.answer(http.getRequest<Request>().path, exception);
+    const req = http.getRequest<Request>();
+    const { status, body, headers } = this.shapes.answer({ path: req.path, base: baseUrlOf(req) }, exception);
     if (status >= 500) this.logger.error('request failed', { status, err: exception });
     if (response.headersSent) {
       response.end();

@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, BadRequestError, MAX_JSON_DEPTH, nestedDeeperThan } from '@app/contracts';
-import type { ErrorShapes } from './error-shapes';
+import { baseUrlOf, type ErrorShapes } from './error-shapes';
 
 export const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -19,7 +19,7 @@ export function sendError(
   error: unknown,
   extra: Record<string, string> = {},
 ): void {
-  const { status, body, headers } = shapes.answer(req.path, error);
+  const { status, body, headers } = shapes.answer({ path: req.path, base: baseUrlOf(req) }, error);
   res
     .status(status)
     .set({ ...extra, ...headers })

@@ -3,5 +3,10 @@ import { ChatModule } from '../chat/chat.module';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
 
-@Module({ imports: [ChatModule], controllers: [RunsController], providers: [RunsService] })
+@Module({
+  imports: [ChatModule],
+  controllers: [RunsController],
+  providers: [RunsService],
+  exports: [RunsService],
+})
 export class RunsModule {}

@@ -10,7 +10,6 @@ import {
   Routes,
   type RunView,
   type ToolDecision,
-  type Usage,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -19,6 +18,7 @@ import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { followApproval } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
 import { type RunEvents, runEvents } from '../chat/run-events';
+import { usageAdded } from '../chat/usage-added';
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
 @Injectable()
@@ -78,20 +78,10 @@ export class RunsService {
         { ...ref(runId, principal), stream, scopes: caller.scopes, ...(decision ? { decision } : {}) },
         { timeoutMs, takeovers: this.takeovers },
       );
-      return { reply, usage: added(reply.usage, before) };
+      return { reply, usage: usageAdded(reply.usage, before) };
     });
     return reply;
   }
-}
-
-function added(after: Usage, before: Usage): Usage {
-  return {
-    prompt_tokens: Math.max(0, after.prompt_tokens - before.prompt_tokens),
-    completion_tokens: Math.max(0, after.completion_tokens - before.completion_tokens),
-    ...(after.cost_usd === undefined
-      ? {}
-      : { cost_usd: Math.max(0, after.cost_usd - (before.cost_usd ?? 0)) }),
-  };
 }
 
 function ref(runId: string, principal: string): RunRefRequest {

@@ -68,6 +68,11 @@ export class JournalReplay {
     };
   }
 
+  /** Whether the journal holds the outcome of call `index` of step `step` (nothing is handed out). */
+  hasToolCall(step: number, index: number): boolean {
+    return this.tools.has(key(step, index));
+  }
+
   /**
    * The journaled outcome of call `index` of step `step`; `in_flight` when it was sent and its
    * outcome never came back (it may have run); undefined: make the call.

@@ -8,6 +8,7 @@ import { answered, ended, type RunOutcome } from '../run-outcome';
 import type { ClientToolSet } from '../tools/client-tool-set';
 import { awaitingApprovalReply } from '../tools/approval-gate';
 import type { ToolCall, ToolOutcome } from '../tools/tool-call';
+import { type ClientAnswer, clientAnswers } from '../tools/client-answers';
 import { toolStep } from '../tools/tool-step';
 import { allowedFunctions } from './allowed-functions';
 
@@ -54,9 +55,18 @@ export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Pr
     }
     // The tokens are spent; calls whose results nobody will read are not worth their side effects.
     if (run.overBudget()) return ended(run, 'budget');
-    if (ctx.clientTools?.calledIn(reply.calls))
-      return holdForCaller(ctx, ctx.clientTools, result, reply.calls, reply.thought, tokens);
-    const stop = await act(ctx, messages, result, reply.calls, reply.thought, tokens);
+    const clientTools = ctx.clientTools?.calledIn(reply.calls) ? ctx.clientTools : undefined;
+    const answers = clientTools && clientAnswers(ctx, clientTools, reply.calls);
+    if (clientTools && !answers)
+      return holdForCaller(ctx, clientTools, result, reply.calls, reply.thought, tokens);
+    const stop = answers
+      ? await actAnswered(
+          ctx,
+          messages,
+          { result, calls: reply.calls, thought: reply.thought, tokens },
+          answers,
+        )
+      : await act(ctx, messages, result, reply.calls, reply.thought, tokens);
     if (stop) return stop;
   }
 }
@@ -86,6 +96,48 @@ async function act(
   messages.push(...resultTurns(batch.outcomes, protocol));
   if (run.abortReason) return ended(run, run.abortReason);
   if (batch.limitReached) return ended(run, 'max_tool_calls');
+  return undefined;
+}
+
+/**
+ * The reply the run paused on, now that the caller has answered its client calls: its platform
+ * calls (journaled when it paused) and the caller's results go back to the model in call order,
+ * as one reply's results, and the run goes on.
+ */
+async function actAnswered(
+  ctx: RunContext,
+  messages: ChatMessage[],
+  reply: { result: CompletionResult; calls: ToolCall[]; thought?: string; tokens: Usage },
+  answer: ClientAnswer,
+): Promise<RunOutcome | undefined> {
+  const { run } = ctx;
+  const clientTools = ctx.clientTools as ClientToolSet;
+  const { protocol } = run.definition;
+  if (reply.thought) run.emit('thought', { step: run.step, text: reply.thought });
+  messages.push(assistantTurn(reply.result, protocol));
+  const platformCalls = reply.calls.filter((call) => !clientTools.has(call.name));
+  const executed = platformCalls.length > 0 ? (await toolStep(ctx, platformCalls)).outcomes : [];
+  if (run.abortReason) return ended(run, run.abortReason);
+  const outcomes: ToolOutcome[] = [];
+  for (const [index, call] of reply.calls.entries()) {
+    const opening = index === 0 ? { thought: reply.thought, tokens: reply.tokens } : {};
+    if (!clientTools.has(call.name)) {
+      const outcome = executed.shift() as ToolOutcome;
+      run.addTrace(actionStep(run.step, outcome, opening));
+      outcomes.push(outcome);
+      continue;
+    }
+    const outcome = await answer(call, index);
+    const asked = clientTools.pendingCall(call, run.runId, index);
+    run.addTrace({ ...clientStep(run.step, asked, opening), observation: outcome.observation });
+    outcomes.push(outcome);
+  }
+  const turns = resultTurns(outcomes, protocol);
+  const note = ctx.clientResults?.takeMessage();
+  const last = turns.at(-1);
+  // a text protocol's results are one user turn: what the caller wrote after them joins it
+  if (note && last?.role === 'user') last.content = `${last.content}\n\n${note}`;
+  messages.push(...turns);
   return undefined;
 }
 

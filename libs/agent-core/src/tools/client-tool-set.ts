@@ -40,6 +40,11 @@ export class ClientToolSet {
     return calls.some((call) => this.has(call.name));
   }
 
+  /** The ids of the client calls among a reply's calls (each id names the run and the call's place). */
+  callIds(calls: ToolCall[], runId: string): string[] {
+    return calls.flatMap((call, index) => (this.has(call.name) ? [clientCallId(runId, index)] : []));
+  }
+
   /** The call as the caller receives it: parameters typed by the tool's schema, id naming the run. */
   pendingCall(call: ToolCall, runId: string, index: number): ClientToolCall {
     const fn = this.byName.get(call.name);

@@ -236,7 +236,8 @@ async function journalStart(
   void Promise.resolve(written).catch(() => undefined);
 }
 
-function outcomeOf(
+/** A call's outcome as the model reads it: its result (or error) encoded and cut to the agent's limit. */
+export function outcomeOf(
   ctx: RunContext,
   call: ToolCall,
   args: Record<string, unknown>,
@@ -268,7 +269,11 @@ const OUTCOME_UNKNOWN: ErrorBody = {
 };
 
 /** A call as its journal entry kept it: the observation the model read, not sent again. */
-function replayedOutcome(call: ToolCall, args: Record<string, unknown>, entry: ToolCallEntry): ToolOutcome {
+export function replayedOutcome(
+  call: ToolCall,
+  args: Record<string, unknown>,
+  entry: ToolCallEntry,
+): ToolOutcome {
   return {
     call,
     args,

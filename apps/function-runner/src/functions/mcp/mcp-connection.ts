@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPClientTransport,
@@ -70,9 +71,11 @@ export class McpConnection {
       return await this.callOn(client, tool, args, signal, deadline);
     } catch (err) {
       if (signal.aborted) throw signal.reason;
-      if (!sessionLost(err)) throw this.callError(client, err);
-      // the server did not run the call: it no longer knows the session; open a new one and retry once
-      this.lost(client, 'the server forgot the session');
+      const refused = refusedBeforeRunning(err);
+      if (!refused) throw this.callError(client, err);
+      // the server did not run the call: it no longer knows the session (or took back the token):
+      // open a new one and retry once
+      this.lost(client, refused);
       if (this.state.kind !== 'ready') await this.connect();
       return this.callOn(this.readyClient(), tool, args, signal, deadline).catch((again: unknown) => {
         throw signal.aborted ? signal.reason : this.callError(undefined, again);
@@ -199,9 +202,14 @@ export class McpConnection {
   }
 }
 
-function sessionLost(err: unknown): boolean {
-  if (!(err instanceof StreamableHTTPError)) return false;
-  return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+/** Why the server refused the request before running it (a session it forgot, a token it no longer takes), if it did. */
+function refusedBeforeRunning(err: unknown): string | undefined {
+  if (err instanceof UnauthorizedError || (err instanceof StreamableHTTPError && err.code === 401))
+    return 'the server refused the token';
+  if (!(err instanceof StreamableHTTPError)) return undefined;
+  if (err.code === 404 || (err.code === 400 && /session/i.test(err.message)))
+    return 'the server forgot the session';
+  return undefined;
 }
 
 function detail(stderr: string): string {

@@ -5,6 +5,7 @@ import type { McpServerConfig, McpStdioServer } from '@app/config';
 import { UnavailableError } from '@app/contracts';
 import { judgeAddress, RequestGuard } from '@app/functions';
 import type { NetworkIsolation } from '../sandbox/network-isolation';
+import { McpOAuthProvider } from './mcp-oauth';
 
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -53,6 +54,7 @@ export async function openTransport(
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: server.headers },
     redirectPolicy: 'same-origin',
+    ...(server.oauth ? { authProvider: new McpOAuthProvider(server.oauth, url) } : {}),
   });
   return { transport, stderrTail: () => '' };
 }

@@ -95,7 +95,11 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
         const open = path.startsWith('/health') || path === '/api/v1/health' || path === '/metrics';
         const docs = path === '/api/openapi.json' || path.startsWith('/api/docs');
         const webConsole = path === '/' || path.startsWith('/assets/');
-        expect(op.security, `${method} ${path}`).toEqual(open || docs || webConsole ? [] : [{ bearer: [] }]);
+        // what clients discover before they have a key: the public A2A card, MCP's resource metadata
+        const discovery = path.startsWith('/.well-known/');
+        expect(op.security, `${method} ${path}`).toEqual(
+          open || docs || webConsole || discovery ? [] : [{ bearer: [] }],
+        );
       }
     }
     expect(doc.paths['/api/v1/chat'].post['x-required-scopes']).toEqual(['chat']);
@@ -117,7 +121,7 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
     expect(doc.paths['/api/v1/chat'].post.requestBody).toMatchObject({ required: true });
   });
 
-  it('answers every error with the one shared error shape', () => {
+  it("answers every error in its door's error shape, the platform's elsewhere", () => {
     const errors = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.values(methods).flatMap((op) =>
         Object.entries(op.responses)
@@ -126,12 +130,17 @@ describe('the OpenAPI document and its UI (in-process gateway, real NATS, Redis,
       ),
     );
     expect(errors.length).toBeGreaterThan(20);
+    // each door answers in its protocol's own error shape (the longest prefix wins)
+    const doors: [string, string][] = [
+      ['/v1/messages', 'AnthropicErrorResponse'],
+      ['/v1/', 'OpenAiErrorResponse'],
+      ['/a2a/', 'JsonRpcErrorResponse'],
+      ['/mcp', 'JsonRpcErrorResponse'],
+    ];
     for (const [path, response] of errors) {
-      // the OpenAI-compatible API answers in OpenAI's own error shape
-      expect(response.content?.['application/json'].schema).toEqual({
-        $ref: path.startsWith('/v1/')
-          ? '#/components/schemas/OpenAiErrorResponse'
-          : '#/components/schemas/ErrorResponse',
+      const shape = doors.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'ErrorResponse';
+      expect(response.content?.['application/json'].schema, path).toEqual({
+        $ref: `#/components/schemas/${shape}`,
       });
     }
     expect(doc.components.schemas.ErrorResponse).toMatchObject({ required: ['error'] });

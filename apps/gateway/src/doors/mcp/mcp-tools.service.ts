@@ -1,21 +1,39 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type AgentRunReply,
   AppError,
   ChatRequest,
   type FunctionResult,
   hasScope,
+  InvalidParamsError,
   InvokeFunctionBody,
   parseDto,
   type Scope,
   toAppError,
+  type ToolDecision,
 } from '@app/contracts';
 import { AgentsService } from '../../agents/agents.service';
 import type { Principal } from '../../auth/api-keys.service';
 import { ChatService } from '../../chat/chat.service';
 import { FunctionsService } from '../../functions/functions.service';
+import { RunsService } from '../../runs/runs.service';
+import { heldCallId, parseHeldCallId } from '../held-call-id';
 
-type Target = { kind: 'function'; name: string } | { kind: 'agent'; name: string };
+type Target = { kind: 'function'; name: string } | { kind: 'agent'; name: string } | { kind: 'decide' };
+
+/** The tool that decides a call an agent holds for approval (its id from the agent tool's answer). */
+export const DECIDE_TOOL = 'approval_decide';
+
+const DECIDE_INPUT: Tool['inputSchema'] = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'The held call’s id, from the agent tool’s `approvals`' },
+    approve: { type: 'boolean', description: 'Run the call (true) or refuse it (false)' },
+    reason: { type: 'string', description: 'Why it is refused: the agent reads it' },
+  },
+  required: ['id', 'approve'],
+};
 
 const AGENT_INPUT: Tool['inputSchema'] = {
   type: 'object',
@@ -38,6 +56,7 @@ export class McpToolsService {
     @Inject(FunctionsService) private readonly functions: FunctionsService,
     @Inject(AgentsService) private readonly agents: AgentsService,
     @Inject(ChatService) private readonly chat: ChatService,
+    @Inject(RunsService) private readonly runs: RunsService,
   ) {}
 
   async list(principal: Principal): Promise<Tool[]> {
@@ -48,6 +67,7 @@ export class McpToolsService {
     const entry = (await this.catalogue(principal)).get(name);
     if (!entry) return failure(new AppError('not_found', `tool '${name}' not found`));
     try {
+      if (entry.target.kind === 'decide') return await this.decide(args, principal);
       return entry.target.kind === 'function'
         ? await this.invoke(entry.target.name, args, principal)
         : await this.ask(entry.target.name, args, principal);
@@ -65,16 +85,24 @@ export class McpToolsService {
 
   private async ask(agent: string, args: Record<string, unknown>, principal: Principal) {
     const request = parseDto(ChatRequest, { ...args, agent }, 'arguments');
-    const reply = await this.chat.chat(request, principal);
-    return {
-      content: [{ type: 'text' as const, text: reply.reply }],
-      structuredContent: {
-        reply: reply.reply,
-        run_id: reply.run_id,
-        session_id: reply.session_id,
-        finish_reason: reply.finish_reason,
-      },
+    return answerOf(await this.chat.chat(request, principal));
+  }
+
+  /** A held call decided: the run goes on, and the tool answers with where it stops next. */
+  private async decide(args: Record<string, unknown>, principal: Principal) {
+    const held = typeof args.id === 'string' ? parseHeldCallId(args.id) : undefined;
+    if (!held)
+      throw new InvalidParamsError([{ field: 'id', message: 'is not a held call’s id from an agent tool' }]);
+    if (typeof args.approve !== 'boolean')
+      throw new InvalidParamsError([{ field: 'approve', message: 'must be true or false' }]);
+    const reason = typeof args.reason === 'string' ? args.reason : undefined;
+    const decision: ToolDecision = {
+      action: args.approve ? 'approve' : 'reject',
+      call_id: held.callId,
+      hash: held.hash,
+      ...(!args.approve && reason ? { reason } : {}),
     };
+    return answerOf(await this.runs.approve(held.runId, principal, decision));
   }
 
   private async catalogue(principal: Principal): Promise<Map<string, { tool: Tool; target: Target }>> {
@@ -95,9 +123,43 @@ export class McpToolsService {
         const tool: Tool = { name, description, inputSchema: AGENT_INPUT };
         tools.set(name, { tool, target: { kind: 'agent', name: agent.name } });
       }
+      const decide: Tool = {
+        name: DECIDE_TOOL,
+        description:
+          'Approve or refuse a function call an agent holds for approval (an agent tool answers with its `approvals`); the agent then goes on.',
+        inputSchema: DECIDE_INPUT,
+      };
+      tools.set(DECIDE_TOOL, { tool: decide, target: { kind: 'decide' } });
     }
     return tools;
   }
+}
+
+/**
+ * An agent's reply as the tool's answer; a call it holds for approval is listed with the id to
+ * decide it by (`approval_decide`), what it would run, and when its default decision applies.
+ */
+function answerOf(reply: AgentRunReply): CallToolResult {
+  const approvals = (reply.approvals ?? []).map((held) => ({
+    id: heldCallId(held.call_id, held.hash),
+    function: held.function,
+    arguments: held.arguments,
+    expires_at: held.expires_at,
+  }));
+  const waiting = approvals.map(
+    (held) =>
+      `${held.function} ${JSON.stringify(held.arguments)} waits for approval: call ${DECIDE_TOOL} with id ${held.id}`,
+  );
+  return {
+    content: [{ type: 'text', text: [reply.reply, ...waiting].filter(Boolean).join('\n') }],
+    structuredContent: {
+      reply: reply.reply,
+      run_id: reply.run_id,
+      session_id: reply.session_id,
+      finish_reason: reply.finish_reason,
+      ...(approvals.length ? { approvals } : {}),
+    },
+  };
 }
 
 function success(result: FunctionResult): CallToolResult {

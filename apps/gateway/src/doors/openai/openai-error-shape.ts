@@ -36,7 +36,8 @@ export const openAiErrorShape: ErrorShape = ({ status, body }, exception) => ({
 
 /** Any exception as OpenAI's error body with its status (also written into a stream that already began). */
 export function openAiError(exception: unknown): { status: number; body: OpenAiErrorResponse } {
-  return openAiErrorShape(toHttpError(exception), exception) as { status: number; body: OpenAiErrorResponse };
+  const { status, body } = toHttpError(exception);
+  return { status, body: { error: detailOf(status, body, exception instanceof TokenQuotaUsedUpError) } };
 }
 
 function detailOf(status: number, body: ErrorBody, quotaUsedUp: boolean): OpenAiErrorResponse['error'] {
@@ -63,7 +64,9 @@ function detailOf(status: number, body: ErrorBody, quotaUsedUp: boolean): OpenAi
 function codeOf(status: number, body: ErrorBody, quotaUsedUp: boolean): string {
   if (status === 401) return 'invalid_api_key';
   if (status === 403) return 'insufficient_scope';
-  if (status === 429) return quotaUsedUp ? 'insufficient_quota' : 'rate_limit_exceeded';
+  // OpenAI's code for a spent quota or budget (its clients do not retry it); a rate limit is retried
+  if (status === 429)
+    return quotaUsedUp || body.code === 'budget_exceeded' ? 'insufficient_quota' : 'rate_limit_exceeded';
   return body.code;
 }
 

@@ -83,7 +83,7 @@ export class OpenAiController {
     res.set({ 'x-run-id': reply.run_id, 'x-session-id': reply.session_id }).status(200).json(completion);
   }
 
-  /** Other OpenAI endpoints (embeddings, the Responses API, …) are not served: a 404 in OpenAI's shape. */
+  /** Other OpenAI endpoints (embeddings, files, …) are not served: a 404 in OpenAI's shape. */
   @All('*path')
   @ApiRoute({
     ...OPENAI,
@@ -93,7 +93,7 @@ export class OpenAiController {
   unknown(@Req() req: Request): never {
     throw new AppError(
       'not_found',
-      `${req.method} ${req.path} is not served: the OpenAI-compatible API has GET /v1/models and POST /v1/chat/completions`,
+      `${req.method} ${req.path} is not served: the OpenAI-compatible API has GET /v1/models, POST /v1/chat/completions and /v1/responses`,
     );
   }
 }

@@ -8,9 +8,9 @@ import type {
   OpenAiModelList,
 } from '@app/contracts';
 import { AgentsService } from '../../agents/agents.service';
-import { type Caller, ChatService, newRunId } from '../../chat/chat.service';
+import { type Caller, ChatService, runIdFor } from '../../chat/chat.service';
 import type { RunEvents } from '../../chat/run-events';
-import { toRunRequest } from './openai-request';
+import { toRunRequest } from '../conversation';
 import { toCompletion } from './openai-response';
 import { ChatCompletionChunks } from './openai-stream';
 
@@ -51,10 +51,11 @@ export class OpenAiService {
     caller: Caller,
     signal?: AbortSignal,
   ): { events: RunEvents; format: ChatCompletionChunks } {
-    const runId = newRunId();
+    const request = toRunRequest(body, sessionId);
+    const runId = runIdFor(request);
     const includeUsage = body.stream_options?.include_usage === true;
     return {
-      events: this.chat.streamTurn({ ...toRunRequest(body, sessionId), run_id: runId }, caller, signal),
+      events: this.chat.streamTurn({ ...request, run_id: runId }, caller, signal),
       format: new ChatCompletionChunks(runId, body.model, includeUsage),
     };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatCompletionRequest, InvalidParamsError, parseDto } from '@app/contracts';
-import { toRunRequest } from './openai-request';
+import { toRunRequest } from './conversation';
 
 const body = (fields: Record<string, unknown>) =>
   parseDto(ChatCompletionRequest, { model: 'helper', ...fields }, 'chat completion request', {

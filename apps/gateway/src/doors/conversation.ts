@@ -10,7 +10,9 @@ import {
 } from '@app/contracts';
 
 /**
- * An OpenAI request as the platform's run request. The new input is the trailing user messages
+ * A conversation as the platform's run request: the one reader of the doors that take a whole
+ * conversation (Chat Completions; Responses and Anthropic Messages, whose items and blocks are
+ * first written as these messages). An OpenAI request as the platform's run request. The new input is the trailing user messages
  * (and the tool messages just before them). With a session (`X-Session-Id`) that is all that is
  * sent: the server holds the history. Without one, every earlier message becomes the history of a
  * new session. System (and developer) messages are added to the agent's prompt, every time.

@@ -14,7 +14,7 @@ import { applySchemaTypes } from '@app/protocol';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { requireReadable } from '../store/run-formats';
+import { requireReadable } from '../common/run-formats';
 import { RunLeases } from '../turns/run-leases.service';
 import { RunResumeService } from '../turns/run-resume.service';
 import { type RunRecord, RunRepository } from '../store/run.repository';

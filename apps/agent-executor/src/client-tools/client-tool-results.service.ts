@@ -10,7 +10,7 @@ import {
   type TraceStep,
 } from '@app/contracts';
 import { requireOwner } from '../common/ownership';
-import { requireReadable } from '../store/run-formats';
+import { requireReadable } from '../common/run-formats';
 import { type RunRecord, RunRepository } from '../store/run.repository';
 
 /** A run paused for client tool results, and the caller's answers to carry it on with. */

@@ -13,7 +13,7 @@ import {
 } from '@app/agent-core';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { SERVICE_INFO, type ServiceInfo } from '@app/runtime';
-import { newerFormat } from '../store/run-formats';
+import { newerFormat } from '../common/run-formats';
 import { RunJournalRepository } from '../store/run-journal.repository';
 import { leaseOwnerOf } from '../common/lease-owner';
 import { RunRepository } from '../store/run.repository';

@@ -14,7 +14,7 @@ import {
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { requireOwner } from '../common/ownership';
-import { traceUrl } from './trace-url';
+import { runView } from './run-view';
 import { RunFinisherService } from '../turns/run-finisher.service';
 import { RunListRepository } from '../store/run-list.repository';
 import { type RunRecord, RunRepository } from '../store/run.repository';
@@ -43,13 +43,10 @@ export class RunControlService {
   }
 
   async view(runId: string, principal?: string): Promise<RunView> {
-    const found = await this.runs.view(runId);
-    if (!found) throw new NotFoundError('run', runId);
-    requireOwner('run', runId, found.owner, principal);
-    return {
-      ...found.view,
-      trace_url: traceUrl(this.config.tracing.trace_url_template, found.view.trace_id),
-    };
+    const record = await this.runs.find(runId);
+    if (!record) throw new NotFoundError('run', runId);
+    requireOwner('run', runId, record.owner, principal);
+    return runView(record, this.config.tracing.trace_url_template);
   }
 
   async cancel(runId: string, principal?: string): Promise<AgentRunReply> {

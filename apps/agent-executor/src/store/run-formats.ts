@@ -1,5 +1,4 @@
 import { JOURNAL_FORMAT } from '@app/agent-core';
-import { UnavailableError } from '@app/contracts';
 
 /**
  * The format of the run state this executor stores on a run's row (turn_options, plan, trace,
@@ -17,26 +16,3 @@ export const READABLE_FORMATS = {
   state_format: { lte: RUN_STATE_FORMAT },
   journal_format: { lte: JOURNAL_FORMAT },
 } as const;
-
-export interface RunFormats {
-  state_format: number;
-  journal_format: number;
-}
-
-/**
- * Refuses to carry on a run a newer executor wrote: a clear `unavailable` (another executor, of
- * that version, can), never a half-read run.
- */
-export function requireReadable(runId: string, formats: RunFormats): void {
-  if (formats.state_format > RUN_STATE_FORMAT)
-    throw newerFormat(runId, 'state', formats.state_format, RUN_STATE_FORMAT);
-  if (formats.journal_format > JOURNAL_FORMAT)
-    throw newerFormat(runId, 'journal', formats.journal_format, JOURNAL_FORMAT);
-}
-
-export function newerFormat(runId: string, what: 'state' | 'journal', format: number, reads: number) {
-  return new UnavailableError(
-    `run '${runId}' was written by a newer agent-executor (its ${what} is in format ${format}; this one reads up to ${reads}): an executor of that version carries it on`,
-    { run_id: runId, [`${what}_format`]: format },
-  );
-}

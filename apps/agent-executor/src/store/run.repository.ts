@@ -5,13 +5,12 @@ import {
   type Plan,
   type Scope,
   type RunStatus,
-  type RunView,
   type TraceStep,
   type Usage,
   type UsedTools,
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
-import { type HeldApproval, pendingView, undecided } from './held-approval';
+import type { HeldApproval } from './held-approval';
 import { WRITTEN_FORMATS } from './run-formats';
 
 export interface NewRun {
@@ -96,6 +95,15 @@ export interface RunRecord {
   /** The formats its last executor wrote it in (`requireReadable` before carrying it on). */
   state_format: number;
   journal_format: number;
+  /** What the run's view shows besides. */
+  mode: string;
+  reply: string | null;
+  finish_reason: FinishReason | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+  trace_id: string | null;
+  parent_run_id: string | null;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -183,38 +191,6 @@ export class RunRepository {
     const row = await this.db.run.findUnique({ where: { id } });
     return row ? toRecord(row) : null;
   }
-
-  async view(id: string): Promise<{ owner: string; leaseOwner: string | null; view: RunView } | null> {
-    const row = await this.db.run.findUnique({ where: { id } });
-    if (!row) return null;
-    const record = toRecord(row);
-    const view: RunView = {
-      id: row.id,
-      session_id: row.session_id,
-      agent: row.agent,
-      mode: row.mode,
-      status: record.status,
-      input: row.input,
-      reply: row.reply,
-      finish_reason: row.finish_reason as FinishReason | null,
-      error: row.error,
-      plan: record.plan,
-      trace: record.trace,
-      used_tools: record.used_tools,
-      usage: record.usage,
-      total_ms: row.total_ms,
-      created_at: row.created_at.toISOString(),
-      finished_at: row.finished_at?.toISOString() ?? null,
-      trace_id: row.trace_id,
-      trace_url: null,
-      takeovers: row.takeovers,
-      ...(record.status === 'awaiting_approval' && record.approvals.length > 0
-        ? { approvals: undecided(record.approvals).map(pendingView) }
-        : {}),
-      parent_run_id: row.parent_run_id,
-    };
-    return { owner: row.owner, leaseOwner: row.lease_owner, view };
-  }
 }
 
 function toRecord(row: Row): RunRecord {
@@ -241,5 +217,13 @@ function toRecord(row: Row): RunRecord {
     updated_at: row.updated_at,
     state_format: row.state_format,
     journal_format: row.journal_format,
+    mode: row.mode,
+    reply: row.reply,
+    finish_reason: row.finish_reason as FinishReason | null,
+    error: row.error,
+    created_at: row.created_at,
+    finished_at: row.finished_at,
+    trace_id: row.trace_id,
+    parent_run_id: row.parent_run_id,
   };
 }

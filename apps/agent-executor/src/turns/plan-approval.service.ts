@@ -10,7 +10,7 @@ import { rejectPlan } from '@app/agent-core';
 import { undecided } from '../store/held-approval';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { requireReadable } from '../store/run-formats';
+import { requireReadable } from '../common/run-formats';
 import { RunFinisherService } from './run-finisher.service';
 import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';

@@ -4,7 +4,7 @@ import { type ClientResults, JournalReplay } from '@app/agent-core';
 import type { AgentProfile } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import { RunJournalStore } from '../journal/run-journal.store';
-import { decisionsOf } from '../store/held-approval';
+import { decisionsOf } from './held-calls';
 import type { RunRecord } from '../store/run.repository';
 import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';

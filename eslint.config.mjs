@@ -53,6 +53,8 @@ export default tseslint.config(
       'coverage/**',
       'data/**',
       'examples/functions/**',
+      'bench/peers/node_modules/**',
+      'bench/peers/.mastra/**',
     ],
   },
   ...tseslint.configs.recommended,
@@ -154,9 +156,11 @@ export default tseslint.config(
     },
   },
   {
-    // A spec's describe block is a list of cases, and a benchmark's a list of measurements.
+    // A spec's describe block is a list of cases, and a benchmark's a list of measurements. A spec
+    // file shares one stack (its servers, a browser) across its cases: splitting one only to fit
+    // 300 lines would start that stack twice, so a spec may run to 450.
     files: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.bench-run.ts'],
-    rules: { 'max-lines-per-function': 'off' },
+    rules: { 'max-lines-per-function': 'off', 'max-lines': ['error', { max: 450 }] },
   },
   {
     // A commander builder declares its commands in one chain, and a view's component its markup top

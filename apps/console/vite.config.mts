@@ -8,7 +8,12 @@ export default defineConfig({
   root,
   base: '/',
   publicDir: false,
-  resolve: { alias: { '@app/client': resolve(root, '../../libs/client/src') } },
+  resolve: {
+    alias: {
+      '@app/client': resolve(root, '../../libs/client/src'),
+      '@app/protocol': resolve(root, '../../libs/protocol/src'),
+    },
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: resolve(root, '../../dist/console'),
@@ -18,5 +23,8 @@ export default defineConfig({
     // the polyfill would be inline script, which the console's Content-Security-Policy forbids
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
+    // libs/protocol is pure (no module does anything when loaded): what the console does not use of
+    // it (the parameter validator and its ajv, the tokenizer) is left out of the bundle
+    rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !id.includes('/libs/protocol/') } },
   },
 });

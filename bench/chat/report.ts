@@ -179,24 +179,49 @@ export function deployedSection(d: DeployedResult): string {
   const platformCpu = d.cpu.gateway + d.cpu.executor + d.cpu.runner;
   const cpuRatio = platformCpu / d.cpu.sdk;
   const latencyRatio = p50(d.ours) / p50(d.sdk);
+  const vsMastra50 = p50(d.ours) / p50(d.mastra);
+  const vsMastraCpu = platformCpu / d.cpu.mastra;
+  // a concurrent turn's overhead: its time less its two model calls of 1 s
+  const overheadP99 = (rounds: Sample[]) => rounds.map((round) => percentile(round.ms, 99) - 2_000);
+  const oursP99 = overheadP99(d.concurrent.ours);
+  const mastraP99 = overheadP99(d.concurrent.mastra);
+  const worstP99Ratio = Math.max(...oursP99.map((ours, i) => ours / mastraP99[i]));
+  const list = (values: number[]) => values.map((v) => `${fmt(v)} ms`).join(', ');
+  const failures = (rounds: Sample[]) => rounds.reduce((sum, round) => sum + round.failures, 0);
+  const firstError = [d.ours, d.sdk, d.mastra, ...d.concurrent.ours, ...d.concurrent.mastra].find(
+    (s) => s.firstError,
+  )?.firstError;
   return `
 ### As deployed
 
-The same sequential round (${d.ours.ms.length} turns each side, alternating, after ${50} warm-up turns each), with the platform
+The same sequential round (${d.ours.ms.length} turns each side, one of each in turn, after ${50} warm-up turns each), with the platform
 as an operator runs it: tracing on (spans exported over OTLP/HTTP to a receiver in its own process), JSON logs at
 \`info\` written to a file, \`add\` a custom function file that a **function-runner** process loads and runs in its sandbox,
-and the caller on Node's built-in \`fetch\`. The SDK side is unchanged. Both sides' CPU is counted over the measured
-turns only (until 2026-11-26 evening the services' was read before the warm-up and averaged over warm-up and measured
-turns together, so a first turn's one-time work, such as loading the tokenizer, ~0.2 s, was charged to every turn).
+and the caller on Node's built-in \`fetch\`. The in-process SDK (@openai/agents) is unchanged. The deployed peer is a
+**Mastra server** as \`mastra build\` makes it (\`bench/peers/src/mastra\`: \`@mastra/core\` agent with the same \`add\` as a
+tool, \`@mastra/memory\` on \`@mastra/libsql\` storage in a file, each turn a thread of its own that memory loads and saves,
+the same scripted model through \`@ai-sdk/openai-compatible\`), in its own process, called with the same \`fetch\` at
+\`POST /api/agents/bench/generate\`. Each side's CPU is counted over the measured turns only (the platform's three
+services and Mastra's process from \`/proc\`, the SDK's with \`process.cpuUsage\`).
 
-| Deployed profile | AgentChassis | @openai/agents | ratio |
-| --- | ---: | ---: | ---: |
-| latency p50 | ${fmt(p50(d.ours))} ms | ${fmt(p50(d.sdk))} ms | ${latencyRatio.toFixed(2)} |
-| latency p99 | ${fmt(p99(d.ours))} ms | ${fmt(p99(d.sdk))} ms | ${(p99(d.ours) / p99(d.sdk)).toFixed(2)} |
-| CPU per turn | ${fmt(platformCpu)} ms (gateway ${fmt(d.cpu.gateway)} + executor ${fmt(d.cpu.executor)} + runner ${fmt(d.cpu.runner)}) | ${fmt(d.cpu.sdk)} ms | ${cpuRatio.toFixed(2)} |
+| Deployed profile | AgentChassis | @openai/agents (in process) | Mastra server | ratio to the SDK | ratio to Mastra |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| latency p50 | ${fmt(p50(d.ours))} ms | ${fmt(p50(d.sdk))} ms | ${fmt(p50(d.mastra))} ms | ${latencyRatio.toFixed(2)} | ${vsMastra50.toFixed(2)} |
+| latency p99 | ${fmt(p99(d.ours))} ms | ${fmt(p99(d.sdk))} ms | ${fmt(p99(d.mastra))} ms | ${(p99(d.ours) / p99(d.sdk)).toFixed(2)} | ${(p99(d.ours) / p99(d.mastra)).toFixed(2)} |
+| CPU per turn | ${fmt(platformCpu)} ms (gateway ${fmt(d.cpu.gateway)} + executor ${fmt(d.cpu.executor)} + runner ${fmt(d.cpu.runner)}) | ${fmt(d.cpu.sdk)} ms | ${fmt(d.cpu.mastra)} ms | ${cpuRatio.toFixed(2)} | ${vsMastraCpu.toFixed(2)} |
 
-- At most 2× the in-process SDK as deployed, CPU: ${met(cpuRatio <= 2)}; latency: ${met(latencyRatio <= 2)}.
-- Failed turns: ${d.ours.failures} (AgentChassis), ${d.sdk.failures} (@openai/agents).${d.ours.firstError ? `\n  First failure: ${d.ours.firstError.slice(0, 300)}` : ''}
+${d.concurrent.conversations} concurrent conversations of two turns each (1 s a model call, starts spread over 2 s), the platform's and
+Mastra's rounds alternating (platform, Mastra, platform, Mastra); overhead = a turn's time less its 2 s of model time:
+
+| p99 overhead | round 1 | round 2 |
+| --- | ---: | ---: |
+| AgentChassis | ${fmt(oursP99[0])} ms | ${fmt(oursP99[1])} ms |
+| Mastra server | ${fmt(mastraP99[0])} ms | ${fmt(mastraP99[1])} ms |
+
+- At most 0.5× the deployed peer (Mastra): latency p50 ${met(vsMastra50 <= 0.5)} (${vsMastra50.toFixed(2)}); CPU per turn ${met(vsMastraCpu <= 0.5)} (${vsMastraCpu.toFixed(2)}); p99 overhead under ${d.concurrent.conversations} concurrent conversations ${met(worstP99Ratio <= 0.5)} (worst round ${worstP99Ratio.toFixed(2)}: ${list(oursP99)} against ${list(mastraP99)}).
+- Against the in-process SDK: a turn at most 2.3× its latency ${met(latencyRatio <= 2.3)} (${latencyRatio.toFixed(2)}); CPU at most 1.5× ${met(cpuRatio <= 1.5)} (${cpuRatio.toFixed(2)}). The transport floor (\`bench/chat/hops.ts\`, the HTTP, Redis, NATS and sandbox hops a deployed turn crosses and the SDK does not) is in the findings below.
+- Mastra's server RSS after the sequential round: ${mb(d.mastraRssBytes)} MB.
+- Failed turns: ${d.ours.failures + failures(d.concurrent.ours)} (AgentChassis), ${d.sdk.failures} (@openai/agents), ${d.mastra.failures + failures(d.concurrent.mastra)} (Mastra).${firstError ? `\n  First failure: ${firstError.slice(0, 300)}` : ''}
 
 Findings, and how these figures changed over time: the next section (written by hand; \`--write\` leaves it).
 `;

@@ -50,24 +50,32 @@ export async function interleaved(
   warmup = 50,
   warmed?: () => void,
 ): Promise<{ a: Sample; b: Sample; aLocalCpuMs: number; bLocalCpuMs: number }> {
-  for (let i = 0; i < warmup; i++) {
-    await a(-1 - i);
-    await b(-1 - i);
-  }
+  const { samples, cpuMs } = await rotated(turns, [a, b], warmup, warmed);
+  return { a: samples[0], b: samples[1], aLocalCpuMs: cpuMs[0], bLocalCpuMs: cpuMs[1] };
+}
+
+/**
+ * `interleaved` for any number of sides: one turn of each in turn, so all see the same machine;
+ * each side's samples and this process's CPU per turn of it.
+ */
+export async function rotated(
+  turns: number,
+  sides: Turn[],
+  warmup = 50,
+  warmed?: () => void,
+): Promise<{ samples: Sample[]; cpuMs: number[] }> {
+  for (let i = 0; i < warmup; i++) for (const side of sides) await side(-1 - i);
   warmed?.();
-  const [timeA, timeB] = [round(), round()];
-  const cpu = { a: 0, b: 0 };
-  const measured = async (side: 'a' | 'b', turn: () => Promise<void | SelfTimed>) => {
-    const before = process.cpuUsage();
-    await (side === 'a' ? timeA : timeB).time(turn);
-    const used = process.cpuUsage(before);
-    cpu[side] += (used.user + used.system) / 1000;
-  };
-  for (let i = 0; i < turns; i++) {
-    await measured('a', () => a(i));
-    await measured('b', () => b(i));
-  }
-  return { a: timeA.done(), b: timeB.done(), aLocalCpuMs: cpu.a / turns, bLocalCpuMs: cpu.b / turns };
+  const rounds = sides.map(() => round());
+  const cpu = sides.map(() => 0);
+  for (let i = 0; i < turns; i++)
+    for (let s = 0; s < sides.length; s++) {
+      const before = process.cpuUsage();
+      await rounds[s].time(() => sides[s](i));
+      const used = process.cpuUsage(before);
+      cpu[s] += (used.user + used.system) / 1000;
+    }
+  return { samples: rounds.map((r) => r.done()), cpuMs: cpu.map((ms) => ms / turns) };
 }
 
 export async function concurrent(conversations: number, turn: Turn): Promise<Sample> {

@@ -4,11 +4,12 @@
 // Prints the `## Embedded SDK (bench/embedded)` section of docs/benchmarks.md; --write replaces it there.
 import { loadavg } from 'node:os';
 import { writeDocSection } from '../common/doc-section';
-import { interleaved } from '../common/measure';
+import { rotated } from '../common/measure';
 import { EXPECTED_ANSWER, openAiAgentsTurn } from '../common/openai-agents';
 import type { Stoppable } from '../common/processes';
 import { startScriptedModel } from '../common/scripted-model';
 import { embeddedTurn } from './embedded-agent';
+import { vercelAiTurn } from './vercel-ai';
 import { embeddedSection } from './report';
 
 const args = process.argv.slice(2);
@@ -28,21 +29,22 @@ async function main(): Promise<void> {
   try {
     const model = await startScriptedModel(started);
     await model.setScript(SCRIPT);
-    const ours = embeddedTurn(model.url);
-    const theirs = openAiAgentsTurn(model.url);
-    const result = await interleaved(
+    const sides = [embeddedTurn(model.url), openAiAgentsTurn(model.url), vercelAiTurn(model.url)];
+    const { samples, cpuMs } = await rotated(
       TURNS,
-      (i) => ours(`Add 2 and 3 (${i})`),
-      (i) => theirs(`Add 2 and 3 (${i})`),
+      sides.map((side) => (i: number) => side(`Add 2 and 3 (${i})`)),
       WARMUP,
     );
     const section = embeddedSection({
       loadAtStart: LOAD_AT_START,
+      loadAtEnd: loadavg()[0],
       warmup: WARMUP,
-      ours: result.a,
-      theirs: result.b,
-      oursCpuMs: result.aLocalCpuMs,
-      theirsCpuMs: result.bLocalCpuMs,
+      ours: samples[0],
+      theirs: samples[1],
+      vercel: samples[2],
+      oursCpuMs: cpuMs[0],
+      theirsCpuMs: cpuMs[1],
+      vercelCpuMs: cpuMs[2],
     });
     process.stdout.write(`${section}\n`);
     if (args.includes('--write')) writeDocSection('Embedded SDK (bench/embedded)', section);

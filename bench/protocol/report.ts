@@ -13,6 +13,9 @@ import {
 import { FUNCTIONS } from './functions';
 import { DEFINITION_BUDGET } from './measure';
 import type { ParserScore } from './parser-choice';
+import type { BilledScenario } from './billed';
+import { billedSection, sessionSection } from './billed-report';
+import { CONTEXT_WINDOW, SESSION_TURNS, type SessionBill } from './session-cache';
 
 export interface Machine {
   date: string;
@@ -24,7 +27,7 @@ export interface Machine {
 
 export const SECTION_HEADING = '## Protocol (bench/protocol)';
 export const RUN_COMMAND =
-  'node_modules/.bin/node --import ./bench/protocol/ts-resolve.mjs bench/protocol/run.ts --write';
+  'npm run build && node_modules/.bin/node --import ./bench/protocol/ts-resolve.mjs bench/protocol/run.ts --write';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const code = (text: string) => `\`${text}\``;
@@ -35,6 +38,7 @@ export function renderReport(
   toolset: ToolsetTokens,
   parsers: ParserScore[],
   machine: Machine,
+  bill: { billed: BilledScenario[]; session: SessionBill[] },
 ): string {
   return [
     SECTION_HEADING,
@@ -50,6 +54,10 @@ export function renderReport(
     ...tableSection(corpus),
     '',
     ...conversationSection(corpus),
+    '',
+    ...billedSection(bill.billed),
+    '',
+    ...sessionSection(bill.session, SESSION_TURNS, CONTEXT_WINDOW),
     '',
     ...toolsetSection(toolset),
     '',

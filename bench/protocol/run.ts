@@ -1,15 +1,23 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { measureCorpus, measureLargeToolset } from './budget';
+import { measureBilled } from './billed';
+import { measureSessionCache } from './session-cache';
+import { CONVERSATIONS, RESULT_SCENARIOS } from './scenarios';
 import { scoreParsers } from './parser-choice';
 import { renderReport, SECTION_HEADING, type Machine } from './report';
 
-// Run from the repo root (see report.ts for the command): prints the benchmark section of
-// docs/benchmarks.md, and with --write replaces that section in place.
+// Run from the repo root after `npm run build` (see report.ts for the command): prints the benchmark
+// section of docs/benchmarks.md, and with --write replaces that section in place.
 const DOC_PATH = 'docs/benchmarks.md';
 
-function main(): void {
-  const report = renderReport(measureCorpus(), measureLargeToolset(), scoreParsers(), describeMachine());
+async function main(): Promise<void> {
+  const billed = await measureBilled([...RESULT_SCENARIOS, ...CONVERSATIONS]);
+  const session = await measureSessionCache();
+  const report = renderReport(measureCorpus(), measureLargeToolset(), scoreParsers(), describeMachine(), {
+    billed,
+    session,
+  });
   console.log(report);
   if (process.argv.includes('--write')) writeSection(report);
 }
@@ -39,4 +47,7 @@ function writeSection(report: string): void {
   writeFileSync(DOC_PATH, updated);
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

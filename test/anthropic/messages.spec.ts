@@ -49,8 +49,11 @@ describe("Anthropic's Messages API with the official @anthropic-ai/sdk (gateway,
     });
     expect(message.usage.output_tokens).toBeGreaterThan(0);
     expect(message.agentchassis.run_id).toMatch(/^run_/);
-    const system = (stack.stack.llm.requests()[0].body as { messages: { content: string }[] }).messages[0];
-    expect(system.content).toContain('Be brief.');
+    // the client's system prompt follows the agent's own, as a system message of its own (the agent's stays cacheable)
+    const [, system] = (
+      stack.stack.llm.requests()[0].body as { messages: { role: string; content: string }[] }
+    ).messages;
+    expect(system).toEqual({ role: 'system', content: 'Be brief.' });
   });
 
   it('streams a message as Anthropic’s events, which the SDK assembles', async () => {

@@ -37,7 +37,9 @@ describe.each(MIGRATED_DATABASES)(
         functions: [add],
         agents: () => [
           { name: 'calc', allowed_tools: ['add'] },
-          { name: 'capped', allowed_tools: ['add'], max_cost_usd: CALL_USD },
+          // a call's worst case: its prompt (< 1,000 tokens) and 500 of reply, under $0.002
+          { name: 'capped', allowed_tools: ['add'], max_cost_usd: 1.5 * CALL_USD, max_tokens: 500 },
+          { name: 'thrifty', allowed_tools: ['add'], max_tokens: 500 },
           { name: 'unpriced', allowed_tools: ['add'], model: 'model-without-price' },
         ],
         config: { pricing: { 'scripted-model': { input_per_mtok: 1, output_per_mtok: 2 } } },
@@ -78,12 +80,12 @@ describe.each(MIGRATED_DATABASES)(
       );
     });
 
-    it('max_cost_usd stops a run before the model step that would start over its budget', async () => {
+    it('max_cost_usd stops a run before the model call whose worst case would pass its budget', async () => {
       stack.llm.setScript({ fallback: addCall });
       stack.llm.clearRequests();
       const stopped = await reply({ message: 'Add forever', agent: 'capped' });
       expect(stopped).toMatchObject({ finish_reason: 'budget', usage: { cost_usd: CALL_USD } });
-      expect(stopped.reply).toContain(`cost budget of ${CALL_USD} USD`);
+      expect(stopped.reply).toContain(`run's cost budget of ${1.5 * CALL_USD} USD`);
       expect(stack.llm.requests()).toHaveLength(1);
       const run = await read<RunView>(`/api/v1/runs/${stopped.run_id}`);
       expect(run).toMatchObject({ status: 'failed', finish_reason: 'budget' });
@@ -99,17 +101,22 @@ describe.each(MIGRATED_DATABASES)(
       expect((await read<SessionView>(`/api/v1/sessions/${free.session_id}`)).cost_so_far).toBeNull();
     });
 
-    it("refuses a key's new runs with 429 budget_exceeded once its day's spend reaches its budget", async () => {
-      const frugal = await createKey({ name: 'frugal', scopes: ['chat'], daily_cost_budget_usd: 0.003 });
+    it("holds a key's budget before each model call, then refuses its new runs with 429 budget_exceeded", async () => {
+      const frugal = await createKey({ name: 'frugal', scopes: ['chat'], daily_cost_budget_usd: CALL_USD });
       stack.llm.setScript({ rules: [{ match: 'sum', reply: priced('Five.') }], fallback: addCall });
-      expect((await reply({ message: 'Two plus three?', agent: 'calc' }, frugal)).usage.cost_usd).toBe(0.004);
+      stack.llm.clearRequests();
+      // the first call fits; the second's worst case does not fit in what is left, so it is never sent
+      const stopped = await reply({ message: 'Two plus three?', agent: 'thrifty' }, frugal);
+      expect(stopped).toMatchObject({ finish_reason: 'budget', usage: { cost_usd: CALL_USD } });
+      expect(stopped.reply).toContain("the API key's daily cost budget");
+      expect(stack.llm.requests()).toHaveLength(1);
       await expectEventually(async () => {
-        const refused = await chat({ message: 'More?', agent: 'calc' }, frugal);
+        const refused = await chat({ message: 'More?', agent: 'thrifty' }, frugal);
         expect(refused.status).toBe(429);
         expect(await refused.json()).toMatchObject({
           error: {
             code: 'budget_exceeded',
-            message: expect.stringContaining('daily cost budget of 0.003 USD'),
+            message: expect.stringContaining(`daily cost budget of ${CALL_USD} USD`),
           },
         });
       });

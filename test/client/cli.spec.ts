@@ -44,6 +44,35 @@ describe('the agentchassis CLI as a process against the four services', () => {
     expect(tree.stdout).not.toContain('\x1b[');
   });
 
+  it('runs fork: from step 2 with another result, streamed; runs messages: what a step saw', async () => {
+    stack.llm.setScript({ replies: [addCall(2, 3), 'Five.'] });
+    const original = JSON.parse(
+      (await cli('run', '-m', 'Two plus three?', '--json')).stdout,
+    ) as AgentRunReply;
+    stack.llm.setScript({ rules: [{ match: 'sum: 40', reply: 'Forty.' }], fallback: 'Other.' });
+    const forked = await cli('runs', 'fork', original.run_id, '--from', '2', '--result', '0={"sum":40}');
+    expect(forked.code).toBe(0);
+    expect(forked.stdout).toContain('Forty.');
+    const json = await cli(
+      'runs',
+      'fork',
+      original.run_id,
+      '--from',
+      '1',
+      '-m',
+      'Ten plus thirty?',
+      '--json',
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({ reply: 'Other.', finish_reason: 'final' });
+    const seen = await cli('runs', 'messages', original.run_id, '2');
+    expect(seen.code).toBe(0);
+    expect(seen.stdout).toMatch(/— system \(system\) · \d+ tokens/);
+    expect(seen.stdout).toContain('<result name="add" status="success">');
+    const bad = await cli('runs', 'fork', original.run_id, '--from', '2', '--result', 'nonsense');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--result must be <index>=<json>');
+  });
+
   it('run --plan: carries out the given plan; a bad one exits 1 naming the step', async () => {
     stack.llm.setScript({ fallback: 'Seven.' });
     const plan = JSON.stringify({ steps: [{ tool: 'add', parameters: { a: 3, b: 4 } }] });

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { REPO_ROOT, type ServiceProcess, startService } from '@app/testing';
+import type { TestFunction } from '../../apps/agent-executor/src/testing/test-functions';
 import { add, type ChatStack, startChatStack } from '../chat/chat-stack';
 
 export const ADMIN_KEY = 'ac_client_admin_key_3f9a61c0b2d7e845';
@@ -18,17 +19,20 @@ export interface ClientStack extends ChatStack {
  * The four services as built processes (gateway, executor, function-runner, scheduler) with API
  * keys on, the scripted model, a fresh SQLite database, the test's `add` function, an agent
  * `limited` that may take one step only, an agent `approver` whose plans wait for approval and an
- * agent `guarded` whose calls of `add` wait for approval.
+ * agent `guarded` whose calls of `add` wait for approval. `env`: more settings for every service;
+ * `functions`: more functions served by the test.
  */
-export async function startClientStack(): Promise<ClientStack> {
+export async function startClientStack(
+  options: { env?: Record<string, string>; functions?: TestFunction[] } = {},
+): Promise<ClientStack> {
   const stack = await startChatStack({
-    functions: [add],
+    functions: [add, ...(options.functions ?? [])],
     agents: () => [
       { name: 'limited', max_steps: 1, allowed_tools: ['add'] },
       { name: 'approver', mode: 'plan', allowed_tools: ['add'], plan_approval: true },
       { name: 'guarded', allowed_tools: ['add'], needs_approval: ['add'] },
     ],
-    env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY },
+    env: { AUTH_ENABLED: 'true', AC_ADMIN_KEY: ADMIN_KEY, ...options.env },
   });
   const env = { ...stack.env, SCHEDULER_QUEUE_PREFIX: `client-${randomUUID().slice(0, 8)}` };
   const started = await Promise.allSettled([

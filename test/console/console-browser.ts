@@ -49,7 +49,17 @@ export async function signIn(page: Page, base: string, key: string): Promise<voi
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+/** Pictures a test takes to be looked at but not shown in the README: always a folder of their own. */
+const SCRATCH = process.env.UPDATE_SCREENSHOTS
+  ? mkdtempSync(join(tmpdir(), 'ac-console-shots-'))
+  : SCREENSHOTS;
+
+export async function screenshot(
+  page: Page,
+  name: string,
+  where: 'docs' | 'scratch' = 'docs',
+): Promise<void> {
+  const folder = where === 'docs' ? SCREENSHOTS : SCRATCH;
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
 }

@@ -19,7 +19,7 @@ describe('the web console’s views in Chromium against the four services', () =
     await stack?.close();
   });
 
-  it("shows a run's trace as a timeline with its usage, tools and finish reason", async () => {
+  it("shows a run as a waterfall with its usage, its call's decoded result and the raw XML a click away", async () => {
     stack.llm.setScript({ replies: [addCall(4, 5), 'Nine.'] });
     const reply = await admin.chat({ message: 'Four plus five?' });
     const { page, close } = await openPage(browser);
@@ -27,17 +27,22 @@ describe('the web console’s views in Chromium against the four services', () =
       await signIn(page, stack.base, ADMIN_KEY);
       await page.getByRole('link', { name: 'Runs' }).click();
       await page.getByRole('link', { name: reply.run_id }).click();
-      const trace = page.getByRole('table', { name: 'Trace' });
-      await trace.waitFor();
-      const rows = trace.locator('tbody tr');
-      await expectEventually(async () => expect(await rows.count()).toBeGreaterThanOrEqual(2));
-      const action = rows.filter({ hasText: 'action' }).first();
-      expect(await action.textContent()).toMatch(/add \{\s*"a": 4,\s*"b": 5\s*\}/);
-      expect(await action.textContent()).toContain('sum: 9');
+      const timeline = page.getByRole('list', { name: 'Timeline' });
+      await expectEventually(async () => expect(await timeline.getByRole('listitem').count()).toBe(3));
+      expect(await timeline.getByRole('listitem').nth(1).textContent()).toMatch(
+        /^Step 1 · add\d+ ms from [\d.]+ m?s$/,
+      );
+      const result = page.getByRole('group', { name: 'add result, step 1' });
+      expect(await result.getByRole('region', { name: 'add result, step 1 data' }).textContent()).toBe(
+        'sum9',
+      );
+      await result.getByRole('button', { name: 'Raw XML: add result, step 1' }).click();
+      expect(await result.getByLabel('add result, step 1 raw XML').textContent()).toContain('sum: 9');
+      expect(await page.getByLabel('add arguments, step 1').textContent()).toMatch(/"a": 4,\s*"b": 5/);
       const facts = await page.locator('dl.facts').textContent();
       expect(facts).toContain('final');
       expect(facts).toMatch(/add ×1 \(\d+ ms\)/);
-      expect(facts).toMatch(/\d+ prompt \+ \d+ completion tokens/);
+      expect(facts).toMatch(/[\d,]+ prompt \+ \d+ completion tokens/);
       expect(facts).toContain(reply.run_id);
       await screenshot(page, 'runs');
     } finally {
@@ -191,6 +196,7 @@ describe('the web console’s views in Chromium against the four services', () =
         'Sessions',
         'Runs',
         'Agents',
+        'Usage',
         'Health',
       ]);
       await page.goto(`${stack.base}/#/keys`);
@@ -208,15 +214,14 @@ describe('the web console’s views in Chromium against the four services', () =
       await signIn(page, stack.base, ADMIN_KEY);
       await page.getByRole('link', { name: 'Agents' }).click();
       const form = page.getByRole('form', { name: 'Create an agent' });
-      await form.getByLabel('Name').fill('console-helper');
+      await form.getByLabel('Name', { exact: true }).fill('console-helper');
       await form.getByLabel('System prompt').fill('You add numbers.');
       await form.getByLabel('Mode', { exact: true }).selectOption('react');
       await form.getByLabel('Max steps').fill('3');
       await form.getByLabel('Temperature').fill('0.2');
-      await expectEventually(async () =>
-        expect(await form.getByLabel('Allowed tools').locator('option').count()).toBeGreaterThan(0),
-      );
-      await form.getByLabel('Allowed tools').selectOption(['add']);
+      const tools = form.getByRole('group', { name: 'Allowed tools' });
+      await form.getByLabel('Search allowed tools').fill('ad');
+      await tools.getByLabel('add', { exact: true }).check();
       await form.getByRole('button', { name: 'Create agent' }).click();
       await expectEventually(async () =>
         expect(await form.getByRole('status').textContent()).toContain('console-helper'),
@@ -229,7 +234,7 @@ describe('the web console’s views in Chromium against the four services', () =
         system_prompt: 'You add numbers.',
       });
       await expectEventually(async () =>
-        expect(await page.locator('details', { hasText: 'console-helper' }).count()).toBe(1),
+        expect(await page.getByRole('link', { name: 'console-helper' }).count()).toBe(1),
       );
       await screenshot(page, 'agents');
     } finally {

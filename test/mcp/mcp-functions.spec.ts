@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { Events, type FunctionCallEvent } from '@app/contracts';
+import { Events, type FunctionCallEvent, type McpServerList } from '@app/contracts';
 import { expectEventually, freePort } from '@app/testing';
 import {
   api,
@@ -104,6 +104,20 @@ describe('MCP servers as functions (gateway, executor, two runners; real MCP ser
     expect(log).toMatch(
       /MCP server 'blocked' could not connect: .*SSRF guard: .*127\.0\.0\.1 is a loopback address/,
     );
+  });
+
+  it('reports each mounted server’s state and tools at GET /api/v1/mcp/servers, its reasons without secrets', async () => {
+    const { status, body } = await api(stack.base, 'GET', '/api/v1/mcp/servers');
+    expect(status).toBe(200);
+    const servers = new Map(
+      (body as unknown as McpServerList).servers.map((server) => [server.name, server]),
+    );
+    expect(servers.get('everything')).toMatchObject({ state: 'ready', tools: expect.any(Number) });
+    expect(servers.get('everything')!.tools).toBeGreaterThan(3);
+    expect(servers.get('web')).toMatchObject({ state: 'ready', tools: 2 });
+    expect(servers.get('blocked')).toMatchObject({ state: 'down', tools: 0 });
+    expect(servers.get('blocked')!.reason).toMatch(/SSRF guard/);
+    expect(JSON.stringify(body)).not.toContain(HEADER_SECRET);
   });
 
   it("never logs an http server's header values", () => {

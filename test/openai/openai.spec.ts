@@ -141,7 +141,7 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
     expect(third.response.headers.get('x-session-id')).not.toBe(sessionId);
   });
 
-  it('without X-Session-Id takes the messages as the whole context, system messages added to the prompt', async () => {
+  it('without X-Session-Id takes the messages as the whole context, system messages after the agent prompt', async () => {
     openai.script({ fallback: 'You are Grace.' });
     const { data } = await client.chat.completions
       .create({
@@ -155,10 +155,11 @@ describe('the OpenAI-compatible API with the real openai client (gateway, execut
       })
       .withResponse();
     expect(data.choices[0].message.content).toBe('You are Grace.');
-    const [system, ...turns] = llmMessages(openai);
-    expect(system.content).toMatch(
-      /^You are a helpful assistant[\s\S]*Answer like a pirate\.\n\n## Calling functions/,
-    );
+    const [system, instructions, ...turns] = llmMessages(openai);
+    // the agent's prompt stays whole (the prefix a provider's cache serves); the caller's follows it
+    expect(system.content).toMatch(/^You are a helpful assistant[\s\S]*## Calling functions/);
+    expect(system.content).not.toContain('pirate');
+    expect(instructions).toEqual({ role: 'system', content: 'Answer like a pirate.' });
     expect(turns).toEqual([
       { role: 'user', content: 'I am Grace.' },
       { role: 'assistant', content: 'Ahoy Grace.' },

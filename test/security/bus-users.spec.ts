@@ -165,6 +165,7 @@ describe('the platform as NATS users (deploy/nats/auth.conf on a real nats-serve
       await post(base, '/api/v1/chat', { message: 'remember-me', agent: 'keeper' })
     ).json()) as {
       session_id: string;
+      run_id: string;
     };
     const statuses = await Promise.all([
       api('GET', '/api/v1/sessions'),
@@ -186,6 +187,16 @@ describe('the platform as NATS users (deploy/nats/auth.conf on a real nats-serve
       }),
     ]).then((all) => all.map((r) => r.status));
     expect(statuses).toEqual([200, 200, 200, 200, 200, 201, 200, 200, 200, 200, 200, 200, 201]);
+    // the studio's: a profile replaced (every executor told), usage, a step rebuilt, a fork, MCP servers
+    const studio = await Promise.all([
+      api('PUT', '/api/v1/agents/made-here', { name: 'made-here', description: 'Changed.' }),
+      api('GET', '/api/v1/usage?window=week'),
+      api('GET', `/api/v1/runs/${turn.run_id}/steps/1/messages`),
+      api('POST', `/api/v1/runs/${turn.run_id}/fork`, { from_step: 1 }),
+      api('GET', '/api/v1/mcp/servers'),
+    ]).then((all) => all.map((r) => r.status));
+    expect(studio).toEqual([200, 200, 200, 200, 200]);
+    expect((await api('DELETE', '/api/v1/agents/made-here')).status).toBe(204);
     const changes = await Promise.all([
       api('DELETE', `/api/v1/memory?session_id=${turn.session_id}`),
       api('DELETE', '/api/v1/delays/grants-later'),

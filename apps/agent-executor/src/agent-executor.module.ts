@@ -5,6 +5,8 @@ import { healthCheckOf } from '@app/runtime';
 import { AgentFunctionsModule } from './agent-functions/agent-functions.module';
 import { FunctionCallsModule } from './function-calls/function-calls.module';
 import { RunsModule } from './runs/runs.module';
+import { StudioModule } from './studio/studio.module';
+import { UsageModule } from './usage/usage.module';
 
 @Module({})
 export class AgentExecutorModule {
@@ -17,6 +19,8 @@ export class AgentExecutorModule {
         RunsModule,
         FunctionCallsModule,
         AgentFunctionsModule,
+        UsageModule,
+        StudioModule,
       ],
       providers: [healthCheckOf('database', DatabaseHealth)],
     };

@@ -1,7 +1,7 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { AgentChassisClient } from '@app/client';
 import type { Terminal } from './chat-printer';
-import { createStyle, type Style } from './style';
+import { compact, createStyle, type Style } from './style';
 
 export interface CliEnv {
   AC_URL?: string;
@@ -76,3 +76,10 @@ export function jsonObject(option: string, text: string | undefined): Record<str
 
 /** A mistake in the command line itself (exit 1, no API call made). */
 export class UsageError extends Error {}
+
+/** A whole-number option, refused as the option's own error. */
+export function integer(option: string, value: string): number {
+  if (!/^\d+$/.test(value))
+    throw new InvalidArgumentError(`${option} must be a whole number, not '${compact(value, 40)}'`);
+  return Number(value);
+}

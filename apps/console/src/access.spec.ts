@@ -31,16 +31,17 @@ describe('which views a key sees', () => {
     expect(may([], undefined)).toBe(true);
   });
 
-  it('shows a chat-only key Chat, Sessions, Runs, Agents and Health, and an admin every view', () => {
+  it('shows a chat-only key Chat, Sessions, Runs, Agents, Usage and Health, and an admin every view', () => {
     expect(visibleViews(['chat']).map((v) => v.label)).toEqual([
       'Chat',
       'Sessions',
       'Runs',
       'Agents',
+      'Usage',
       'Health',
     ]);
     expect(visibleViews(['functions:read']).map((v) => v.label)).toEqual(['Functions', 'Health']);
-    expect(visibleViews(['admin'])).toHaveLength(8);
+    expect(visibleViews(['admin'])).toHaveLength(9);
   });
 
   it('reads the route from the hash, falling back to the first allowed view for one the key may not use', () => {

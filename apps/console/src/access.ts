@@ -1,6 +1,7 @@
 import type { Scope } from '@app/client';
 
-export type ViewId = 'chat' | 'sessions' | 'runs' | 'agents' | 'functions' | 'tasks' | 'keys' | 'health';
+export type ViewId =
+  'chat' | 'sessions' | 'runs' | 'agents' | 'usage' | 'functions' | 'tasks' | 'keys' | 'health';
 
 /** The console's views in navigation order, each with the scope its reads need (none: public). */
 export const VIEWS: { id: ViewId; label: string; scope?: Scope }[] = [
@@ -8,6 +9,7 @@ export const VIEWS: { id: ViewId; label: string; scope?: Scope }[] = [
   { id: 'sessions', label: 'Sessions', scope: 'chat' },
   { id: 'runs', label: 'Runs', scope: 'chat' },
   { id: 'agents', label: 'Agents', scope: 'chat' },
+  { id: 'usage', label: 'Usage', scope: 'chat' },
   { id: 'functions', label: 'Functions', scope: 'functions:read' },
   { id: 'tasks', label: 'Tasks', scope: 'tasks:read' },
   { id: 'keys', label: 'Keys', scope: 'admin' },

@@ -1,24 +1,18 @@
-import type { AgentProfileFields, AgentProfileView } from '@app/client';
+import type { AgentProfileFields } from '@app/client';
 import { may } from './access';
+import { AgentDetail } from './agents/agent-detail';
+import { AgentForm } from './agents/agent-form';
 import type { ViewProps } from './view-props';
-import { AgentForm } from './agent-form';
 import { ErrorBox, Section, useLoad } from './ui';
 
-const SHOWN: [keyof AgentProfileView, string][] = [
-  ['mode', 'Mode'],
-  ['protocol', 'Protocol'],
-  ['model', 'Model'],
-  ['temperature', 'Temperature'],
-  ['max_steps', 'Max steps'],
-  ['single_call_timeout', 'Per-call timeout (ms)'],
-  ['total_token_budget', 'Token budget'],
-  ['observation_max_len', 'Observation length'],
-  ['plan_approval', 'Plan approval'],
-];
+/** `#/agents`: every profile (an admin may create one); `#/agents/<name>`: one in full. */
+export function AgentsView({ client, scopes, arg }: ViewProps) {
+  if (arg) return <AgentDetail client={client} name={arg} isAdmin={may(scopes, 'admin')} key={arg} />;
+  return <AgentList client={client} isAdmin={may(scopes, 'admin')} />;
+}
 
-export function AgentsView({ client, scopes }: ViewProps) {
+function AgentList({ client, isAdmin }: Pick<ViewProps, 'client'> & { isAdmin: boolean }) {
   const agents = useLoad(() => client.agents.list(), [client]);
-  const isAdmin = may(scopes, 'admin');
   const create = async (profile: AgentProfileFields) => {
     await client.agents.create(profile);
     agents.reload();
@@ -26,26 +20,35 @@ export function AgentsView({ client, scopes }: ViewProps) {
   return (
     <Section title="Agents">
       <ErrorBox error={agents.error} />
-      {agents.value?.map((a) => (
-        <details key={a.name} class="tool">
-          <summary>
-            <strong>{a.name}</strong> <span class="muted">({a.source})</span> {a.description}
-          </summary>
-          <dl class="facts">
-            {SHOWN.map(([field, label]) => (
-              <>
-                <dt>{label}</dt>
-                <dd>{a[field] === undefined || a[field] === null ? '—' : String(a[field])}</dd>
-              </>
-            ))}
-            <dt>Allowed tools</dt>
-            <dd>{a.allowed_tools.join(', ') || '—'}</dd>
-          </dl>
-          <p>System prompt</p>
-          <pre class="scroll">{a.system_prompt}</pre>
-        </details>
-      ))}
-      {isAdmin && <AgentForm client={client} onCreate={create} />}
+      <table class="cards" aria-label="Agent profiles">
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col">From</th>
+            <th scope="col">Mode</th>
+            <th scope="col">Model</th>
+            <th scope="col">Tools</th>
+            <th scope="col">Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {agents.value?.map((a) => (
+            <tr key={a.name}>
+              <td data-label="Agent">
+                <a href={`#/agents/${encodeURIComponent(a.name)}`}>{a.name}</a>
+              </td>
+              <td data-label="From">{a.source}</td>
+              <td data-label="Mode">
+                {a.mode} · {a.protocol}
+              </td>
+              <td data-label="Model">{a.model ?? 'platform default'}</td>
+              <td data-label="Tools">{a.allowed_tools.join(', ') || '—'}</td>
+              <td data-label="Description">{a.description || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {isAdmin && <AgentForm client={client} onSave={create} />}
     </Section>
   );
 }

@@ -9,6 +9,7 @@ import { KeysView } from './keys-view';
 import { RunsView } from './runs-view';
 import { SessionsView } from './sessions-view';
 import { TasksView } from './tasks-view';
+import { UsageView } from './usage-view';
 import { ErrorBox, Guard } from './ui';
 
 /** The console talks to the gateway that served it, through the platform's own client. */
@@ -72,11 +73,12 @@ export function App() {
         </p>
       </header>
       <main>
-        <Guard key={route.view}>
+        <Guard key={`${route.view}/${route.arg ?? ''}`}>
           {route.view === 'chat' && <ChatView {...props} />}
           {route.view === 'sessions' && <SessionsView {...props} />}
           {route.view === 'runs' && <RunsView {...props} />}
           {route.view === 'agents' && <AgentsView {...props} />}
+          {route.view === 'usage' && <UsageView {...props} />}
           {route.view === 'functions' && <FunctionsView {...props} />}
           {route.view === 'tasks' && <TasksView {...props} />}
           {route.view === 'keys' && may(me.scopes, 'admin') && <KeysView {...props} />}

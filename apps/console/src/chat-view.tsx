@@ -1,5 +1,5 @@
 import { AgentChassisError, type ChatEvent, type ErrorBody, type PendingApproval } from '@app/client';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewProps } from './view-props';
 import {
   awaitingPlanApproval,
@@ -18,8 +18,10 @@ import { ErrorBox, Pre, Section, useLoad } from './ui';
 const asBody = (err: unknown): ErrorBody =>
   err instanceof AgentChassisError ? err.toBody() : { code: 'internal', message: errorMessage(err) };
 
-export function ChatView({ client }: ViewProps) {
+export function ChatView({ client, arg }: ViewProps) {
   const agents = useLoad(() => client.agents.list(), [client]);
+  // `#/chat/<session id>`: the session's conversation goes on here
+  const earlier = useLoad(() => (arg ? client.sessions.get(arg) : Promise.resolve(undefined)), [client, arg]);
   const [agent, setAgent] = useState('');
   const [message, setMessage] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -28,7 +30,10 @@ export function ChatView({ client }: ViewProps) {
   // a turn whose Cancel was pressed before its run started: cancelled as soon as its run_start comes
   const cancelWhenStarted = useRef<number | undefined>(undefined);
   const running = turns.some((t) => t.running);
-  const sessionId = [...turns].reverse().find((t) => t.session_id)?.session_id;
+  const sessionId = [...turns].reverse().find((t) => t.session_id)?.session_id ?? earlier.value?.id;
+  useEffect(() => {
+    if (earlier.value) setAgent(earlier.value.agent);
+  }, [earlier.value]);
 
   const update = (at: number, next: (turn: Turn) => Turn) =>
     setTurns((all) => all.map((t, i) => (i === at ? next(t) : t)));
@@ -121,11 +126,27 @@ export function ChatView({ client }: ViewProps) {
           ))}
         </select>
         {sessionId && <span class="muted">session {sessionId}</span>}
-        <button type="button" onClick={() => setTurns([])} disabled={running}>
+        <button
+          type="button"
+          onClick={() => {
+            setTurns([]);
+            if (arg) location.hash = '#/chat';
+          }}
+          disabled={running}
+        >
           New session
         </button>
       </div>
-      <ErrorBox error={agents.error ?? error} />
+      <ErrorBox error={agents.error ?? earlier.error ?? error} />
+      {earlier.value && earlier.value.messages.length > 0 && (
+        <ol class="turns earlier" aria-label="Earlier in this session">
+          {earlier.value.messages.map((m) => (
+            <li key={m.seq} class={m.role === 'user' ? 'user' : 'answer'}>
+              <strong>{m.role === 'user' ? 'You:' : 'Assistant:'}</strong> {m.content}
+            </li>
+          ))}
+        </ol>
+      )}
       <ol class="turns">
         {turns.map((turn, at) => (
           <li key={at} class="turn">

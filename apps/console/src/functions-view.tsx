@@ -4,6 +4,7 @@ import { may } from './access';
 import type { ViewProps } from './view-props';
 import { json } from './format';
 import { fieldsOf, type FormField, paramsOf } from './schema-form';
+import { McpServers } from './mcp-servers';
 import { ErrorBox, Pre, Section, useLoad } from './ui';
 
 export function FunctionsView({ client, scopes, arg }: ViewProps) {
@@ -11,6 +12,7 @@ export function FunctionsView({ client, scopes, arg }: ViewProps) {
   const selected = list.value?.find((f) => f.name === arg);
   return (
     <Section title="Functions">
+      <McpServers client={client} />
       <ErrorBox error={list.error} />
       <div class="split">
         <ul class="list" aria-label="Function catalogue">

@@ -1,7 +1,7 @@
 import type { CreatedApiKey, Scope } from '@app/client';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './view-props';
-import { formatTime } from './format';
+import { formatTime, formatUsd } from './format';
 import { ErrorBox, Section, useLoad } from './ui';
 
 const ALL_SCOPES: Scope[] = [
@@ -18,6 +18,7 @@ export function KeysView({ client }: ViewProps) {
   const [name, setName] = useState('');
   const [principal, setPrincipal] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['chat']);
+  const [budget, setBudget] = useState('');
   const [created, setCreated] = useState<CreatedApiKey | undefined>();
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -26,8 +27,16 @@ export function KeysView({ client }: ViewProps) {
     setError(undefined);
     setCopied(false);
     try {
-      setCreated(await client.keys.create({ name, scopes, ...(principal ? { principal } : {}) }));
+      setCreated(
+        await client.keys.create({
+          name,
+          scopes,
+          ...(principal ? { principal } : {}),
+          ...(budget ? { daily_cost_budget_usd: Number(budget) } : {}),
+        }),
+      );
       setName('');
+      setBudget('');
       keys.reload();
     } catch (err) {
       setError(err);
@@ -58,6 +67,16 @@ export function KeysView({ client }: ViewProps) {
         <input id="key-name" value={name} required onInput={(e) => setName(e.currentTarget.value)} />
         <label for="key-principal">Principal (optional)</label>
         <input id="key-principal" value={principal} onInput={(e) => setPrincipal(e.currentTarget.value)} />
+        <label for="key-budget">Daily budget, USD (optional; empty: the platform’s default)</label>
+        <input
+          id="key-budget"
+          type="number"
+          min={0}
+          step="0.01"
+          inputMode="decimal"
+          value={budget}
+          onInput={(e) => setBudget(e.currentTarget.value)}
+        />
         <fieldset>
           <legend>Scopes</legend>
           {ALL_SCOPES.map((scope) => (
@@ -96,44 +115,51 @@ export function KeysView({ client }: ViewProps) {
         </div>
       )}
       <ErrorBox error={error ?? keys.error} />
-      <div class="table-wrap">
-        <table aria-label="API keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Principal</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
+      <table class="cards" aria-label="API keys">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Principal</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Daily budget</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.value?.map((k) => (
+            <tr key={k.id}>
+              <td data-label="Name">{k.name}</td>
+              <td data-label="Principal">{k.principal}</td>
+              <td data-label="Prefix">
+                <code>{k.prefix}</code>
+              </td>
+              <td data-label="Scopes">{k.scopes.join(', ')}</td>
+              <td data-label="Daily budget">
+                {k.daily_cost_budget_usd === null ? 'default' : formatUsd(k.daily_cost_budget_usd)}
+              </td>
+              <td data-label="Created">{formatTime(k.created_at)}</td>
+              <td data-label="Last used">{formatTime(k.last_used_at)}</td>
+              <td data-label="State">
+                {k.revoked_at ? (
+                  `revoked ${formatTime(k.revoked_at)}`
+                ) : (
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-label={`Revoke ${k.name}`}
+                    onClick={() => void revoke(k.id)}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.value?.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td>{k.principal}</td>
-                <td>
-                  <code>{k.prefix}</code>
-                </td>
-                <td>{k.scopes.join(', ')}</td>
-                <td>{formatTime(k.created_at)}</td>
-                <td>{formatTime(k.last_used_at)}</td>
-                <td>
-                  {k.revoked_at ? (
-                    `revoked ${formatTime(k.revoked_at)}`
-                  ) : (
-                    <button type="button" aria-label={`Revoke ${k.name}`} onClick={() => void revoke(k.id)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
     </Section>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './view-props';
-import { formatTime } from './format';
+import { formatTime, formatUsd } from './format';
 import { ErrorBox, Section, useLoad } from './ui';
 
 export function SessionsView({ client, arg }: ViewProps) {
@@ -31,30 +31,28 @@ function SessionList({ client }: Pick<ViewProps, 'client'>) {
         <button type="submit">Search</button>
       </form>
       <ErrorBox error={page.error} />
-      <div class="table-wrap">
-        <table aria-label="Sessions, newest first">
-          <thead>
-            <tr>
-              <th scope="col">Session</th>
-              <th scope="col">Title</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Last active</th>
+      <table class="cards" aria-label="Sessions, newest first">
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col">Title</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Last active</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.value?.items.map((s) => (
+            <tr key={s.id}>
+              <td data-label="Session">
+                <a href={`#/sessions/${encodeURIComponent(s.id)}`}>{s.id}</a>
+              </td>
+              <td data-label="Title">{s.title ?? '—'}</td>
+              <td data-label="Agent">{s.agent}</td>
+              <td data-label="Last active">{formatTime(s.updated_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {page.value?.items.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <a href={`#/sessions/${encodeURIComponent(s.id)}`}>{s.id}</a>
-                </td>
-                <td>{s.title ?? '—'}</td>
-                <td>{s.agent}</td>
-                <td>{formatTime(s.updated_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
       {page.value && page.value.items.length === 0 && (
         <p class="muted">No sessions{q ? ` matching “${q}”` : ''}.</p>
       )}
@@ -81,7 +79,14 @@ function SessionDetail({ client, id }: Pick<ViewProps, 'client'> & { id: string 
         <>
           <p>
             {s.title ?? 'Untitled'} · agent {s.agent} · started {formatTime(s.created_at)}
+            {s.cost_so_far !== null && ` · ${formatUsd(s.cost_so_far)} so far`}
           </p>
+          <div class="row">
+            <a class="button" href={`#/chat/${encodeURIComponent(s.id)}`}>
+              Continue in chat
+            </a>
+            <DeleteSession client={client} id={s.id} />
+          </div>
           {s.summary && <p class="muted">Summary: {s.summary}</p>}
           <h3>Messages</h3>
           <ol class="turns" aria-label="Messages">
@@ -105,5 +110,37 @@ function SessionDetail({ client, id }: Pick<ViewProps, 'client'> & { id: string 
         ))}
       </ul>
     </Section>
+  );
+}
+
+/** Deleting asks once more, in the page (no browser dialog): the session's messages and runs go with it. */
+function DeleteSession({ client, id }: Pick<ViewProps, 'client'> & { id: string }) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<unknown>();
+  async function remove() {
+    try {
+      await client.sessions.delete(id);
+      location.hash = '#/sessions';
+    } catch (err) {
+      setError(err);
+    }
+  }
+  if (!asking)
+    return (
+      <button type="button" class="secondary" onClick={() => setAsking(true)}>
+        Delete session
+      </button>
+    );
+  return (
+    <div class="confirm" role="group" aria-label="Confirm deleting the session">
+      <span>Delete this session, its messages and its runs? </span>
+      <button type="button" class="danger" onClick={() => void remove()}>
+        Delete
+      </button>{' '}
+      <button type="button" class="secondary" onClick={() => setAsking(false)} autoFocus>
+        Keep it
+      </button>
+      <ErrorBox error={error} />
+    </div>
   );
 }

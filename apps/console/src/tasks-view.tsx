@@ -35,105 +35,103 @@ export function TasksView({ client, scopes }: ViewProps) {
       </div>
       <ErrorBox error={error ?? delays.error ?? crons.error} />
       <h3>Delays</h3>
-      <div class="table-wrap">
-        <table aria-label="Delays">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Does</th>
-              <th scope="col">Run at</th>
-              <th scope="col">Status</th>
-              <th scope="col">Ran at</th>
-              <th scope="col">Result or error</th>
-              {canWrite && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {delays.value?.map((d) => (
-              <tr key={d.name}>
-                <td>{d.name}</td>
-                <td>
-                  {d.target === 'function'
-                    ? `${d.function ?? ''} ${json(d.params)}`
-                    : `${d.agent ?? 'agent'}: ${d.message ?? ''}`}
-                </td>
-                <td>{formatTime(d.run_at)}</td>
-                <td>{d.status}</td>
-                <td>{formatTime(d.executed_at)}</td>
-                <td>
-                  <div class="cell">
-                    {d.error ?? (d.result === null || d.result === undefined ? '' : json(d.result))}
-                  </div>
-                </td>
-                {canWrite && (
-                  <td>
-                    {d.status === 'pending' && (
-                      <button
-                        type="button"
-                        aria-label={`Cancel ${d.name}`}
-                        onClick={() => void act(() => client.delays.cancel(d.name))}
-                      >
-                        Cancel
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <h3>Crons</h3>
-      <div class="table-wrap">
-        <table aria-label="Crons">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Schedule</th>
-              <th scope="col">Does</th>
-              <th scope="col">Next run</th>
-              <th scope="col">Last run</th>
-              <th scope="col">Runs</th>
-              {canWrite && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {crons.value?.map((c) => (
-              <tr key={c.name}>
-                <td>{c.name}</td>
-                <td>
-                  <code>{c.cron_expr}</code> ({c.timezone}){c.enabled ? '' : ' · disabled'}
-                </td>
-                <td>
-                  {c.target === 'function'
-                    ? `${c.function ?? ''} ${json(c.params)}`
-                    : `${c.agent ?? 'agent'}: ${c.message ?? ''}`}
-                </td>
-                <td>{formatTime(c.next_run_at)}</td>
-                <td>
-                  {formatTime(c.last_run_at)}
-                  {c.last_status ? ` · ${c.last_status}` : ''}
-                </td>
-                <td>
-                  {c.run_count}
-                  {c.max_runs ? ` / ${c.max_runs}` : ''}
-                </td>
-                {canWrite && (
-                  <td>
+      <table class="cards" aria-label="Delays">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Does</th>
+            <th scope="col">Run at</th>
+            <th scope="col">Status</th>
+            <th scope="col">Ran at</th>
+            <th scope="col">Result or error</th>
+            {canWrite && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {delays.value?.map((d) => (
+            <tr key={d.name}>
+              <td data-label="Name">{d.name}</td>
+              <td data-label="Does">
+                {d.target === 'function'
+                  ? `${d.function ?? ''} ${json(d.params)}`
+                  : `${d.agent ?? 'agent'}: ${d.message ?? ''}`}
+              </td>
+              <td data-label="Run at">{formatTime(d.run_at)}</td>
+              <td data-label="Status">{d.status}</td>
+              <td data-label="Ran at">{formatTime(d.executed_at)}</td>
+              <td data-label="Result or error">
+                <div class="cell">
+                  {d.error ?? (d.result === null || d.result === undefined ? '' : json(d.result))}
+                </div>
+              </td>
+              {canWrite && (
+                <td data-label="Actions">
+                  {d.status === 'pending' && (
                     <button
                       type="button"
-                      aria-label={`Delete ${c.name}`}
-                      onClick={() => void act(() => client.crons.delete(c.name))}
+                      aria-label={`Cancel ${d.name}`}
+                      onClick={() => void act(() => client.delays.cancel(d.name))}
                     >
-                      Delete
+                      Cancel
                     </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {delays.value?.length === 0 && <p class="muted">No delays.</p>}
+      <h3>Crons</h3>
+      <table class="cards" aria-label="Crons">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Schedule</th>
+            <th scope="col">Does</th>
+            <th scope="col">Next run</th>
+            <th scope="col">Last run</th>
+            <th scope="col">Runs</th>
+            {canWrite && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {crons.value?.map((c) => (
+            <tr key={c.name}>
+              <td data-label="Name">{c.name}</td>
+              <td data-label="Schedule">
+                <code>{c.cron_expr}</code> ({c.timezone}){c.enabled ? '' : ' · disabled'}
+              </td>
+              <td data-label="Does">
+                {c.target === 'function'
+                  ? `${c.function ?? ''} ${json(c.params)}`
+                  : `${c.agent ?? 'agent'}: ${c.message ?? ''}`}
+              </td>
+              <td data-label="Next run">{formatTime(c.next_run_at)}</td>
+              <td data-label="Last run">
+                {formatTime(c.last_run_at)}
+                {c.last_status ? ` · ${c.last_status}` : ''}
+              </td>
+              <td data-label="Runs">
+                {c.run_count}
+                {c.max_runs ? ` / ${c.max_runs}` : ''}
+              </td>
+              {canWrite && (
+                <td data-label="Actions">
+                  <button
+                    type="button"
+                    aria-label={`Delete ${c.name}`}
+                    onClick={() => void act(() => client.crons.delete(c.name))}
+                  >
+                    Delete
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {crons.value?.length === 0 && <p class="muted">No crons.</p>}
       {canWrite && (
         <div class="split">
           <DelayForm client={client} onCreated={() => void act(async () => undefined)} />

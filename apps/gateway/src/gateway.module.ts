@@ -21,6 +21,7 @@ import { RunsModule } from './runs/runs.module';
 import { MemoryModule } from './memory/memory.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { TasksModule } from './tasks/tasks.module';
+import { UsageModule } from './usage/usage.module';
 
 @Module({})
 export class GatewayModule {
@@ -41,6 +42,7 @@ export class GatewayModule {
         MemoryModule,
         AgentsModule,
         TasksModule,
+        UsageModule,
         DocsModule,
         ...(config.mcp.serve ? [McpModule] : []),
         // before the OpenAI door, whose /v1 catch-all answers any path it does not serve

@@ -25,8 +25,7 @@ import { CronTaskRepository } from './tasks/store/cron-task.repository';
 import { DelayTaskRepository } from './tasks/store/delay-task.repository';
 import { FunctionCallRecords } from './tasks/store/function-call-records.repository';
 import { TaskFireRepository } from './tasks/store/task-fire.repository';
-import { TaskKeyRepository } from './tasks/store/task-key.repository';
-import { UsageLimits } from '@app/limits';
+import { KeyBudgetRepository, UsageLimits } from '@app/limits';
 
 @Module({})
 export class SchedulerModule {
@@ -50,7 +49,7 @@ export class SchedulerModule {
         DelayTaskRepository,
         CronTaskRepository,
         TaskFireRepository,
-        TaskKeyRepository,
+        KeyBudgetRepository,
         UsageLimits,
         FunctionCallRecords,
         TaskQueue,

@@ -11,6 +11,12 @@ export interface AgentDefinition {
   name: string;
   /** The agent's instructions; they open every system prompt. */
   system_prompt: string;
+  /**
+   * The caller's instructions for one turn (its system messages, a follow-up's context): a system
+   * message of their own after the agent's prompt, so that prompt and its function list stay the
+   * same request after request (the prefix a provider's prompt cache can serve).
+   */
+  turn_instructions?: string;
   protocol: AgentProtocol;
   mode: AgentMode;
   /** Function names and `prefix*` patterns (`*`: every function). */

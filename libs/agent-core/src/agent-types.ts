@@ -85,11 +85,12 @@ export interface ExecuteOptions<D extends AgentDefinition = AgentDefinition> {
 
 /**
  * A run carried on from its journal: the strategy runs again from the top, each journaled model
- * step and call answered from `replay`, the rest live; `resumed` is announced instead of `run_start`.
+ * step and call answered from `replay`, the rest live; `resumed` is announced instead of
+ * `run_start` (without it the run starts: a fork, run on a journal copied from another run).
  */
 export interface ResumeOptions {
   replay: JournalReplay;
-  resumed: RunResumedEvent;
+  resumed?: RunResumedEvent;
   /** Decisions on calls the run held for approval: a held call decided here runs (or not) as decided. */
   approvals?: ApprovalDecisions;
   /** The caller's results for the client tool calls the run paused on: its reply that asked is answered with them. */

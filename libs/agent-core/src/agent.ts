@@ -142,6 +142,7 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
       hooks: ports.hooks,
       journal: ports.journal,
       metrics: ports.metrics,
+      spend: ports.spend,
       clientTools: input.clientTools?.length ? new ClientToolSet(input.clientTools) : undefined,
       inbox: run.inbox,
     };

@@ -66,6 +66,21 @@ export class LimitExceeded extends AgentError {
   override name = 'LimitExceeded';
 }
 
+/**
+ * A model call was not sent: its worst case (the prompt's tokens, `max_tokens` of reply) does not
+ * fit in what is left of a USD budget, the run's own (`scope: 'run'`) or its API key's (`'key'`).
+ */
+export class BudgetRefused extends LimitExceeded {
+  override name = 'BudgetRefused';
+
+  constructor(
+    readonly scope: 'run' | 'key',
+    message: string,
+  ) {
+    super('budget', message);
+  }
+}
+
 export class Cancelled extends AgentError {
   override name = 'Cancelled';
 

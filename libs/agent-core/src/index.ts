@@ -19,6 +19,7 @@ export { DEFAULT_SYSTEM_PROMPT, DEFINITION_DEFAULTS, defineAgent } from './agent
 export type { AgentDefinition } from './agent-definition';
 export {
   AgentError,
+  BudgetRefused,
   Cancelled,
   ConfigurationError,
   HookFailed,
@@ -41,6 +42,8 @@ export type {
   RunMetrics,
   RunJournal,
   SessionStore,
+  SpendHold,
+  SpendLedger,
   StoredTurnMessage,
   ToolDecision,
 } from './ports';
@@ -55,7 +58,8 @@ export type {
   NativeToolCall,
   TokenUsage,
 } from './model/model-client';
-export { costOf, pricedUsage, roundUsd } from './cost';
+export { costOf, pricedUsage, roundUsd, worstCaseCost } from './cost';
+export { addTokens, tokensBetween, tokensOf, uncachedPromptTokens } from './usage';
 export { RunState } from './run-state';
 export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions } from './run-state';
 export type { RunContext } from './run-context';
@@ -65,6 +69,8 @@ export { endedByHook, replyOf, runStrategy } from './run-turn';
 export { frameRun, type RunFrame, type RunHost } from './run-frame';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
+export { BUDGETED_MAX_TOKENS } from './model/spend-hold';
+export { promptTokensOf } from './model/prompt-estimate';
 export { toolStep } from './tools/tool-step';
 export { callerOf, idempotencyKeyOf } from './tools/call-identity';
 export { paramErrors } from './tools/param-check';
@@ -73,6 +79,7 @@ export {
   argumentsHash,
   canonicalJson,
   needsApproval,
+  respondedResult,
   type ApprovalDecision,
   type ApprovalDecisions,
   type HeldCall,
@@ -107,6 +114,7 @@ export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
 export { rankByBm25, searchWords } from './memory/memory-ranking';
 export { fuseByReciprocalRank, RRF_K } from './memory/memory-fusion';
 export { MAX_SEGMENT_CHARS, segmentRun, type FinishedRun } from './memory/run-segments';
+export { functionsWithMemory } from './memory/run-memory';
 export { RunArchiver, type RunArchiverOptions } from './memory/run-archiver';
 export { chunkOf, expansionOf, withinScope } from './memory/memory-chunks';
 export { InMemoryMemoryStore } from './memory/in-memory-memory.store';

@@ -85,6 +85,24 @@ export interface RunMetrics {
   modelCost?(run: RunState, usd: number): void;
 }
 
+/**
+ * A budget outside the run that its model calls draw on (the executor's: the run's API key's
+ * daily USD budget, shared by every run of the key, on every executor). Each call reserves its
+ * worst case before it is sent and settles at what it cost, so concurrent runs can never spend
+ * past the budget between them.
+ */
+export interface SpendLedger {
+  /** Whether `run` draws on such a budget at all; false: nothing is reserved (and nothing counted for it). */
+  applies(run: RunState): boolean | Promise<boolean>;
+  /** Holds `usd` of the budget for one call of `run`; undefined when what is left cannot take it. */
+  reserve(run: RunState, usd: number): Promise<SpendHold | undefined>;
+}
+
+/** A reservation: settled once, with what the call cost (0 for a call that failed before it was billed). */
+export interface SpendHold {
+  settle(usd: number): void;
+}
+
 export interface StoredTurnMessage {
   role: 'user' | 'assistant';
   content: string;

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from './agent-definition';
 import type { ModelClient } from './model/model-client';
-import type { Functions, Hooks, RunMetrics, RunJournal } from './ports';
+import type { Functions, Hooks, RunJournal, RunMetrics, SpendLedger } from './ports';
 import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
 import type { ClientResults } from './tools/client-results';
@@ -18,6 +18,8 @@ export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   hooks?: Hooks;
   journal?: RunJournal;
   metrics?: RunMetrics;
+  /** A budget outside the run its model calls draw on (its API key's day): each call reserves before it is sent. */
+  spend?: SpendLedger;
   /** Tools the caller runs itself; a call to one holds the run in `awaiting_tool_results`. */
   clientTools?: ClientToolSet;
   /** The caller's results for the client calls the run paused on: the run goes on with them. */

@@ -41,7 +41,8 @@ function endingReply(run: RunState, reason: Exclude<FinishReason, 'final'>, erro
     case 'max_tool_calls':
       return `I stopped before finishing: the limit of ${profile.max_tool_calls} function calls was reached.`;
     case 'budget':
-      return `${budgetSpent(run)}${doneSoFar(run)}`;
+      // a call refused before it was sent says which budget it did not fit
+      return `${error ? `I stopped before finishing: ${error}.` : budgetSpent(run)}${doneSoFar(run)}`;
     case 'timeout':
       return 'I stopped before finishing: the run took longer than its time limit.';
     case 'parse_error':

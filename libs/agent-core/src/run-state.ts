@@ -12,6 +12,7 @@ import type {
 } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
 import { costOf } from './cost';
+import { addTokens } from './usage';
 import { IllegalTransition } from './errors';
 import type { Clock, EventSink, RunEvent } from './events';
 import { InMemoryRunInbox } from './inbox/run-inbox';
@@ -167,8 +168,7 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   }
 
   addUsage(usage: Usage): void {
-    this.usage.prompt_tokens += usage.prompt_tokens;
-    this.usage.completion_tokens += usage.completion_tokens;
+    addTokens(this.usage, usage);
   }
 
   /** What the run has cost so far in USD; undefined when its model has no price. */

@@ -10,6 +10,7 @@ import type {
   RunMetrics,
   RunJournal,
   SessionStore,
+  SpendLedger,
 } from './ports';
 import { JSON_PLAN_PARSER, type PlanParser } from './strategies/plan-parser';
 
@@ -23,6 +24,8 @@ export interface RuntimeOptions {
   memory?: MemoryStore;
   clock?: Clock;
   metrics?: RunMetrics;
+  /** A budget outside each run that its model calls draw on (reserved before each call, settled after). */
+  spend?: SpendLedger;
   /** Where sessions keep their history; in memory when absent. */
   sessions?: SessionStore;
   /** Receives every run's events, besides the stream `Agent.send` returns. */

@@ -5,6 +5,7 @@ import type { AgentResult, RunInput } from './agent-types';
 import { costOf } from './cost';
 import { LimitExceeded } from './errors';
 import { newId } from './ids';
+import { addTokens } from './usage';
 import type { ChatMessage } from './model/model-client';
 import type { SessionStore, StoredTurnMessage } from './ports';
 import type { RunContext } from './run-context';
@@ -79,8 +80,7 @@ export class AgentSession {
       price: input.price ?? this.settings.pricing,
     });
     this.lastActive = this.now();
-    this.usage.prompt_tokens += result.usage.prompt_tokens;
-    this.usage.completion_tokens += result.usage.completion_tokens;
+    addTokens(this.usage, result.usage);
     if (result.function_calls.length > 0) this.toolTurns += 1;
     if (result.phase !== 'awaiting_approval') await this.append(input.message, result.transcript);
     return result;

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type CompletionRequest,
   ConfigurationError,
   HookFailed,
   InMemoryRunJournal,
   LimitExceeded,
   type PlanParser,
+  promptTokensOf,
   type RunEvent,
   ScriptedModelClient,
 } from '@app/agent-core';
@@ -159,17 +161,22 @@ describe('createAgent', () => {
   });
 
   it('stops a run at its maxCostUsd, at the price its session gives, and counts the session cost', async () => {
-    const model = new ScriptedModelClient([XML_CALL, XML_CALL, 'never']);
-    const agent = createAgent({
-      name: 'w',
-      model,
-      functions: [weather([])],
-      limits: { maxCostUsd: 0.00001 },
+    // every call billed its worst case: its prompt and all 100 tokens of reply, at 1 USD per million each
+    const billing = (request: CompletionRequest) => ({
+      prompt_tokens: promptTokensOf(request),
+      completion_tokens: request.maxTokens ?? 0,
     });
+    const model = new ScriptedModelClient([XML_CALL, XML_CALL, 'never'], { billing });
+    const probe = new ScriptedModelClient(['probe']);
+    const options = { name: 'w', functions: [weather([])], definition: { max_tokens: 100 } };
+    await createAgent({ ...options, model: probe }).run('Weather in Oslo?');
+    const oneCall = (promptTokensOf(probe.requests[0]) + 100) / 1e6;
+    const agent = createAgent({ ...options, model, limits: { maxCostUsd: 1.5 * oneCall } });
     const chat = agent.session(undefined, { pricing: { input_per_mtok: 1, output_per_mtok: 1 } });
     const turn = await chat.submitTurn('Weather in Oslo?');
     expect(turn.finish_reason).toBe('budget');
-    expect(turn.usage.cost_usd).toBeGreaterThanOrEqual(0.00001);
+    expect(model.requests).toHaveLength(1);
+    expect(turn.usage.cost_usd).toBeLessThanOrEqual(1.5 * oneCall);
     expect(chat.cost).toBe(turn.usage.cost_usd);
   });
 

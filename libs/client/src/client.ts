@@ -13,9 +13,11 @@ import type {
   DelayStatus,
   DelayTaskView,
   FnExecReply,
+  ForkRunBody,
   FunctionDefinition,
   ListRunsQuery,
   ListSessionsQuery,
+  McpServerList,
   RejectRunBody,
   MemoryForgetQuery,
   MemoryForgetReply,
@@ -25,6 +27,9 @@ import type {
   RunView,
   SessionPage,
   SessionView,
+  StepMessagesView,
+  UsageQuery,
+  UsageView,
   WhoAmIView,
 } from '@app/contracts';
 import { AgentChassisError } from './errors';
@@ -136,6 +141,25 @@ export class AgentChassisClient {
       options: StreamOptions & { decision: RejectRunBody },
     ): AsyncGenerator<ChatEvent, void, undefined> =>
       this.stream(`/api/v1/runs/${segment(id)}/reject`, options.decision, options.signal),
+    /**
+     * A new run that takes this run's steps before `from_step` from its journal and runs live from
+     * there, with the message, agent, model or previous results changed as asked; answered when it ends.
+     */
+    fork: (id: string, body: ForkRunBody, options: StreamOptions = {}): Promise<AgentRunReply> =>
+      this.http.json('POST', `/api/v1/runs/${segment(id)}/fork`, {
+        body: { ...body, stream: false },
+        signal: options.signal,
+      }),
+    /** As `fork`, streaming the new run's events as `chatStream` does. */
+    forkStream: (
+      id: string,
+      body: ForkRunBody,
+      options: StreamOptions = {},
+    ): AsyncGenerator<ChatEvent, void, undefined> =>
+      this.stream(`/api/v1/runs/${segment(id)}/fork`, { ...body, stream: true }, options.signal),
+    /** What model step `step` sent (system prompt, history, results) and got back, each part with its tokens. */
+    stepMessages: (id: string, step: number): Promise<StepMessagesView> =>
+      this.http.json('GET', `/api/v1/runs/${segment(id)}/steps/${step}/messages`),
     /** Carries out the caller's own plan (refused whole, every bad step named, when invalid). */
     plan: (request: RunPlanRequest, options: StreamOptions = {}): Promise<AgentRunReply> =>
       this.http.json('POST', '/api/v1/runs', { body: { ...request, stream: false }, signal: options.signal }),
@@ -162,7 +186,16 @@ export class AgentChassisClient {
       this.http.json('GET', `/api/v1/agents/${segment(name)}`),
     create: (profile: AgentProfileFields): Promise<AgentProfileView> =>
       this.http.json('POST', '/api/v1/agents', { body: profile }),
+    /** Replaces a profile created over the API with `profile` (every field; its name stays). */
+    update: (name: string, profile: AgentProfileFields): Promise<AgentProfileView> =>
+      this.http.json('PUT', `/api/v1/agents/${segment(name)}`, { body: profile }),
+    delete: (name: string): Promise<void> => this.http.json('DELETE', `/api/v1/agents/${segment(name)}`),
   };
+
+  /** Runs, tokens, cost and latency over the last day or week, by agent and by key (every principal's for an admin). */
+  usage(query: UsageQuery = {}): Promise<UsageView> {
+    return this.http.json('GET', '/api/v1/usage', { query: pageQuery(query) });
+  }
 
   readonly functions = {
     list: async (): Promise<FunctionDefinition[]> =>
@@ -173,6 +206,11 @@ export class AgentChassisClient {
     invoke: (name: string, request: InvokeFunctionRequest = {}): Promise<FnExecReply> =>
       this.http.json('POST', `/api/v1/functions/${segment(name)}/invoke`, { body: request }),
   };
+
+  /** The MCP servers the function runners mount as functions, and each one's state. */
+  mcpServers(): Promise<McpServerList> {
+    return this.http.json('GET', '/api/v1/mcp/servers');
+  }
 
   readonly delays = {
     list: async (query: { status?: DelayStatus } = {}): Promise<DelayTaskView[]> =>

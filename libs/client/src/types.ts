@@ -46,6 +46,21 @@ export type {
   TraceStep,
   Usage,
   WhoAmIView,
+  ApprovalDecisionView,
+  McpServerList,
+  McpServerView,
+  ForkRunBody,
+  ForkToolResult,
+  PromptMessage,
+  PromptPart,
+  PromptReply,
+  StepMessagesView,
+  TimelineSpan,
+  UsageBucket,
+  UsageQuery,
+  UsageSeries,
+  UsageView,
+  UsageWindow,
 } from '@app/contracts';
 
 /** Body of `POST /api/v1/chat` (the gateway's own request DTO, as the API documents it). */

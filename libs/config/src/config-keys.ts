@@ -53,6 +53,10 @@ export const CONFIG_KEYS = [
     example: 'http://proxy.internal:3128',
   }),
   key('llm.no_proxy', 'LLM_NO_PROXY', 'list', { default: [] }),
+  // The provider's prompt cache: `auto` places Anthropic's cache breakpoints and sends OpenAI (and
+  // Azure) a `prompt_cache_key` per session; `on` sends the key to any OpenAI-compatible server too;
+  // `off` does neither.
+  key('llm.prompt_cache', 'LLM_PROMPT_CACHE', 'string', { default: 'auto', oneOf: ['auto', 'on', 'off'] }),
   // The overall deadline of one agent run; the gateway waits this long (plus a grace) for a reply.
   key('executor.run_timeout', 'AGENT_RUN_TIMEOUT', 'duration', { default: 300_000, min: 100 }),
   // How long the executor trusts its copy of the function catalogue before asking again.

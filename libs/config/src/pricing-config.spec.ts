@@ -30,7 +30,28 @@ describe('pricing and cost budgets in the configuration', () => {
 
   it('reads the example configuration, prices included', () => {
     const config = loadConfig({ AC_CONFIG: join(process.cwd(), 'config/agentchassis.example.yaml') });
-    expect(config.pricing['gpt-4o-mini']).toEqual({ input_per_mtok: 0.15, output_per_mtok: 0.6 });
+    expect(config.pricing['gpt-4o-mini']).toEqual({
+      input_per_mtok: 0.15,
+      output_per_mtok: 0.6,
+      cached_input_per_mtok: 0.075,
+    });
+  });
+
+  it("reads the prompt cache's prices, each optional", () => {
+    const config = loadConfig(
+      withFile(
+        'pricing:\n  claude: {input_per_mtok: 3, output_per_mtok: 15, cached_input_per_mtok: 0.3, cache_write_per_mtok: 3.75}\n  mini: {input_per_mtok: 0.75, output_per_mtok: 4.5, cached_input_per_mtok: 0.075}\n',
+      ),
+    );
+    expect(config.pricing).toEqual({
+      claude: {
+        input_per_mtok: 3,
+        output_per_mtok: 15,
+        cached_input_per_mtok: 0.3,
+        cache_write_per_mtok: 3.75,
+      },
+      mini: { input_per_mtok: 0.75, output_per_mtok: 4.5, cached_input_per_mtok: 0.075 },
+    });
   });
 
   it('names every bad price at once', () => {
@@ -38,7 +59,7 @@ describe('pricing and cost budgets in the configuration', () => {
     try {
       loadConfig({
         ...withFile(
-          'pricing:\n  a: {input_per_mtok: cheap, output_per_mtok: 1}\n  b: {input_per_mtok: -1}\n  c: 3\n  d: {input_per_mtok: 1, output_per_mtok: 1, cached: 2}\n',
+          'pricing:\n  a: {input_per_mtok: cheap, output_per_mtok: 1}\n  b: {input_per_mtok: -1}\n  c: 3\n  d: {input_per_mtok: 1, output_per_mtok: 1, cached: 2}\n  e: {input_per_mtok: 1, output_per_mtok: 1, cache_write_per_mtok: free}\n',
         ),
         DAILY_COST_BUDGET_USD_PER_KEY: 'lots',
       });
@@ -53,6 +74,7 @@ describe('pricing and cost budgets in the configuration', () => {
       'pricing.b.output_per_mtok',
       'pricing.c',
       'pricing.d.cached',
+      'pricing.e.cache_write_per_mtok',
     ]);
     expect(error!.message).toContain(
       "pricing.a.input_per_mtok: must be a number of USD per million tokens, got 'cheap'",

@@ -196,3 +196,11 @@ export class AgentProfileCreateRequest {
   @ValidateNested() @Type(() => AgentProfileFields) profile!: AgentProfileFields;
   @IsOptional() @IsString() @MaxLength(128) principal?: string;
 }
+
+/** Body of `agent.profiles.update`: the whole profile, replacing the stored one of that name. */
+export class AgentProfileUpdateRequest extends AgentProfileCreateRequest {}
+
+/** Body of `agent.profiles.delete`. */
+export class AgentProfileDeleteRequest extends AgentNameRequest {
+  @IsOptional() @IsString() @MaxLength(128) principal?: string;
+}

@@ -14,18 +14,8 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { ApprovalRequiredEvent, PendingApproval, ToolDecision } from './approvals';
-import { ErrorBody, ErrorResponse } from './errors';
-import type { DtoClass } from './json-schema';
-import {
-  type AgentEventType,
-  AgentRunReply,
-  FINISH_REASONS,
-  type FinishReason,
-  ID_PATTERN,
-  type RoutingDecision,
-  Usage,
-} from './agent';
+import { PendingApproval, ToolDecision } from './approvals';
+import { FINISH_REASONS, type FinishReason, ID_PATTERN, type RoutingDecision, Usage } from './agent';
 
 /**
  * Body of `agent.runs.get`, `.cancel` and `.reject`. With a `principal`, only that principal's
@@ -140,6 +130,47 @@ export class Plan {
   @IsInt() revision!: number;
 }
 
+/**
+ * One bar of a run's waterfall, from its journal: a model step or a function call, placed on the
+ * run's clock (`start_ms` from the run's start), with what it spent.
+ */
+export class TimelineSpan {
+  @IsIn(['model', 'tool']) kind!: 'model' | 'tool';
+  @IsInt() step!: number;
+  /** A call's place among its step's calls. */
+  @IsOptional() @IsInt() index?: number;
+  /** The function called. */
+  @IsOptional() @IsString() name?: string;
+  @IsInt() start_ms!: number;
+  @IsInt() elapsed_ms!: number;
+  /** A call's outcome; `in_flight`: sent, and its outcome never came back (its executor stopped). */
+  @IsOptional() @IsIn(['success', 'error', 'in_flight']) status?: 'success' | 'error' | 'in_flight';
+  /** False when a call was refused or answered by the run before it reached a provider. */
+  @IsOptional() @IsBoolean() executed?: boolean;
+  /** A model step's tokens and cost. */
+  @IsOptional() @ValidateNested() @Type(() => Usage) usage?: Usage;
+}
+
+/** Where a forked run came from: the run, and the step the fork went live at. */
+export class ForkOrigin {
+  @IsString() run_id!: string;
+  @IsInt() step!: number;
+}
+
+/** A person's decision on a held call: who decided what, and when. */
+export class ApprovalDecisionView {
+  @IsString() call_id!: string;
+  @IsString() function!: string;
+  @IsIn(['approve', 'reject', 'respond', 'timeout']) action!: 'approve' | 'reject' | 'respond' | 'timeout';
+  /** The deciding key's principal; empty with authentication off or for a timeout's default. */
+  @IsString() by!: string;
+  @IsString() at!: string;
+  @IsString() asked_at!: string;
+  @IsOptional() @IsString() reason?: string;
+  /** `approve` with edited arguments. */
+  @IsOptional() @IsBoolean() edited?: boolean;
+}
+
 /** `GET /api/v1/runs/:id`: a run with its trace. Optional fields here are present, possibly null. */
 export class RunView {
   @IsString() id!: string;
@@ -173,6 +204,20 @@ export class RunView {
   approvals?: PendingApproval[];
   /** The run whose call of this agent as a function started it (`agent_<name>`); null for a top-level run. */
   @IsOptional() @IsString() parent_run_id!: string | null;
+  /** The model steps and function calls on the run's clock, from its journal. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => TimelineSpan)
+  timeline?: TimelineSpan[];
+  /** The decisions taken on its held calls, in the order they were taken. */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ApprovalDecisionView)
+  decisions?: ApprovalDecisionView[];
+  /** The run this one was forked from, and the step it went live at. */
+  @IsOptional() @ValidateNested() @Type(() => ForkOrigin) forked_from?: ForkOrigin | null;
 }
 
 export class SessionMessageView {
@@ -197,85 +242,3 @@ export class SessionView {
   @IsArray() @IsString({ each: true }) active_runs!: string[];
   @IsArray() @ValidateNested({ each: true }) @Type(() => SessionMessageView) messages!: SessionMessageView[];
 }
-
-/** `run_start`: the run has begun. */
-export class RunStartEvent {
-  @IsString() run_id!: string;
-  @IsString() session_id!: string;
-  @IsString() agent!: string;
-  @IsString() mode!: string;
-  @IsString() protocol!: string;
-}
-
-/**
- * `run_resumed`: the run's executor stopped and another took the run over; it carries on from
- * `step`, the first model step its journal did not hold (earlier steps are not sent again).
- */
-export class RunResumedEvent {
-  @IsString() run_id!: string;
-  @IsInt() takeovers!: number;
-  @IsInt() step!: number;
-}
-
-/** `thought` and `delta`: text of a model step (a delta is a piece of it, as it streams). */
-export class StepTextEvent {
-  @IsInt() step!: number;
-  @IsString() text!: string;
-}
-
-/** `tool_call`: the model calls a function (`index`: the call's place in its step). */
-export class ToolCallEvent {
-  @IsInt() step!: number;
-  @IsInt() index!: number;
-  @IsString() name!: string;
-  @IsObject() args!: Record<string, unknown>;
-}
-
-/** `tool_result`: what the call returned, or why it failed. */
-export class ToolResultEvent {
-  @IsInt() step!: number;
-  @IsInt() index!: number;
-  @IsString() name!: string;
-  @IsIn(['success', 'error']) status!: 'success' | 'error';
-  @IsOptional() @Allow() result?: unknown;
-  @IsOptional() @ValidateNested() @Type(() => ErrorBody) error?: ErrorBody;
-  @IsInt() elapsed_ms!: number;
-}
-
-/**
- * What each event on `agent.events.<runId>` (and each SSE event of the chat API) carries as `data`.
- * `step` numbers the run's model steps. `delta` is only ever the answer's text: what a model writes
- * before its calls is that step's `thought`, so joining every `delta` gives the reply.
- */
-export interface AgentEventData {
-  run_start: RunStartEvent;
-  run_resumed: RunResumedEvent;
-  approval_required: ApprovalRequiredEvent;
-  thought: StepTextEvent;
-  tool_call: ToolCallEvent;
-  tool_result: ToolResultEvent;
-  plan: Plan;
-  step: PlanStep;
-  delta: StepTextEvent;
-  user_message: StepTextEvent;
-  run_end: AgentRunReply;
-}
-
-/**
- * The SSE events of the chat API (`POST /api/v1/chat`, `POST /api/v1/runs/:id/approve`), each
- * with the DTO of its `data`; `error` ends a stream that failed after it began.
- */
-export const AGENT_SSE_EVENTS: Record<AgentEventType | 'error', DtoClass> = {
-  run_start: RunStartEvent,
-  run_resumed: RunResumedEvent,
-  approval_required: ApprovalRequiredEvent,
-  thought: StepTextEvent,
-  tool_call: ToolCallEvent,
-  tool_result: ToolResultEvent,
-  plan: Plan,
-  step: PlanStep,
-  delta: StepTextEvent,
-  user_message: StepTextEvent,
-  run_end: AgentRunReply,
-  error: ErrorResponse,
-};

@@ -190,17 +190,32 @@ export class FunctionCallSummary {
   @Allow() result!: unknown;
 }
 
+/**
+ * Tokens as the provider billed them. `prompt_tokens` counts every prompt token; of those,
+ * `cached_prompt_tokens` were read from the provider's prompt cache (OpenAI's
+ * `prompt_tokens_details.cached_tokens`, Anthropic's `cache_read_input_tokens`) and
+ * `cache_write_tokens` were written to it (Anthropic's `cache_creation_input_tokens`, OpenAI's
+ * `cache_write_tokens`); each is absent when the provider reported none.
+ */
 export class Usage {
   @IsInt() @Min(0) prompt_tokens!: number;
   @IsInt() @Min(0) completion_tokens!: number;
+  @IsOptional() @IsInt() @Min(0) cached_prompt_tokens?: number;
+  @IsOptional() @IsInt() @Min(0) cache_write_tokens?: number;
   /** What the tokens cost in USD, at the platform's price of the run's model; absent when it has none. */
   @IsOptional() @IsNumber() @Min(0) cost_usd?: number;
 }
 
-/** A model's price in USD per million tokens (the `pricing` table of the configuration). */
+/**
+ * A model's price in USD per million tokens (the `pricing` table of the configuration). Prompt
+ * tokens read from the provider's cache cost `cached_input_per_mtok`, those written to it
+ * `cache_write_per_mtok`; either is `input_per_mtok` when absent (no discount, no surcharge).
+ */
 export interface ModelPrice {
   input_per_mtok: number;
   output_per_mtok: number;
+  cached_input_per_mtok?: number;
+  cache_write_per_mtok?: number;
 }
 
 /** A call of a client tool the run waits for: answered by a `tool_results` entry with this id. */

@@ -66,6 +66,8 @@ export class ApproveRunBody extends DecisionTarget {
 /** Body of `POST /api/v1/runs/:id/reject`: with `hash`, the held call is not run and the model reads `reason`. */
 export class RejectRunBody extends DecisionTarget {
   @IsOptional() @IsString() @MaxLength(REASON_MAX) reason?: string;
+  /** The deciding key's principal, set by the gateway: the run records who decided. */
+  @IsOptional() @IsString() @MaxLength(128) decider?: string;
 }
 
 export const TOOL_DECISION_ACTIONS = ['approve', 'reject', 'respond'] as const;
@@ -79,4 +81,6 @@ export class ToolDecision {
   @IsOptional() @IsObject() arguments?: Record<string, unknown>;
   @IsOptional() @Allow() result?: unknown;
   @IsOptional() @IsString() @MaxLength(REASON_MAX) reason?: string;
+  /** The deciding key's principal, set by the gateway: the run records who decided. */
+  @IsOptional() @IsString() @MaxLength(128) decider?: string;
 }

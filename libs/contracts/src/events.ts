@@ -1,5 +1,5 @@
 import type { AgentEvent } from './agent';
-import type { RunResumedEvent } from './agent-runs';
+import type { RunResumedEvent } from './run-events';
 import type { FunctionCallBatch } from './function-calls';
 import type { FnAnnounce, FnCancel } from './functions';
 import { Subjects } from './subjects';
@@ -26,6 +26,8 @@ export const Events = {
   /** A run's events, in order: the executor publishes, the gateway relaying the run's stream listens. */
   agentEvents: (runId: string) => busEvent<AgentEvent>(Subjects.agentEvents(runId)),
   agentRunResumed: busEvent<RunResumedEvent>(Subjects.agentRunResumed),
+  /** A profile made over the API was created, replaced or deleted: executors drop their cached copy. */
+  agentProfileChanged: busEvent<{ name: string }>(Subjects.agentProfileChanged),
   fnAnnounce: busEvent<FnAnnounce>(Subjects.fnAnnounce),
   fnCancel: busEvent<FnCancel>(Subjects.fnCancel),
   /** The recorders' request subject, heard by an observer (a test) outside their queue group. */

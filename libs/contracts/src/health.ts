@@ -1,5 +1,14 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  ValidateNested,
+} from 'class-validator';
 import { ErrorBody } from './errors';
 
 export const SERVICE_NAMES = ['gateway', 'agent-executor', 'function-runner', 'scheduler'] as const;
@@ -20,6 +29,28 @@ export interface ServiceState {
   state: string;
   /** Why, when the state is not `ok`; never a secret. */
   reason?: string;
+  /** An MCP server's: how many tools it serves. */
+  tools?: number;
+}
+
+/** How a function runner names each mounted MCP server's state in its ping's `states`. */
+export const MCP_STATE_PREFIX = 'mcp:';
+
+/** An MCP server mounted by the function runners, as one of them sees it. */
+export class McpServerView {
+  @IsString() name!: string;
+  @IsIn(['ready', 'connecting', 'down']) state!: 'ready' | 'connecting' | 'down';
+  /** Its tools served as functions (after renaming or refusing collisions). */
+  @IsInt() tools!: number;
+  /** Why it is down. */
+  @IsOptional() @IsString() reason?: string;
+}
+
+/** `GET /api/v1/mcp/servers`. */
+export class McpServerList {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => McpServerView) servers!: McpServerView[];
+  /** False when no function runner answered (the list is then empty, not known to be). */
+  @IsBoolean() answered!: boolean;
 }
 
 const STATES = ['ok', 'down'] as const;

@@ -10,10 +10,19 @@ import { FINISH_REASONS, type FinishReason, FunctionCallSummary } from './agent'
 export const OPENAI_FINISH_REASONS = ['stop', 'length', 'tool_calls'] as const;
 export type OpenAiFinishReason = (typeof OPENAI_FINISH_REASONS)[number];
 
+/** Of the prompt tokens, those the provider's prompt cache served (as OpenAI reports them). */
+export class OpenAiPromptTokensDetails {
+  @IsInt() cached_tokens!: number;
+}
+
 export class OpenAiUsage {
   @IsInt() prompt_tokens!: number;
   @IsInt() completion_tokens!: number;
   @IsInt() total_tokens!: number;
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => OpenAiPromptTokensDetails)
+  prompt_tokens_details?: OpenAiPromptTokensDetails;
 }
 
 export class OpenAiFunctionCallOut {

@@ -65,12 +65,12 @@ describe('Routes', () => {
     const untimed = entries()
       .filter(([, r]) => r.timeoutMs === undefined)
       .map(([name]) => name);
-    expect(untimed.sort()).toEqual(['agentRun', 'agentRunApprove', 'fnExec', 'fnInvoke']);
+    expect(untimed.sort()).toEqual(['agentRun', 'agentRunApprove', 'agentRunFork', 'fnExec', 'fnInvoke']);
   });
 
   it('never sends a change twice: only lookups are retried after a lost connection', () => {
     const changes =
-      /Create$|Cancel$|Delete$|Approve$|Reject$|Interrupt$|^agentRun$|^fnExec$|^fnInvoke$|Record$/;
+      /Create$|Update$|Cancel$|Delete$|Approve$|Reject$|Fork$|Interrupt$|^agentRun$|^fnExec$|^fnInvoke$|Record$/;
     for (const [name, r] of entries()) if (changes.test(name)) expect(r.read, name).toBe(false);
     expect(Routes.agentRunGet.read).toBe(true);
     expect(Routes.schedulerCronList.read).toBe(true);

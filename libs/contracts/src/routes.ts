@@ -1,5 +1,11 @@
 import { AgentRunReply, AgentRunRequest } from './agent';
-import { AgentNameRequest, AgentProfileCreateRequest, AgentProfileView } from './agent-profile';
+import {
+  AgentNameRequest,
+  AgentProfileCreateRequest,
+  AgentProfileDeleteRequest,
+  AgentProfileUpdateRequest,
+  AgentProfileView,
+} from './agent-profile';
 import {
   RunApproveRequest,
   RunInterruptRequest,
@@ -25,7 +31,9 @@ import {
   ListDelaysRequest,
   TaskNameRequest,
 } from './scheduler';
+import { RunForkRequest, RunStepRequest, StepMessagesView } from './run-studio';
 import { QueueGroups, Subjects } from './subjects';
+import { UsageStatsRequest, UsageView } from './usage-stats';
 
 /** A query or small change answered from the database. */
 const QUERY_MS = 5_000;
@@ -36,6 +44,8 @@ const INTERRUPT_MS = 15_000;
 /** Creating a task may ask every function provider whether its function exists: a little slack. */
 const SCHEDULER_MS = 10_000;
 const RECORD_MS = 2_000;
+/** Rebuilding a step's messages replays the run's journal and lists the functions it had. */
+const STEP_MESSAGES_MS = 10_000;
 /** Routing a message may take one short model call. */
 const ROUTE_MS = 30_000;
 const PING_MS = 1_000;
@@ -67,6 +77,14 @@ export const Routes = {
     ...executor,
     timeoutMs: QUERY_MS,
   }),
+  /** A new run from another's journal: a turn, with the run's deadline. */
+  agentRunFork: route(Subjects.agentRunFork, RunForkRequest, AgentRunReply, executor),
+  /** Rebuilds one model step's request: a replay of the journal, so a little longer than a query. */
+  agentRunStepMessages: route(Subjects.agentRunStepMessages, RunStepRequest, StepMessagesView, {
+    ...executorRead,
+    timeoutMs: STEP_MESSAGES_MS,
+  }),
+  agentUsageStats: route(Subjects.agentUsageStats, UsageStatsRequest, UsageView, executorRead),
   /** Asked of the executor holding the run (its lease owner); answered with the run's ending. */
   agentRunInterrupt: (executor: string) =>
     route(Subjects.agentRunInterrupt(executor), RunInterruptRequest, AgentRunReply, {
@@ -105,6 +123,17 @@ export const Routes = {
     timeoutMs: QUERY_MS,
     what: 'agent profile',
   }),
+  agentProfileUpdate: route(Subjects.agentProfileUpdate, AgentProfileUpdateRequest, AgentProfileView, {
+    ...executor,
+    timeoutMs: QUERY_MS,
+    what: 'agent profile',
+  }),
+  agentProfileDelete: route(
+    Subjects.agentProfileDelete,
+    AgentProfileDeleteRequest,
+    replyOf<{ deleted: true }>(),
+    { ...executor, timeoutMs: QUERY_MS },
+  ),
   /** One function call; the caller's deadline is the call's. Each provider serves in its own queue group. */
   fnExec: (name: string) =>
     route(Subjects.fnExec(name), FnExecRequest, replyOf<FnExecReply>(), { what: 'function call' }),

@@ -18,6 +18,12 @@ export const Subjects = {
   agentRunCancel: 'agent.runs.cancel',
   agentRunApprove: 'agent.runs.approve',
   agentRunReject: 'agent.runs.reject',
+  /** A new run from a run's journal up to a step, live from there (any executor). */
+  agentRunFork: 'agent.runs.fork',
+  /** What one model step of a run sent and got back, rebuilt from its journal. */
+  agentRunStepMessages: 'agent.runs.step-messages',
+  /** Runs, tokens, cost and latency over a window, by agent and by key. */
+  agentUsageStats: 'agent.usage.stats',
   /**
    * Stop or resume a run in flight, at the executor instance holding it (the run's `lease_owner`):
    * one subscription per executor, no queue group, so a dead owner is "no responders" at once.
@@ -35,6 +41,10 @@ export const Subjects = {
   agentProfileList: 'agent.profiles.list',
   agentProfileGet: 'agent.profiles.get',
   agentProfileCreate: 'agent.profiles.create',
+  agentProfileUpdate: 'agent.profiles.update',
+  agentProfileDelete: 'agent.profiles.delete',
+  /** Publish `AgentProfileChanged`: a profile made over the API changed; every executor forgets its copy. */
+  agentProfileChanged: 'agent.profiles.changed',
   fnExec: (name: string) => `fn.exec.${name}`,
   fnExecAll: 'fn.exec.>',
   fnCatalog: 'fn.catalog',

@@ -6,6 +6,7 @@ import type { Logger } from '@app/observability';
 import { expectEventually } from '@app/testing';
 import { RunSlots, TOO_MANY_RUNS } from './run-slots';
 import { UsageLimits } from './usage-limits.service';
+import { KeySpend } from './key-spend';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const config = { security: { max_concurrent_runs: 1, daily_token_quota: 100 } } as PlatformConfig;
@@ -13,6 +14,14 @@ const limits = new UsageLimits(redis, config, { warn: () => undefined } as unkno
 const usage = (prompt_tokens: number, completion_tokens = 0) => ({
   usage: { prompt_tokens, completion_tokens },
 });
+
+const spend = new KeySpend(
+  async () => redis,
+  (err) => {
+    throw err;
+  },
+);
+const priced = (cost_usd: number) => ({ usage: { prompt_tokens: 1, completion_tokens: 1, cost_usd } });
 
 const NO_DAY = { quotaKey: 'ac:tokens:none', quota: 100, costKey: 'ac:cost:none' };
 
@@ -54,14 +63,20 @@ describe('UsageLimits (real Redis)', () => {
     expect(refused).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('token quota') });
   });
 
-  it("charges each turn's cost to the key's day and refuses the next once its budget is spent", async () => {
+  it("refuses a key's next run once its model calls have spent the day's budget", async () => {
     const keyId = `budget-${Date.now()}`;
     const now = Date.UTC(2026, 10, 22, 22, 0, 0);
-    const priced = (cost_usd: number) => ({ usage: { prompt_tokens: 1, completion_tokens: 1, cost_usd } });
     const own = { keyId, dailyCostBudgetUsd: 0.5 };
-    await limits.withinLimits(own, async () => priced(0.3), { now });
-    await expectEventually(async () => expect(await redis.get(`ac:cost:${keyId}:2026-11-22`)).toBe('0.3'));
-    await limits.withinLimits(own, async () => priced(0.25), { now });
+    // each model call of a budgeted key's run holds and settles its cost in the key's day (KeySpend)
+    const call = async (cost: number) => (await spend.reserve(keyId, 0.5, cost, now))?.settle(cost);
+    await limits.withinLimits(own, async () => (await call(0.3), priced(0.3)), { now });
+    await limits.withinLimits(own, async () => (await call(0.2), priced(0.2)), { now });
+    // the turns' own costs are not counted again at their end
+    await expectEventually(async () =>
+      expect(Number(await redis.get(`ac:cost:${keyId}:2026-11-22`))).toBeCloseTo(0.5, 9),
+    );
+    // a call that would pass the budget is held back before it is sent
+    expect(await spend.reserve(keyId, 0.5, 0.01, now)).toBeUndefined();
     const refused = await limits.withinLimits(own, async () => priced(0), { now }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({
@@ -76,6 +91,13 @@ describe('UsageLimits (real Redis)', () => {
     await expect(limits.withinLimits(own, async () => ({}), { now: now + 7_200_000 })).resolves.toEqual({});
   });
 
+  it("counts a turn's cost at its end when the key has no budget (nothing held it call by call)", async () => {
+    const keyId = `unbudgeted-${Date.now()}`;
+    const now = Date.UTC(2026, 10, 22, 22, 0, 0);
+    await limits.withinLimits({ keyId }, async () => priced(0.3), { now });
+    await expectEventually(async () => expect(await redis.get(`ac:cost:${keyId}:2026-11-22`)).toBe('0.3'));
+  });
+
   it('applies the platform default budget to a key without its own, and none when neither is set', async () => {
     const keyId = `default-budget-${Date.now()}`;
     const budgeted = new UsageLimits(
@@ -83,15 +105,12 @@ describe('UsageLimits (real Redis)', () => {
       { security: { ...config.security, daily_cost_budget_usd: 0.1 } } as PlatformConfig,
       { warn: () => undefined } as unknown as Logger,
     );
-    const spend = async () => ({ usage: { prompt_tokens: 0, completion_tokens: 0, cost_usd: 0.2 } });
-    await budgeted.withinLimits({ keyId }, spend);
-    await expectEventually(async () =>
-      expect(await budgeted.withinLimits({ keyId }, async () => ({})).catch((e: unknown) => e)).toMatchObject(
-        {
-          code: 'budget_exceeded',
-        },
-      ),
-    );
+    (await spend.reserve(keyId, 0.1, 0.1))?.settle(0.1);
+    await expect(
+      budgeted.withinLimits({ keyId }, async () => ({})).catch((e: unknown) => e),
+    ).resolves.toMatchObject({
+      code: 'budget_exceeded',
+    });
     await expect(limits.withinLimits({ keyId }, async () => ({}))).resolves.toEqual({});
   });
 

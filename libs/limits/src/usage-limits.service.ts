@@ -6,6 +6,7 @@ import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, REDIS } from '@app/runtime';
 import { orUnavailable } from './redis-unavailable';
 import { AdmittedAhead } from './admitted-ahead';
+import { DAY_COUNTER_TTL_MS, spendKeyOf, tokensKeyOf } from './key-day';
 import {
   BUDGET_SPENT,
   type DayLimits,
@@ -30,7 +31,8 @@ export interface RunCaller {
 /**
  * Unbounded consumption guards per API key, in Redis so they hold across gateway replicas:
  * a cap on concurrent runs, a daily token quota and a daily budget in USD (on top of each run's
- * own token and cost budgets).
+ * own token and cost budgets). The USD budget is checked here when a run is admitted and drawn on
+ * by each of its model calls before it is sent (`KeySpend`, in the executor).
  */
 @Injectable()
 export class UsageLimits {
@@ -87,7 +89,9 @@ export class UsageLimits {
     let spent = { tokens: 0, usd: 0 };
     try {
       const result = await turn();
-      spent = spentOf(result.usage);
+      // With a budget, each model call of the run already held and settled its USD in the key's
+      // day (KeySpend, in the executor): only the tokens are left to count.
+      spent = { ...spentOf(result.usage), ...(day.budget === undefined ? {} : { usd: 0 }) };
       return result;
     } finally {
       signal?.removeEventListener('abort', callerGone);
@@ -122,7 +126,7 @@ export class UsageLimits {
    * counters. Not awaited, as a slot's release is not: a failure is logged.
    */
   charge(caller: RunCaller, usage: Usage, now = Date.now()): void {
-    this.slots.charge(this.dayOf(caller, now), spentOf(usage), 2 * DAY_MS).catch((err: unknown) =>
+    this.slots.charge(this.dayOf(caller, now), spentOf(usage), DAY_COUNTER_TTL_MS).catch((err: unknown) =>
       this.logger.warn('cannot charge usage to the key; it is not counted', {
         key_id: caller.keyId,
         error: (err as Error).message,
@@ -131,11 +135,10 @@ export class UsageLimits {
   }
 
   private dayOf(caller: RunCaller, now: number): DayLimits {
-    const today = new Date(now).toISOString().slice(0, 10);
     return {
-      quotaKey: `ac:tokens:${caller.keyId}:${today}`,
+      quotaKey: tokensKeyOf(caller.keyId, now),
       quota: this.config.security.daily_token_quota,
-      costKey: `ac:cost:${caller.keyId}:${today}`,
+      costKey: spendKeyOf(caller.keyId, now),
       budget: caller.dailyCostBudgetUsd ?? this.config.security.daily_cost_budget_usd,
     };
   }
@@ -144,7 +147,7 @@ export class UsageLimits {
     // Not awaited: the caller's answer need not wait a Redis round trip. This connection sends
     // commands in order (pending releases before an admission), so this gateway's next admission
     // already sees the slot free.
-    this.slots.release(slot, day, spent, 2 * DAY_MS).catch((err: unknown) =>
+    this.slots.release(slot, day, spent, DAY_COUNTER_TTL_MS).catch((err: unknown) =>
       this.logger.warn('cannot release a run slot; its lease lapses within seconds', {
         key_id: keyId,
         error: (err as Error).message,

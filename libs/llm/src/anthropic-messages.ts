@@ -2,18 +2,35 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, StopReason, NativeTool, NativeToolCall } from './llm-provider';
 import { requireToolCallId } from './llm.errors';
 
-type Block = Anthropic.ContentBlockParam;
+/** The blocks this platform sends: text, its tool calls and their results (each may carry a cache mark). */
+type Block = Anthropic.TextBlockParam | Anthropic.ToolUseBlockParam | Anthropic.ToolResultBlockParam;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
+type CacheControlled = { cache_control?: Anthropic.CacheControlEphemeral | null };
+
+const BREAKPOINT: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
 
 /**
- * Anthropic's shape of a conversation: system prompts go to the top-level `system`, tool results
- * are `tool_result` blocks in a user turn, and consecutive turns of one role are merged into one.
+ * Anthropic's shape of a conversation: system prompts go to the top-level `system` (one text
+ * block each, in order), tool results are `tool_result` blocks in a user turn, and consecutive
+ * turns of one role are merged into one.
+ *
+ * With `cache`, prompt-cache breakpoints mark the longest prefixes the next requests can reuse
+ * (Anthropic caches only up to a `cache_control` mark): the first system block (with the tools
+ * before it: the agent's stable prompt, shared by all its conversations), the end of the previous
+ * request (the turn before the last assistant turn, where the prior request of this run or session
+ * ended, so it is read back whatever the distance), and the end of this one (for the next request).
+ * Three of the four marks a request may carry.
  */
-export function toAnthropicConversation(messages: ChatMessage[]): {
-  system?: string;
+export function toAnthropicConversation(
+  messages: ChatMessage[],
+  options: { cache?: boolean } = {},
+): {
+  system?: Anthropic.TextBlockParam[];
   messages: Anthropic.MessageParam[];
 } {
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.content);
+  const system: Anthropic.TextBlockParam[] = messages
+    .filter((message) => message.role === 'system' && message.content)
+    .map((message) => ({ type: 'text', text: message.content }));
   const turns: Turn[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
@@ -23,7 +40,25 @@ export function toAnthropicConversation(messages: ChatMessage[]): {
     if (last?.role === role) last.content.push(...blocks);
     else turns.push({ role, content: blocks });
   }
-  return { ...(system.length ? { system: system.join('\n\n') } : {}), messages: turns };
+  if (options.cache) markBreakpoints(system, turns);
+  return { ...(system.length ? { system } : {}), messages: turns };
+}
+
+function markBreakpoints(system: Anthropic.TextBlockParam[], turns: Turn[]): void {
+  if (system.length > 0) mark(system[0]);
+  const lastAssistant = turns.findLastIndex((turn) => turn.role === 'assistant');
+  if (lastAssistant > 0) mark(turns[lastAssistant - 1].content.at(-1));
+  mark(turns.at(-1)?.content.at(-1));
+}
+
+function mark(block: CacheControlled | undefined): void {
+  if (block) block.cache_control = BREAKPOINT;
+}
+
+/** Tools come first in Anthropic's prefix: without a system prompt, the last tool carries the first mark. */
+export function markToolsBreakpoint(tools: Anthropic.Tool[], hasSystem: boolean): Anthropic.Tool[] {
+  if (hasSystem || tools.length === 0) return tools;
+  return [...tools.slice(0, -1), { ...tools[tools.length - 1], cache_control: BREAKPOINT }];
 }
 
 function toBlocks(message: ChatMessage): Block[] {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, LlmProviderConfig } from './llm-provider';
-import { failureOf, scriptedProviders } from './provider-spec.fixture';
+import { failureOf, LONG_INSTRUCTIONS, scriptedProviders } from './provider-spec.fixture';
 
 const world = scriptedProviders({ provider: 'anthropic', apiKey: 'sk-ant-test', model: 'claude-test' });
 const provider = (overrides?: Partial<LlmProviderConfig>) => world.provider(overrides);
@@ -30,10 +30,54 @@ describe('AnthropicProvider', () => {
     expect(result.usage.completion_tokens).toBeGreaterThan(0);
     expect(world.llm.requests()[0].path).toBe('/v1/messages');
     expect(world.llm.requests()[0].body).toMatchObject({
-      system: 'You are terse.',
+      system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
       max_tokens: 4096,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo and Bergen?' }] }],
     });
+  });
+
+  it("marks the agent's prompt, the previous request's end and this one's for the cache, and reports what it served", async () => {
+    world.llm.setScript({
+      replies: [{ text: '', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] }, 'Sunny.'],
+    });
+    const opening: ChatMessage[] = [
+      { role: 'system', content: LONG_INSTRUCTIONS },
+      { role: 'system', content: 'This turn: be brief.' },
+      { role: 'user', content: 'Weather in Oslo?' },
+    ];
+    const first = await provider().complete({ messages: opening, tools: [weatherTool] });
+    expect(first.usage.cache_write_tokens).toBe(first.usage.prompt_tokens - 3);
+    expect(first.usage.cached_prompt_tokens).toBeUndefined();
+    const [call] = first.toolCalls;
+    const second = await provider().complete({
+      messages: [
+        ...opening,
+        { role: 'assistant', content: '', toolCalls: first.toolCalls },
+        { role: 'tool', content: 'sunny, 21 °C', toolCallId: call.id },
+      ],
+      tools: [weatherTool],
+      onDelta: () => undefined,
+    });
+    // everything the first request sent (but its reply's priming) is read back; only the new turns are written
+    expect(second.usage.cached_prompt_tokens).toBe(first.usage.prompt_tokens - 3);
+    expect(second.usage.prompt_tokens).toBeGreaterThan(
+      second.usage.cached_prompt_tokens! + (second.usage.cache_write_tokens ?? 0),
+    );
+    const sent = world.llm.requests()[1].body as {
+      system: { text: string; cache_control?: unknown }[];
+      tools: { cache_control?: unknown }[];
+      messages: { content: { cache_control?: unknown }[] }[];
+    };
+    const marked = (blocks: { cache_control?: unknown }[]) => blocks.map((block) => !!block.cache_control);
+    expect(marked(sent.system)).toEqual([true, false]);
+    expect(marked(sent.tools)).toEqual([false]);
+    expect(sent.messages.map((message) => marked(message.content))).toEqual([[true], [false], [true]]);
+  });
+
+  it('places no cache marks with the prompt cache off', async () => {
+    world.llm.setScript({ replies: ['ok'] });
+    await provider({ promptCache: 'off' }).complete({ messages: ask, tools: [weatherTool] });
+    expect(JSON.stringify(world.llm.requests()[0].body)).not.toContain('cache_control');
   });
 
   it('returns tool_use as tool calls and sends results back as one merged user turn', async () => {
@@ -71,7 +115,12 @@ describe('AnthropicProvider', () => {
       role: 'user',
       content: [
         { type: 'tool_result', tool_use_id: oslo.id, content: 'clear' },
-        { type: 'tool_result', tool_use_id: bergen.id, content: 'rain' },
+        {
+          type: 'tool_result',
+          tool_use_id: bergen.id,
+          content: 'rain',
+          cache_control: { type: 'ephemeral' },
+        },
       ],
     });
   });

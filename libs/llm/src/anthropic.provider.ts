@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   fromAnthropicContent,
+  markToolsBreakpoint,
   toAnthropicConversation,
   toAnthropicTools,
   toStopReason,
@@ -8,6 +9,7 @@ import {
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { toLlmError } from './sdk-error.mapper';
 import { createSdkFetch } from './sdk-fetch';
+import { fromAnthropicUsage } from './provider-usage';
 
 export interface AnthropicProviderOptions {
   /** Without the trailing /v1: the SDK adds it. */
@@ -19,6 +21,8 @@ export interface AnthropicProviderOptions {
   /** Anthropic requires a limit on every request. */
   maxTokens: number;
   proxy?: HttpProxy;
+  /** Prompt-cache breakpoints on every request (on unless false). */
+  promptCache?: boolean;
 }
 
 type Sdk = typeof Anthropic;
@@ -45,7 +49,7 @@ export class AnthropicProvider implements LlmProvider {
         : await this.request(client, req);
       return {
         ...fromAnthropicContent(message.content),
-        usage: { prompt_tokens: message.usage.input_tokens, completion_tokens: message.usage.output_tokens },
+        usage: fromAnthropicUsage(message.usage),
         stopReason: toStopReason(message.stop_reason),
         model: message.model || this.model,
         provider: this.name,
@@ -61,13 +65,19 @@ export class AnthropicProvider implements LlmProvider {
     }
   }
 
-  /** `temperature` is not sent: the Messages API version this SDK speaks (2026-10-21) has none. */
+  /**
+   * `temperature` is not sent: the Messages API version this SDK speaks (2026-10-21) has none.
+   * Prompt-cache breakpoints are placed unless `promptCache` is off (anthropic-messages.ts).
+   */
   private params(req: CompletionRequest): Anthropic.MessageCreateParamsNonStreaming {
+    const cache = this.options.promptCache !== false;
+    const conversation = toAnthropicConversation(req.messages, { cache });
+    const tools = req.tools?.length ? toAnthropicTools(req.tools) : undefined;
     return {
       model: req.model ?? this.model,
       max_tokens: req.maxTokens ?? this.options.maxTokens,
-      ...toAnthropicConversation(req.messages),
-      ...(req.tools?.length ? { tools: toAnthropicTools(req.tools) } : {}),
+      ...conversation,
+      ...(tools ? { tools: cache ? markToolsBreakpoint(tools, !!conversation.system) : tools } : {}),
     };
   }
 

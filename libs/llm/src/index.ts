@@ -7,6 +7,7 @@ export type {
   LlmProvider,
   LlmProviderConfig,
   LlmProviderKind,
+  PromptCacheMode,
   NativeTool,
   NativeToolCall,
   StopReason,

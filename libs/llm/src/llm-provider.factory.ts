@@ -33,6 +33,7 @@ export function createLlmProvider(config: LlmProviderConfig): LlmProvider {
       maxRetries: config.maxRetries,
       maxTokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
       proxy: config.proxy,
+      promptCache: config.promptCache !== 'off',
     });
   }
   return new OpenAiProvider({
@@ -47,7 +48,15 @@ export function createLlmProvider(config: LlmProviderConfig): LlmProvider {
     // Azure's v1 endpoint (https://<resource>.openai.azure.com/openai/v1) reads its key from `api-key`.
     defaultHeaders: config.provider === 'azure' ? { 'api-key': apiKey } : undefined,
     proxy: config.proxy,
+    promptCacheKey: takesPromptCacheKey(config, host),
   });
+}
+
+/** OpenAI's own API and Azure take `prompt_cache_key`; another compatible server only when asked (`on`). */
+function takesPromptCacheKey(config: LlmProviderConfig, host: string): boolean {
+  const mode = config.promptCache ?? 'auto';
+  if (mode !== 'auto') return mode === 'on';
+  return host === 'api.openai.com' || config.provider === 'azure';
 }
 
 function resolveBaseUrl(config: LlmProviderConfig): string {

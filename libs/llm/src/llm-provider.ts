@@ -32,7 +32,16 @@ export interface LlmProviderConfig {
   maxTokens?: number;
   /** Model calls through this HTTP(S) proxy, except to hosts in `noProxy`. */
   proxy?: HttpProxy;
+  /**
+   * The provider's prompt cache: Anthropic's `cache_control` breakpoints, OpenAI's
+   * `prompt_cache_key`. `auto` (the default): breakpoints for Anthropic, the key for OpenAI's own
+   * API and Azure (a compatible server may refuse a field it does not know); `on`: the key for any
+   * OpenAI-compatible server too; `off`: neither.
+   */
+  promptCache?: PromptCacheMode;
 }
+
+export type PromptCacheMode = 'auto' | 'on' | 'off';
 
 export interface HttpProxy {
   url: string;

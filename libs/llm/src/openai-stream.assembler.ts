@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { NativeToolCall, TokenUsage } from './llm-provider';
 import { parseToolArguments } from './openai-messages';
+import { fromOpenAiUsage } from './provider-usage';
 
 interface PartialToolCall {
   id: string;
@@ -22,12 +23,7 @@ export class OpenAiStreamAssembler {
   /** Returns the chunk's text delta ('' when it has none). */
   add(chunk: OpenAI.ChatCompletionChunk): string {
     this.model ||= chunk.model;
-    if (chunk.usage) {
-      this.usage = {
-        prompt_tokens: chunk.usage.prompt_tokens,
-        completion_tokens: chunk.usage.completion_tokens,
-      };
-    }
+    if (chunk.usage) this.usage = fromOpenAiUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return '';
     this.finishReason = choice.finish_reason ?? this.finishReason;

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, LlmProviderConfig } from './llm-provider';
-import { failureOf, scriptedProviders } from './provider-spec.fixture';
+import { failureOf, LONG_INSTRUCTIONS, scriptedProviders } from './provider-spec.fixture';
 
 const world = scriptedProviders({ provider: 'openai-compatible', apiKey: 'sk-test', model: 'gpt-test' });
 const provider = (overrides?: Partial<LlmProviderConfig>) => world.provider(overrides);
@@ -35,6 +35,38 @@ describe('OpenAiProvider', () => {
       max_tokens: 64,
       messages: [{ role: 'system', content: 'You are terse.' }, ask[1]],
     });
+  });
+
+  it.each([
+    ['plain', undefined],
+    ['streamed', () => undefined],
+  ])("records the prompt tokens the provider's cache served (%s)", async (_, onDelta) => {
+    world.llm.setScript({ fallback: 'ok' });
+    const opening: ChatMessage[] = [
+      { role: 'system', content: `${String(onDelta)}\n${LONG_INSTRUCTIONS}` },
+      { role: 'user', content: 'What is 2 + 3?' },
+    ];
+    const first = await provider().complete({ messages: opening, onDelta });
+    expect(first.usage.cached_prompt_tokens).toBeUndefined();
+    expect(first.usage.cache_write_tokens).toBeGreaterThan(1024);
+    const second = await provider().complete({
+      messages: [...opening, { role: 'assistant', content: '5' }, { role: 'user', content: 'And 4 + 4?' }],
+      onDelta,
+    });
+    expect(second.usage.cached_prompt_tokens).toBe(first.usage.cache_write_tokens);
+    expect(second.usage.prompt_tokens).toBeGreaterThan(first.usage.prompt_tokens);
+  });
+
+  it('sends a hashed prompt_cache_key where the server takes one, and none to an unknown compatible server', async () => {
+    world.llm.setScript({ fallback: 'ok' });
+    await provider().complete({ messages: ask, cacheKey: 'ses_secret-session' });
+    await provider({ promptCache: 'on' }).complete({ messages: ask, cacheKey: 'ses_secret-session' });
+    await provider({ promptCache: 'on' }).complete({ messages: ask, cacheKey: 'ses_other' });
+    const [auto, on, other] = world.llm.requests().map((request) => request.body as Record<string, unknown>);
+    expect(auto).not.toHaveProperty('prompt_cache_key');
+    expect(on.prompt_cache_key).toMatch(/^[\w-]{32}$/);
+    expect(on.prompt_cache_key).not.toContain('secret');
+    expect(other.prompt_cache_key).not.toBe(on.prompt_cache_key);
   });
 
   it('streams text deltas in order and records usage from the final chunk', async () => {

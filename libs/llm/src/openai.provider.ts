@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { LlmError } from './llm.errors';
@@ -5,6 +6,7 @@ import { createSdkFetch } from './sdk-fetch';
 import { toStopReason, toOpenAiMessages, toOpenAiTools, toOpenAiToolCalls } from './openai-messages';
 import { OpenAiStreamAssembler } from './openai-stream.assembler';
 import { toLlmError } from './sdk-error.mapper';
+import { fromOpenAiUsage } from './provider-usage';
 
 export interface OpenAiProviderOptions {
   name: string;
@@ -18,6 +20,8 @@ export interface OpenAiProviderOptions {
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   defaultHeaders?: Record<string, string>;
   proxy?: HttpProxy;
+  /** Sends the request's cache key as `prompt_cache_key` (OpenAI's own API and Azure take it; not every compatible server does). */
+  promptCacheKey?: boolean;
 }
 
 type Reply = Omit<CompletionResult, 'elapsedMs' | 'provider'>;
@@ -64,6 +68,9 @@ export class OpenAiProvider implements LlmProvider {
       ...(req.tools?.length ? { tools: toOpenAiTools(req.tools) } : {}),
       ...(maxTokens !== undefined ? { [this.options.maxTokensField]: maxTokens } : {}),
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      ...(this.options.promptCacheKey && req.cacheKey
+        ? { prompt_cache_key: promptCacheKey(req.cacheKey) }
+        : {}),
     };
   }
 
@@ -75,10 +82,7 @@ export class OpenAiProvider implements LlmProvider {
       text: choice.message.content ?? '',
       toolCalls: toOpenAiToolCalls(choice.message.tool_calls),
       stopReason: toStopReason(choice.finish_reason),
-      usage: {
-        prompt_tokens: completion.usage?.prompt_tokens ?? 0,
-        completion_tokens: completion.usage?.completion_tokens ?? 0,
-      },
+      usage: fromOpenAiUsage(completion.usage),
       model: completion.model || this.model,
     };
   }
@@ -101,4 +105,12 @@ export class OpenAiProvider implements LlmProvider {
     }
     return { ...reply, stopReason: toStopReason(finishReason), model: reply.model || this.model };
   }
+}
+
+/**
+ * The provider groups requests by this key to find their cached prefix; it is a session's or a
+ * run's id, sent hashed (the provider needs it stable, not readable), 32 characters.
+ */
+function promptCacheKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 32);
 }

@@ -6,12 +6,12 @@ import { LlmError } from './llm.errors';
 
 /**
  * A provider spec's world: the scripted model server for the file (requests cleared before each
- * test) and providers of one kind pointed at it.
+ * test; its prompt cache emulated, so real token counts) and providers of one kind pointed at it.
  */
 export function scriptedProviders(defaults: Pick<LlmProviderConfig, 'provider' | 'apiKey' | 'model'>) {
   let llm: ScriptedLlm | undefined;
   beforeAll(async () => {
-    llm = await startScriptedLlm();
+    llm = await startScriptedLlm({ promptCache: true });
   });
   afterAll(() => llm?.close());
   beforeEach(() => llm?.clearRequests());
@@ -41,3 +41,8 @@ export async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
   expect(error).toBeInstanceOf(LlmError);
   return error as LlmError;
 }
+
+/** About 1,500 tokens of instructions: a prompt long enough for a provider to cache. */
+export const LONG_INSTRUCTIONS = Array.from({ length: 300 }, (_, i) => `Rule ${i}: answer exactly.`).join(
+  '\n',
+);

@@ -41,7 +41,11 @@ export const Metrics = {
       LLM_SECONDS,
     ),
   llmTokens: () =>
-    counter('ac_llm_tokens_total', 'LLM tokens by type (prompt, completion).', ['provider', 'model', 'type']),
+    counter(
+      'ac_llm_tokens_total',
+      'LLM tokens by type: prompt (all of them), cached_prompt and cache_write (the parts of prompt read from and written to the provider cache), completion.',
+      ['provider', 'model', 'type'],
+    ),
   llmCost: () =>
     counter('ac_llm_cost_usd_total', 'USD spent on model calls, at the configured prices.', [
       'agent',

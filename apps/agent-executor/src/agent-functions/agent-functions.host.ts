@@ -55,7 +55,7 @@ export class AgentFunctionsHost implements OnApplicationBootstrap, BeforeApplica
   async onApplicationBootstrap(): Promise<void> {
     await this.refresh();
     await this.host.start();
-    this.unsubscribe = this.profiles.onCreated(() => void this.refresh());
+    this.unsubscribe = this.profiles.onChanged(() => void this.refresh());
     this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
     this.timer.unref();
   }

@@ -14,6 +14,8 @@ export interface AgentProfile extends AgentProfileView {
   hooks: ResolvedHook[];
   base_url?: string;
   api_key?: string;
+  /** The caller's instructions for this turn (the run engine's `turn_instructions`). */
+  turn_instructions?: string;
 }
 
 export const DEFAULT_AGENT = 'default';
@@ -70,11 +72,11 @@ export function modelNameOf(profile: { model?: string }, config: PlatformConfig)
   return profile.model ?? config.llm.model;
 }
 
-/** The caller's system messages follow the agent's own prompt, for this turn only. */
+/**
+ * The caller's system messages follow the agent's own prompt, for this turn only, as a system
+ * message of their own: the agent's prompt stays the prefix a provider's cache can serve.
+ */
 export function withInstructions(profile: AgentProfile, instructions: string | undefined): AgentProfile {
   if (!instructions?.trim()) return profile;
-  return {
-    ...profile,
-    system_prompt: [profile.system_prompt, instructions.trim()].filter(Boolean).join('\n\n'),
-  };
+  return { ...profile, turn_instructions: instructions.trim() };
 }

@@ -6,8 +6,10 @@ import {
   AppError,
   ConflictError,
   AgentNotFoundError,
+  Events,
   parseDto,
 } from '@app/contracts';
+import { Bus } from '@app/bus';
 import { ConfigError, type PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { checkWebhooks } from '../hooks/webhook-guard';
@@ -30,6 +32,7 @@ export class AgentProfilesService {
   constructor(
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
     @Inject(AgentProfileRepository) private readonly repository: AgentProfileRepository,
+    @Inject(Bus) private readonly bus: Bus,
   ) {
     this.webhookDomains = config.functions.http.allowed_domains;
     const profiles = readConfigProfiles(config.sections.agents, this.webhookDomains);
@@ -64,14 +67,53 @@ export class AgentProfilesService {
     if (this.fromConfig.has(spec.name) || !(await this.repository.create(spec, owner))) {
       throw new ConflictError(`agent '${spec.name}' already exists`);
     }
-    for (const listener of this.listeners) listener();
+    this.changed(spec.name);
     return toView(resolveProfile(spec, 'api'));
   }
 
-  /** Called after a profile is created here; returns the unsubscribe function. */
-  onCreated(listener: () => void): () => void {
+  /** Replaces a profile made over the API; the next run of the agent, on any executor, uses it. */
+  async update(spec: AgentProfileFields): Promise<AgentProfileView> {
+    this.refuseConfigured(spec.name);
+    checkWebhooks(this.webhookDomains, spec.hooks);
+    if (!(await this.repository.replace(spec))) throw new AgentNotFoundError(spec.name);
+    this.changed(spec.name);
+    return toView(resolveProfile(spec, 'api'));
+  }
+
+  /** Deletes a profile made over the API; its runs and sessions stay. */
+  async delete(name: string): Promise<{ deleted: true }> {
+    this.refuseConfigured(name);
+    if (!(await this.repository.delete(name))) throw new AgentNotFoundError(name);
+    this.changed(name);
+    return { deleted: true };
+  }
+
+  /** Called after a profile made over the API changed, here or on another executor; returns the unsubscribe function. */
+  onChanged(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * A profile changed on another executor (or here): the cached copy goes, so the next run reads
+   * the stored one, and what depends on the list of profiles (agents as functions) is told.
+   */
+  forget(name: string): void {
+    this.apiCache.delete(name);
+    for (const listener of this.listeners) listener();
+  }
+
+  private changed(name: string): void {
+    this.forget(name);
+    this.bus.publish(Events.agentProfileChanged, { name });
+  }
+
+  private refuseConfigured(name: string): void {
+    const configured = this.fromConfig.get(name);
+    if (configured)
+      throw new ConflictError(
+        `agent '${name}' comes from ${configured.source === 'builtin' ? 'the platform' : 'the configuration file'}; only a profile made over the API can be changed`,
+      );
   }
 
   private async fromApi(name: string): Promise<AgentProfile | undefined> {

@@ -67,6 +67,7 @@ export class ToolApprovalService {
       ...target,
       decision: { ...(await this.decisionOf(target, decision)), hash: target.hash },
       decided_by: 'caller',
+      ...(decision.decider !== undefined ? { decider: decision.decider } : {}),
       decided_at: new Date().toISOString(),
     };
     return this.apply(record, [decided], stream);

@@ -1,5 +1,11 @@
 import { Logger, Metrics, SpanKind, inSpan } from '@app/observability';
-import { LlmError, type CompletionRequest, type CompletionResult, type LlmProvider } from '@app/llm';
+import {
+  LlmError,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmProvider,
+  type TokenUsage,
+} from '@app/llm';
 
 /**
  * Every LLM call, whatever the provider: one span with the GenAI semantic-convention attributes,
@@ -34,12 +40,13 @@ export class InstrumentedLlmProvider implements LlmProvider {
         const seconds = (performance.now() - started) / 1000;
         Metrics.llmRequests().inc({ ...labels, status: 'ok' });
         Metrics.llmDuration().observe(labels, seconds);
-        Metrics.llmTokens().inc({ ...labels, type: 'prompt' }, result.usage.prompt_tokens);
-        Metrics.llmTokens().inc({ ...labels, type: 'completion' }, result.usage.completion_tokens);
+        countTokens(labels, result.usage);
         span.setAttributes({
           'gen_ai.response.model': result.model,
           'gen_ai.usage.input_tokens': result.usage.prompt_tokens,
           'gen_ai.usage.output_tokens': result.usage.completion_tokens,
+          'gen_ai.usage.cache_read.input_tokens': result.usage.cached_prompt_tokens ?? 0,
+          'gen_ai.usage.cache_creation.input_tokens': result.usage.cache_write_tokens ?? 0,
           'gen_ai.response.finish_reasons': [result.stopReason],
         });
         // A line per model call is noise at volume (the metrics and the span carry the same); a failed one is a warning.
@@ -60,4 +67,18 @@ export class InstrumentedLlmProvider implements LlmProvider {
       }
     });
   }
+}
+
+/**
+ * `ac_llm_tokens_total{type}`: `prompt` counts every prompt token; `cached_prompt` those of them
+ * read from the provider's cache and `cache_write` those written to it (parts of `prompt`, not
+ * added to it); `completion` the reply's.
+ */
+function countTokens(labels: { provider: string; model: string }, usage: TokenUsage): void {
+  const tokens = Metrics.llmTokens();
+  tokens.inc({ ...labels, type: 'prompt' }, usage.prompt_tokens);
+  tokens.inc({ ...labels, type: 'completion' }, usage.completion_tokens);
+  if (usage.cached_prompt_tokens)
+    tokens.inc({ ...labels, type: 'cached_prompt' }, usage.cached_prompt_tokens);
+  if (usage.cache_write_tokens) tokens.inc({ ...labels, type: 'cache_write' }, usage.cache_write_tokens);
 }

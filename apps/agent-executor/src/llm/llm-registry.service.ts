@@ -68,6 +68,7 @@ export class LlmRegistry implements OnApplicationBootstrap {
       model: llm.model,
       timeoutMs: llm.timeout,
       maxRetries: llm.max_retries,
+      promptCache: llm.prompt_cache,
       ...(llm.proxy ? { proxy: { url: llm.proxy, noProxy: llm.no_proxy } } : {}),
     };
     if (!choice.provider && !choice.base_url && !choice.api_key) return platform;

@@ -15,6 +15,10 @@ import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { requireOwner } from '../common/ownership';
 import { runView } from './run-view';
+import { modelNameOf } from '../agents/agent-profile';
+import { AgentProfilesService } from '../agents/agent-profiles.service';
+import { RunJournalRepository } from '../store/run-journal.repository';
+import { decisionsOf, timelineOf } from './run-timeline';
 import { RunFinisherService } from '../turns/run-finisher.service';
 import { RunListRepository } from '../store/run-list.repository';
 import { type RunRecord, RunRepository } from '../store/run.repository';
@@ -35,6 +39,8 @@ export class RunControlService {
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
     @Inject(RunListRepository) private readonly listing: RunListRepository,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(RunJournalRepository) private readonly journal: RunJournalRepository,
+    @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
   ) {}
 
   /** No principal means authentication is off: every run is listed. */
@@ -42,11 +48,25 @@ export class RunControlService {
     return this.listing.list(principal || undefined, query);
   }
 
+  /** The run with its trace, and from its journal its waterfall; the decisions on its held calls. */
   async view(runId: string, principal?: string): Promise<RunView> {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
-    return runView(record, this.config.tracing.trace_url_template);
+    const view = runView(record, this.config.tracing.trace_url_template);
+    const [timings, price] = await Promise.all([this.journal.timings(runId), this.priceOf(record.agent)]);
+    const decisions = decisionsOf(record.approvals);
+    return {
+      ...view,
+      timeline: timelineOf(timings, record.created_at, view.usage, price),
+      ...(decisions.length ? { decisions } : {}),
+    };
+  }
+
+  /** The price of the agent's model now (it weighs each step's share of the run's cost); none for a deleted agent. */
+  private async priceOf(agent: string) {
+    const profile = await this.profiles.get(agent).catch(() => undefined);
+    return profile ? this.config.pricing[modelNameOf(profile, this.config)] : undefined;
   }
 
   async cancel(runId: string, principal?: string): Promise<AgentRunReply> {

@@ -29,5 +29,7 @@ export function runView(record: RunRecord, traceUrlTemplate?: string): RunView {
       ? { approvals: undecided(record.approvals).map(pendingView) }
       : {}),
     parent_run_id: record.parent_run_id,
+    forked_from:
+      record.forked_from === null ? null : { run_id: record.forked_from, step: record.forked_at_step ?? 1 },
   };
 }

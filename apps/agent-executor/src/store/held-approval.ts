@@ -8,6 +8,8 @@ export interface HeldApproval extends PendingApproval {
   decision?: ApprovalDecision;
   /** Who decided: a person through the API, or the timeout's default. */
   decided_by?: 'caller' | 'timeout';
+  /** The deciding key's principal (empty with authentication off). */
+  decider?: string;
   decided_at?: string;
 }
 

@@ -32,6 +32,36 @@ export class RunJournalRepository {
     return last?.seq ?? 0;
   }
 
+  /** When and how long each entry took, without its text: a run's waterfall. */
+  async timings(runId: string): Promise<JournalTiming[]> {
+    const rows = await this.db.runJournalEntry.findMany({
+      where: { run_id: runId },
+      orderBy: { seq: 'asc' },
+      select: {
+        kind: true,
+        step: true,
+        call_index: true,
+        name: true,
+        status: true,
+        prompt_tokens: true,
+        completion_tokens: true,
+        elapsed_ms: true,
+        created_at: true,
+        data: true,
+      },
+    });
+    return rows.map(({ data, ...row }) => {
+      const d = (data ?? {}) as { executed?: unknown; cached_prompt_tokens?: unknown };
+      return {
+        ...row,
+        executed: d.executed !== false,
+        ...(typeof d.cached_prompt_tokens === 'number'
+          ? { cached_prompt_tokens: d.cached_prompt_tokens }
+          : {}),
+      };
+    });
+  }
+
   /** The run's entries as stored, each with its format: `readJournal` makes them this engine's. */
   async load(runId: string): Promise<StoredJournalEntry[]> {
     const rows = await this.db.runJournalEntry.findMany({
@@ -40,6 +70,23 @@ export class RunJournalRepository {
     });
     return rows.map(toEntry);
   }
+}
+
+/** One journal entry's place on the run's clock (written when it completed) and what it spent. */
+export interface JournalTiming {
+  kind: string;
+  step: number;
+  call_index: number | null;
+  name: string | null;
+  status: string | null;
+  prompt_tokens: number;
+  /** A model step's: of its prompt tokens, those the provider's cache served. */
+  cached_prompt_tokens?: number;
+  completion_tokens: number;
+  elapsed_ms: number;
+  created_at: Date;
+  /** A call's: false when it was refused or answered before it reached a provider. */
+  executed: boolean;
 }
 
 /** The statement appending entries: on its own, or in the transaction that ends the run. */
@@ -53,12 +100,14 @@ function rowOf(runId: string, entry: JournalEntry, now: Date) {
   const { seq, kind, step, elapsedMs } = entry;
   const format = JOURNAL_FORMAT;
   if (kind === 'model_step') {
+    const { prompt_tokens: prompt, completion_tokens: completion, ...cache } = entry.usage;
+    // the prompt cache's counts, when the provider gave some, with the step's data
     const data = JSON.stringify({
       text: entry.text,
       tool_calls: entry.toolCalls,
       stop_reason: entry.stopReason,
+      ...cache,
     });
-    const { prompt_tokens: prompt, completion_tokens: completion } = entry.usage;
     return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${data}, ${prompt}, ${completion}, ${elapsedMs}, ${now}, ${format})`;
   }
   if (kind === 'tool_started') {
@@ -83,7 +132,16 @@ function toEntry(row: StoredRow): StoredJournalEntry {
       kind: 'model_step',
       text: data.text,
       toolCalls: data.tool_calls,
-      usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens },
+      usage: {
+        prompt_tokens: row.prompt_tokens,
+        completion_tokens: row.completion_tokens,
+        ...(typeof data.cached_prompt_tokens === 'number'
+          ? { cached_prompt_tokens: data.cached_prompt_tokens }
+          : {}),
+        ...(typeof data.cache_write_tokens === 'number'
+          ? { cache_write_tokens: data.cache_write_tokens }
+          : {}),
+      },
       ...(data.stop_reason === undefined ? {} : { stopReason: data.stop_reason }),
     };
   }

@@ -28,6 +28,8 @@ export interface NewRun {
   turn_options?: TurnOptions;
   /** The run whose function call started this one (an agent called as a function). */
   parent_run_id?: string;
+  /** A fork: the run it came from, and the step it goes live at. */
+  fork?: { from: string; step: number };
 }
 
 export interface TurnOptions {
@@ -104,6 +106,9 @@ export interface RunRecord {
   finished_at: Date | null;
   trace_id: string | null;
   parent_run_id: string | null;
+  /** A fork: the run it was forked from, and the step it went live at. */
+  forked_from: string | null;
+  forked_at_step: number | null;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -132,6 +137,8 @@ export class RunRepository {
         used_tools: toJson(used_tools),
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
+        cached_prompt_tokens: usage.cached_prompt_tokens ?? 0,
+        cache_write_tokens: usage.cache_write_tokens ?? 0,
         cost_usd: usage.cost_usd ?? null,
         total_ms,
         finished_at: done ? new Date() : null,
@@ -207,6 +214,8 @@ function toRecord(row: Row): RunRecord {
     usage: {
       prompt_tokens: row.prompt_tokens,
       completion_tokens: row.completion_tokens,
+      ...(row.cached_prompt_tokens > 0 ? { cached_prompt_tokens: row.cached_prompt_tokens } : {}),
+      ...(row.cache_write_tokens > 0 ? { cache_write_tokens: row.cache_write_tokens } : {}),
       ...(row.cost_usd === null ? {} : { cost_usd: row.cost_usd }),
     },
     total_ms: row.total_ms ?? 0,
@@ -225,5 +234,7 @@ function toRecord(row: Row): RunRecord {
     finished_at: row.finished_at,
     trace_id: row.trace_id,
     parent_run_id: row.parent_run_id,
+    forked_from: row.forked_from,
+    forked_at_step: row.forked_at_step,
   };
 }

@@ -52,6 +52,34 @@ export class SessionRepository {
     return rows.reverse();
   }
 
+  /**
+   * The newest `limit` messages of the session before run `run`'s own message, oldest first: what
+   * the run read as its history (its session went on since; a session the run opened holds the
+   * caller's earlier messages under its id too). A run that wrote no message yet is placed by its
+   * start (messages opening its session are written with it).
+   */
+  async messagesBeforeRun(
+    sessionId: string,
+    run: { id: string; input: string; created_at: Date },
+    limit: number,
+  ): Promise<StoredMessage[]> {
+    const own = await this.db.message.findFirst({
+      where: { session_id: sessionId, run_id: run.id, role: 'user', content: run.input },
+      orderBy: { seq: 'desc' },
+      select: { seq: true },
+    });
+    const rows = await this.db.message.findMany({
+      where: {
+        session_id: sessionId,
+        ...(own ? { seq: { lt: own.seq } } : { created_at: { lte: run.created_at } }),
+      },
+      orderBy: { seq: 'desc' },
+      take: limit,
+      select: { seq: true, role: true, content: true, tokens: true },
+    });
+    return (rows as StoredMessage[]).reverse();
+  }
+
   async saveSummary(sessionId: string, summary: string, upto: number): Promise<void> {
     await this.db.session.updateMany({ where: { id: sessionId }, data: { summary, summary_upto: upto } });
   }

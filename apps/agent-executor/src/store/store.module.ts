@@ -8,6 +8,7 @@ import { RunJournalRepository } from './run-journal.repository';
 import { RunLeaseRepository } from './run-lease.repository';
 import { RunListRepository } from './run-list.repository';
 import { RunRepository } from './run.repository';
+import { RunUsageRepository } from './run-usage.repository';
 import { SessionListRepository } from './session-list.repository';
 import { SessionRepository } from './session.repository';
 import { TurnWritesRepository } from './turn-writes.repository';
@@ -22,6 +23,7 @@ const REPOSITORIES = [
   RunLeaseRepository,
   RunListRepository,
   RunRepository,
+  RunUsageRepository,
   SessionListRepository,
   SessionRepository,
   TurnWritesRepository,

@@ -1,6 +1,6 @@
 // The writes every turn makes (raw SQL, one text for both databases), against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JournalEntry, storedEntry } from '@app/agent-core';
+import { type JournalEntry, type ModelStepEntry, storedEntry } from '@app/agent-core';
 import { ConflictError } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
@@ -154,6 +154,35 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
       { seq: 1, role: 'user', content: 'hi', tokens: 3 },
       { seq: 2, role: 'assistant', content: 'ok', tokens: 3 },
     ]);
+  });
+
+  it("keeps what the provider's prompt cache served and wrote, on the run and in its journal", async () => {
+    await open('s_cache');
+    const usage = {
+      prompt_tokens: 5_000,
+      completion_tokens: 40,
+      cached_prompt_tokens: 4_096,
+      cache_write_tokens: 640,
+    };
+    const step = { ...(lastStep('cached') as ModelStepEntry), usage };
+    expect(
+      await turns.finishTurn({
+        runId: 'run_s_cache',
+        progress: progress({ usage: { ...usage, cost_usd: 0.0021 } }),
+        sessionId: 's_cache',
+        messages: [message('mc1', 'user', 'hi'), message('mc2', 'assistant', 'ok')],
+        lastSeq: 0,
+        journal: [step],
+      }),
+    ).toBe('written');
+    expect((await viewOf('run_s_cache'))!.view.usage).toEqual({ ...usage, cost_usd: 0.0021 });
+    expect(await journal.load('run_s_cache')).toEqual([storedEntry(step)]);
+    // a run saved without them reads as before: no zero counts
+    await runs.save('run_s_cache', progress());
+    expect((await viewOf('run_s_cache'))!.view.usage).toEqual({
+      prompt_tokens: 120,
+      completion_tokens: 8,
+    });
   });
 
   it('keeps a stored plan when a later save carries none, and a paused run unfinished', async () => {

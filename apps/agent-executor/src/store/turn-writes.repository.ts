@@ -56,14 +56,21 @@ export class TurnWritesRepository {
     @Inject(SQL_WRITER) private readonly writer: SqlWriter,
   ) {}
 
-  /** Records a run as `running`, and opens its session when it is new. */
-  async startTurn(run: NewRun, session?: NewSession): Promise<void> {
+  /**
+   * Records a run as `running`, and opens its session when it is new; with `journal`, the run
+   * starts with those entries (a fork's, taken from the run it forks).
+   */
+  async startTurn(run: NewRun, session?: NewSession, journal: JournalEntry[] = []): Promise<void> {
     const now = new Date();
     const insert = sql`INSERT INTO "Run"
-      ("id", "session_id", "owner", "agent", "mode", "status", "input", "trace_id", "prompt_tokens", "completion_tokens", "created_at", "updated_at", "lease_owner", "lease_until", "takeovers", "turn_options", "parent_run_id", "state_format", "journal_format")
-      VALUES (${run.id}, ${run.session_id}, ${run.owner}, ${run.agent}, ${run.mode}, 'running', ${run.input}, ${run.trace_id ?? null}, 0, 0, ${now}, ${now}, ${run.lease?.owner ?? null}, ${run.lease?.until ?? null}, 0, ${run.turn_options ? JSON.stringify(run.turn_options) : null}, ${run.parent_run_id ?? null}, ${WRITTEN_FORMATS.state_format}, ${WRITTEN_FORMATS.journal_format})`;
+      ("id", "session_id", "owner", "agent", "mode", "status", "input", "trace_id", "prompt_tokens", "completion_tokens", "created_at", "updated_at", "lease_owner", "lease_until", "takeovers", "turn_options", "parent_run_id", "key_id", "forked_from", "forked_at_step", "state_format", "journal_format")
+      VALUES (${run.id}, ${run.session_id}, ${run.owner}, ${run.agent}, ${run.mode}, 'running', ${run.input}, ${run.trace_id ?? null}, 0, 0, ${now}, ${now}, ${run.lease?.owner ?? null}, ${run.lease?.until ?? null}, 0, ${run.turn_options ? JSON.stringify(run.turn_options) : null}, ${run.parent_run_id ?? null}, ${run.turn_options?.key_id ?? null}, ${run.fork?.from ?? null}, ${run.fork?.step ?? null}, ${WRITTEN_FORMATS.state_format}, ${WRITTEN_FORMATS.journal_format})`;
     try {
-      await this.writer.transaction([...(session ? openSession(session, run.id, now) : []), insert]);
+      await this.writer.transaction([
+        ...(session ? openSession(session, run.id, now) : []),
+        insert,
+        ...(journal.length ? [journalInsert(run.id, journal, now)] : []),
+      ]);
     } catch (err) {
       if (constraintViolation(err) === 'unique')
         throw new ConflictError(`run '${run.id}' already exists`, { run_id: run.id });
@@ -147,6 +154,7 @@ function saveRun(id: string, progress: RunProgress, now: Date, leaseOwner?: stri
     "plan" = COALESCE(${plan ? JSON.stringify(plan) : null}, "plan"),
     "trace" = ${JSON.stringify(trace)}, "used_tools" = ${JSON.stringify(used_tools)},
     "prompt_tokens" = ${usage.prompt_tokens}, "completion_tokens" = ${usage.completion_tokens},
+    "cached_prompt_tokens" = ${usage.cached_prompt_tokens ?? 0}, "cache_write_tokens" = ${usage.cache_write_tokens ?? 0},
     "cost_usd" = ${usage.cost_usd ?? null},
     "total_ms" = ${total_ms}, "finished_at" = ${done ? now : null}, "updated_at" = ${now}
     WHERE "id" = ${id}${leaseOwner === undefined ? sql`` : sql` AND "lease_owner" = ${leaseOwner}`}`;

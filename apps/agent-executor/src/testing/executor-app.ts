@@ -25,17 +25,21 @@ export interface ExecutorOptions {
   llmUrl: string;
   agents?: Record<string, unknown>[];
   env?: Record<string, string>;
+  /** A migrated database; a fresh SQLite file when absent. */
+  databaseUrl?: string;
+  /** The rest of the configuration file (`pricing`, …). */
+  config?: Record<string, unknown>;
 }
 
-/** The executor's run machinery, in-process, on a private broker, a fresh SQLite file and the scripted model. */
+/** The executor's run machinery, in-process, on a private broker, a fresh SQLite file (or the database given) and the scripted model. */
 export async function startExecutor(options: ExecutorOptions): Promise<ExecutorUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'ac-executor-'));
   const configFile = join(dir, 'agentchassis.yaml');
-  writeFileSync(configFile, stringify({ agents: options.agents ?? [] }));
+  writeFileSync(configFile, stringify({ ...options.config, agents: options.agents ?? [] }));
   const config = loadConfig({
     AC_CONFIG: configFile,
     NATS_URL: options.natsUrl,
-    DATABASE_URL: await migratedSqliteUrl(),
+    DATABASE_URL: options.databaseUrl ?? (await migratedSqliteUrl()),
     LLM_PROVIDER: 'openai-compatible',
     LLM_BASE_URL: options.llmUrl,
     LLM_MODEL: 'scripted-model',

@@ -22,16 +22,27 @@ export async function startWorld(options: {
   /** Profiles for the config file; a function gets the scripted model's URL (for per-agent endpoints). */
   agents?: ExecutorOptions['agents'] | ((llmUrl: string) => ExecutorOptions['agents']);
   env?: ExecutorOptions['env'];
+  databaseUrl?: string;
+  config?: ExecutorOptions['config'];
+  /** The scripted model's prompt cache emulated (real token counts). */
+  promptCache?: boolean;
 }): Promise<World> {
   const nats = await startNatsServer();
-  const llm = await startScriptedLlm();
+  const llm = await startScriptedLlm({ promptCache: options.promptCache });
   const bus = await Bus.connect({ url: nats.url, name: 'test' });
   const functions = serveFunctions(bus, options.functions);
   await bus.flush();
   const agents = typeof options.agents === 'function' ? options.agents(llm.url) : options.agents;
   let executor: ExecutorUnderTest;
   try {
-    executor = await startExecutor({ natsUrl: nats.url, llmUrl: llm.url, agents, env: options.env });
+    executor = await startExecutor({
+      natsUrl: nats.url,
+      llmUrl: llm.url,
+      agents,
+      env: options.env,
+      databaseUrl: options.databaseUrl,
+      config: options.config,
+    });
   } catch (err) {
     await Promise.all([bus.drain(), llm.close(), nats.stop()]);
     throw err;

@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AgentDefinition, AgentRuntime, type ModelClient } from '@app/agent-core';
+import {
+  type AgentDefinition,
+  AgentRuntime,
+  type Functions,
+  functionsWithMemory,
+  type ModelClient,
+  type RunIdentity,
+} from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
 import type { ModelPrice } from '@app/contracts';
 import { PLATFORM_CONFIG } from '@app/runtime';
@@ -8,16 +15,18 @@ import { RunEventsPublisher } from '../events/run-events.publisher';
 import { RunMetrics } from '../events/run-metrics';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import type { TurnJournal } from '../journal/run-journal.store';
+import { KeySpendLedger } from '../llm/key-spend.ledger';
 import { LlmRegistry } from '../llm/llm-registry.service';
 import { MemoryIndexService } from '../memory/memory-index.service';
-import { memoryEnabled, withMemoryFunctions } from '../memory/memory-scope';
+import { memoryEnabled, memoryScopeOf, withMemoryFunctions } from '../memory/memory-scope';
 import { BusFunctions } from '../tools/bus-functions';
 
 /**
  * The run engine's runtime (libs/agent-core) for a profile's runs, from the executor's ports: the
  * profile's model, the functions over the bus (with the memory functions when the profile has
  * memory), the profile's hooks, the runs' journal, the events publisher for a streamed run, the
- * executor's counters and the platform's run timeout.
+ * executor's counters, the API key's daily budget its model calls draw on, and the platform's run
+ * timeout.
  */
 @Injectable()
 export class ExecutorRuntimeService {
@@ -29,6 +38,7 @@ export class ExecutorRuntimeService {
     @Inject(RunMetrics) private readonly metrics: RunMetrics,
     @Inject(ProfileHooksFactory) private readonly hooks: ProfileHooksFactory,
     @Inject(MemoryIndexService) private readonly memory: MemoryIndexService,
+    @Inject(KeySpendLedger) private readonly keySpend: KeySpendLedger,
   ) {}
 
   /**
@@ -43,8 +53,17 @@ export class ExecutorRuntimeService {
       hooks: this.hooks.forProfile(profile.hooks),
       ...(memoryEnabled(profile) ? { memory: this.memory } : {}),
       metrics: this.metrics,
+      spend: this.keySpend,
       ...(stream ? { events: this.events } : {}),
       runTimeoutMs: this.config.executor.run_timeout,
+    });
+  }
+
+  /** The functions a run of the profile is offered: the bus's, with the memory functions within its scope. */
+  functionsFor(profile: AgentProfile, identity: RunIdentity): Functions {
+    return functionsWithMemory(this.functions, memoryEnabled(profile) ? this.memory : undefined, profile, {
+      memoryScope: memoryScopeOf(profile, identity),
+      principal: identity.principal,
     });
   }
 

@@ -17,7 +17,7 @@ export function heldApprovals(held: HeldCall[], now: Date, timeoutMs: number): H
 }
 
 /** The decisions the engine applies when the run is carried on. */
-export function decisionsOf(approvals: HeldApproval[]): ApprovalDecisions {
+export function appliedDecisions(approvals: HeldApproval[]): ApprovalDecisions {
   return new Map(
     approvals.flatMap((approval) =>
       approval.decision ? [[approval.call_id, approval.decision] as const] : [],

@@ -1,4 +1,4 @@
-import type { PriorProgress, ResumeOptions, RunIdentity, RunState } from '@app/agent-core';
+import type { HistoryLoader, PriorProgress, ResumeOptions, RunIdentity, RunState } from '@app/agent-core';
 import type { ClientTool } from '@app/contracts';
 import { type AgentProfile, withInstructions } from '../agents/agent-profile';
 import type { RunRecord } from '../store/run.repository';
@@ -21,6 +21,8 @@ export interface HostedTurn {
   session: SessionRecord | null;
   /** The session was opened by this turn without earlier messages: nothing to read, its last message is 0. */
   fresh?: boolean;
+  /** What the turn reads before its message when it is not the session's (a fork reads its source run's). */
+  history?: HistoryLoader;
   clientTools?: ClientTool[];
   /** A plan held for approval, approved. */
   prior?: PriorProgress;

@@ -48,6 +48,7 @@ export class RunHostService {
     let settle!: (reply: Promise<AgentRunReply>) => void;
     const answered = new Promise<AgentRunReply>((resolve) => (settle = resolve));
     const history = async (ctx: RunContext): Promise<ChatMessage[]> => {
+      if (turn.history) return turn.history(ctx);
       if (!turn.session || turn.fresh) return [];
       const loaded = await this.history.load(ctx, turn.session);
       lastSeq = loaded.lastSeq;

@@ -4,7 +4,7 @@ import { type ClientResults, JournalReplay } from '@app/agent-core';
 import type { AgentProfile } from '../agents/agent-profile';
 import { RunEventsPublisher } from '../events/run-events.publisher';
 import { RunJournalStore } from '../journal/run-journal.store';
-import { decisionsOf } from './held-calls';
+import { appliedDecisions } from './held-calls';
 import type { RunRecord } from '../store/run.repository';
 import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';
@@ -43,7 +43,7 @@ export class RunResumeService {
       resume: {
         replay,
         resumed,
-        approvals: decisionsOf(record.approvals),
+        approvals: appliedDecisions(record.approvals),
         ...(extras.clientResults ? { clientResults: extras.clientResults } : {}),
         ...(how.takeover ? { marker: takeoverStep(resumed, this.leases.owner) } : {}),
       },

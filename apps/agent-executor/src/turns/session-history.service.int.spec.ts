@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, Routes } from '@app/contracts';
+import { DB, type Db } from '@app/persistence';
 import { ask } from '../testing/executor-app';
 import { startWorld, type World } from '../testing/world';
 
@@ -99,6 +100,42 @@ describe('sessions', () => {
     );
     const run = await world.bus.request(Routes.agentRunGet, { run_id: last!.run_id });
     expect(run.trace.map((s) => s.kind)).toContain('history_summary');
+  });
+
+  it('folds a history of more than 200 short messages at once, then leaves it alone for many turns', async () => {
+    world.script({
+      rules: [{ match: 'Summarise this conversation', reply: 'SUMMARY: a long chat about numbers.' }],
+      fallback: 'Ok.',
+    });
+    const { session_id: sessionId } = await ask(world.bus, { message: 'Number 1.' });
+    // 99 more turns' messages, as 99 turns would have stored them
+    await world.executor.app.get<Db>(DB).message.createMany({
+      data: Array.from({ length: 198 }, (_, i) => ({
+        id: `msg_many_${i}`,
+        session_id: sessionId,
+        seq: 3 + i,
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        content: i % 2 === 0 ? `Number ${2 + i / 2}.` : 'Ok.',
+        tokens: 4,
+      })),
+    });
+    for (let turn = 101; turn <= 105; turn++)
+      await ask(world.bus, { message: `Number ${turn}.`, session_id: sessionId });
+    const chats = world.llm.requests().map((r) => r.body as Sent);
+    const folds = chats.filter((c) => c.messages.at(-1)?.content.startsWith('Summarise this conversation'));
+    // the 101st turn finds 200 stored messages and a 201st would be too many: one fold, of the oldest
+    expect(folds).toHaveLength(1);
+    expect(folds[0].messages.at(-1)?.content).toContain('Number 1.');
+    const turns = chats.filter((c) => !c.messages.at(-1)?.content.startsWith('Summarise'));
+    const afterFold = turns.slice(-3);
+    for (const [earlier, later] of [
+      [afterFold[0], afterFold[1]],
+      [afterFold[1], afterFold[2]],
+    ])
+      // each turn's request starts with the whole previous one, and only appends
+      expect(later.messages.slice(0, earlier.messages.length)).toEqual(earlier.messages);
+    expect(afterFold[2].messages[1].content).toContain('SUMMARY: a long chat about numbers.');
+    expect(afterFold[2].messages.length).toBeLessThanOrEqual(2 + 100 + 10);
   });
 
   it("hides a principal's sessions and runs from another principal", async () => {

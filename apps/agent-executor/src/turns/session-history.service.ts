@@ -3,8 +3,14 @@ import { type ChatMessage, foldHistory, historyTurns, type RunContext, windowHis
 import { Logger } from '@app/observability';
 import { type SessionRecord, SessionRepository } from '../store/session.repository';
 
-/** Messages read per turn at most; older ones are in the summary or out of the window anyway. */
-const MAX_LOADED = 200;
+/**
+ * Messages a turn's history holds at most: past it, the older ones are folded into the summary
+ * down to half as many (as past half the context window), never dropped one turn at a time, which
+ * would change the prompt's history every turn and lose the provider's prompt cache with it.
+ */
+const MAX_HISTORY = 200;
+/** What a fold reads at most (a fold that failed for long leaves more: the oldest are then left out). */
+const MAX_FOLDED_READ = 2_000;
 
 /**
  * A session's stored history for the next turn, windowed to the model's context by the run
@@ -20,9 +26,12 @@ export class SessionHistoryService {
 
   /** The turns to send before the new message, and the session's last message as read. */
   async load(ctx: RunContext, session: SessionRecord): Promise<{ messages: ChatMessage[]; lastSeq: number }> {
-    const messages = await this.sessions.messagesAfter(session.id, session.summary_upto, MAX_LOADED);
+    let messages = await this.sessions.messagesAfter(session.id, session.summary_upto, MAX_HISTORY + 1);
+    // a fold is due: it needs the messages older than the window, which the usual read leaves out
+    if (messages.length > MAX_HISTORY)
+      messages = await this.sessions.messagesAfter(session.id, session.summary_upto, MAX_FOLDED_READ);
     const lastSeq = messages.at(-1)?.seq ?? session.summary_upto;
-    const { kept, folded } = windowHistory(messages, ctx.run.definition.context_window);
+    const { kept, folded } = windowHistory(messages, ctx.run.definition.context_window, MAX_HISTORY);
     let summary = session.summary;
     const fold = await foldHistory(ctx, summary, folded);
     if (fold && 'summary' in fold) {

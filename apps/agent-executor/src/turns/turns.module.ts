@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { KeyBudgetRepository } from '@app/limits';
 import { AgentsModule } from '../agents/agents.module';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
@@ -6,6 +7,7 @@ import { EventsModule } from '../events/events.module';
 import { RunMetrics } from '../events/run-metrics';
 import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { RunJournalStore } from '../journal/run-journal.store';
+import { KeySpendLedger } from '../llm/key-spend.ledger';
 import { LlmRegistry } from '../llm/llm-registry.service';
 import { MemoryModule } from '../memory/memory.module';
 import { StoreModule } from '../store/store.module';
@@ -33,6 +35,8 @@ import { SessionHistoryService } from './session-history.service';
     ClientPlansService,
     ClientToolResultsService,
     ClientToolsService,
+    KeyBudgetRepository,
+    KeySpendLedger,
     LlmRegistry,
     PlanApprovalService,
     ProfileHooksFactory,
@@ -51,6 +55,7 @@ import { SessionHistoryService } from './session-history.service';
     PlanApprovalService,
     ExecutorRuntimeService,
     RunFinisherService,
+    RunHostService,
     RunLeases,
     RunResumeService,
     RunsInFlight,

@@ -1,10 +1,11 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { RunStatus } from '@app/contracts';
 import { ChatPrinter } from '../chat-printer';
-import { type CliContext, jsonObject } from '../context';
+import { type CliContext, integer, jsonObject } from '../context';
 import { EXIT_ERROR, EXIT_OK, exitCodeOf } from '../exit-codes';
-import { compact, table } from '../style';
+import { table } from '../style';
 import { traceTree } from '../trace-tree';
+import { runStudioCommands } from './run-studio.commands';
 
 type Json = { json?: boolean };
 type Decision = Json & { hash?: string; call?: string };
@@ -146,6 +147,8 @@ export function resourceCommands(program: Command, ctx: CliContext): void {
       ctx.exitCode = printer.reply ? exitCodeOf(printer.reply.finish_reason) : EXIT_ERROR;
     });
 
+  runStudioCommands(runs, ctx);
+
   const agents = program.command('agents').description('agent profiles');
   agents
     .command('list')
@@ -226,10 +229,4 @@ export function resourceCommands(program: Command, ctx: CliContext): void {
       }
       ctx.exitCode = report.status === 'ok' ? EXIT_OK : EXIT_ERROR;
     });
-}
-
-export function integer(option: string, value: string): number {
-  if (!/^\d+$/.test(value))
-    throw new InvalidArgumentError(`${option} must be a whole number, not '${compact(value, 40)}'`);
-  return Number(value);
 }

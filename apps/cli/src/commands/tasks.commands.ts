@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { CreateApiKeyRequest, DelayStatus, Scope } from '@app/client';
-import { type CliContext, jsonObject } from '../context';
+import { type CliContext, integer, jsonObject } from '../context';
 import { table } from '../style';
-import { integer } from './resources.commands';
 
 type Json = { json?: boolean };
 interface TargetOptions {

@@ -19,4 +19,13 @@ export class AgentsService {
   create(profile: AgentProfileFields, principal: string): Promise<AgentProfileView> {
     return this.bus.request(Routes.agentProfileCreate, { profile, ...(principal ? { principal } : {}) });
   }
+
+  /** Replaces the stored profile of `profile.name` (an admin's change; `principal` is recorded). */
+  update(profile: AgentProfileFields, principal: string): Promise<AgentProfileView> {
+    return this.bus.request(Routes.agentProfileUpdate, { profile, ...(principal ? { principal } : {}) });
+  }
+
+  async delete(name: string, principal: string): Promise<void> {
+    await this.bus.request(Routes.agentProfileDelete, { name, ...(principal ? { principal } : {}) });
+  }
 }

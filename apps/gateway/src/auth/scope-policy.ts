@@ -15,6 +15,8 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   { method: /^GET$/, path: /^\/api\/docs(\/[^/]+)?$|^\/api\/openapi\.json$/, scope: 'docs' },
   { method: /^(GET|POST|DELETE)$/, path: /^\/api\/v1\/(chat|sessions|runs|memory)(\/.*)?$/, scope: 'chat' },
   { method: /^GET$/, path: /^\/api\/v1\/agents(\/[^/]+)?$/, scope: 'chat' },
+  // a key's own runs counted; an admin key sees every principal's
+  { method: /^GET$/, path: /^\/api\/v1\/usage$/, scope: 'chat' },
   // The OpenAI-compatible API: its two routes, and a 404 in its own error shape for any other.
   { method: /^[A-Z]+$/, path: /^\/v1\/.+$/, scope: 'chat' },
   // AG-UI: an agent's run as AG-UI events
@@ -24,7 +26,11 @@ const POLICY: { method: RegExp; path: RegExp; scope: RouteScope }[] = [
   // MCP: where a client finds how to authorize against /mcp
   { method: /^GET$/, path: /^\/\.well-known\/oauth-protected-resource(\/mcp)?$/, scope: 'public' },
   { method: /^(GET|POST)$/, path: /^\/a2a\/[^/]+(\/\.well-known\/agent-card\.json)?$/, scope: 'chat' },
-  { method: /^GET$/, path: /^\/api\/v1\/functions(\/[^/]+)?$/, scope: 'functions:read' },
+  {
+    method: /^GET$/,
+    path: /^\/api\/v1\/functions(\/[^/]+)?$|^\/api\/v1\/mcp\/servers$/,
+    scope: 'functions:read',
+  },
   { method: /^POST$/, path: /^\/api\/v1\/functions\/[^/]+\/invoke$/, scope: 'functions:invoke' },
   // any valid key; each MCP tool is then offered by the scope it needs (functions:invoke, chat)
   { method: /^(GET|POST|DELETE)$/, path: /^\/mcp$/, scope: 'authenticated' },

@@ -186,6 +186,7 @@ export class ChatService {
   }
 }
 
+/** A new run's id, chosen by the gateway so it can follow the run by it. */
 export function newRunId(): string {
   return `run_${randomUUID().replaceAll('-', '')}`;
 }
@@ -207,7 +208,7 @@ function ownedBy(caller: Caller): { principal?: string; key_id: string; scopes: 
 }
 
 /** The run is recorded all the same: its ids and finish reason go with the error, for GET /api/v1/runs/:id. */
-function failedRun(reply: AgentRunReply, error: NonNullable<AgentRunReply['error']>): AppError {
+export function failedRun(reply: AgentRunReply, error: NonNullable<AgentRunReply['error']>): AppError {
   const details = typeof error.details === 'object' && error.details !== null ? error.details : {};
   return new AppError(error.code, error.message, {
     ...details,

@@ -5,6 +5,7 @@ import {
   type AgentRunReply,
   type AgentRunRequest,
   type RunApproveRequest,
+  type RunForkRequest,
   RunHandedOverError,
   Routes,
   type RunStatus,
@@ -208,4 +209,22 @@ async function lookUp(
     if (err instanceof AppError && err.code === 'not_found') return null;
     return undefined;
   }
+}
+
+/** Follows a fork's new run as `followRun` follows a turn (the run id is the new run's). */
+export function followFork(
+  bus: Bus,
+  request: RunForkRequest,
+  options: FollowOptions,
+): Promise<AgentRunReply> {
+  return follow(
+    bus,
+    {
+      runId: request.run_id,
+      principal: request.principal,
+      ask: (timeoutMs) => bus.request(Routes.agentRunFork, request, { timeoutMs }),
+      unavailable: 'no agent-executor answers: a fork needs one running',
+    },
+    options,
+  );
 }

@@ -3,11 +3,14 @@ import { Bus } from '@app/bus';
 import { FunctionCatalog } from '@app/functions';
 import { FunctionsController } from './functions.controller';
 import { FunctionsService } from './functions.service';
+import { McpServerStatusService } from './mcp-server-status.service';
+import { McpServersController } from './mcp-servers.controller';
 
 @Module({
-  controllers: [FunctionsController],
+  controllers: [FunctionsController, McpServersController],
   providers: [
     FunctionsService,
+    McpServerStatusService,
     {
       provide: FunctionCatalog,
       inject: [Bus],

@@ -9,6 +9,7 @@ import {
   type RunSummary,
   Routes,
   type RunView,
+  type StepMessagesView,
   type ToolDecision,
 } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
@@ -36,6 +37,11 @@ export class RunsService {
 
   get(runId: string, principal: string): Promise<RunView> {
     return this.bus.request(Routes.agentRunGet, ref(runId, principal));
+  }
+
+  /** What model step `step` of the run sent and got back, from its journal. */
+  stepMessages(runId: string, step: number, principal: string): Promise<StepMessagesView> {
+    return this.bus.request(Routes.agentRunStepMessages, { ...ref(runId, principal), step });
   }
 
   cancel(runId: string, principal: string): Promise<AgentRunReply> {
@@ -75,7 +81,12 @@ export class RunsService {
     const { reply } = await this.limits.withinLimits(caller, async () => {
       const reply = await followApproval(
         this.bus,
-        { ...ref(runId, principal), stream, scopes: caller.scopes, ...(decision ? { decision } : {}) },
+        {
+          ...ref(runId, principal),
+          stream,
+          scopes: caller.scopes,
+          ...(decision ? { decision: { ...decision, decider: caller.principal } } : {}),
+        },
         { timeoutMs, takeovers: this.takeovers },
       );
       return { reply, usage: usageAdded(reply.usage, before) };

@@ -24,6 +24,8 @@ user gateway \
   --allow-pub 'agent.runs.reject,agent.messages.route,agent.sessions.get,agent.sessions.list' \
   --allow-pub 'agent.sessions.delete,agent.memory.search,agent.memory.forget' \
   --allow-pub 'agent.profiles.list,agent.profiles.get,agent.profiles.create,fn.invoke' \
+  --allow-pub 'agent.profiles.update,agent.profiles.delete,agent.runs.fork' \
+  --allow-pub 'agent.runs.step-messages,agent.usage.stats' \
   --allow-pub 'fn.catalog,svc.ping.agent-executor,svc.ping.function-runner,svc.ping.scheduler' \
   --allow-pub 'scheduler.delays.create,scheduler.delays.list,scheduler.delays.get' \
   --allow-pub 'scheduler.delays.cancel,scheduler.crons.create,scheduler.crons.list' \
@@ -33,6 +35,7 @@ user gateway \
 user agent-executor \
   --allow-pub 'fn.exec.*,fn.catalog,fn.calls.record,agent.interrupt.*,agent.inbox.*' \
   --allow-pub 'agent.events.*,fn.cancel,fn.announce,_INBOX.gateway.>,_INBOX.agent-executor.>' \
+  --allow-pub 'agent.profiles.changed' \
   --allow-pub '_INBOX.function-runner.>,_INBOX.scheduler.>,$JS.API.STREAM.INFO.KV_fn_outcomes' \
   --allow-pub '$JS.API.STREAM.CREATE.KV_fn_outcomes,$JS.API.STREAM.UPDATE.KV_fn_outcomes' \
   --allow-pub '$JS.API.DIRECT.GET.KV_fn_outcomes.>,$JS.API.CONSUMER.CREATE.KV_fn_outcomes.>' \
@@ -43,6 +46,8 @@ user agent-executor \
   --allow-sub 'agent.inbox.*,agent.messages.route,agent.sessions.get,agent.sessions.list' \
   --allow-sub 'agent.sessions.delete,agent.memory.search,agent.memory.forget' \
   --allow-sub 'agent.profiles.list,agent.profiles.get,agent.profiles.create,fn.invoke' \
+  --allow-sub 'agent.profiles.update,agent.profiles.delete,agent.runs.fork' \
+  --allow-sub 'agent.runs.step-messages,agent.usage.stats,agent.profiles.changed' \
   --allow-sub 'fn.calls.record,svc.ping.agent-executor,fn.exec.*,fn.catalog,fn.announce' \
   --allow-sub 'fn.cancel'
 

@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@app/contracts';
 import type { CompletionResult, NativeToolCall, StopReason, TokenUsage } from '../model/model-client';
 import type { ToolOutcome } from '../tools/tool-call';
+import { tokensOf } from '../usage';
 
 interface EntryBase {
   /** The entry's place in its run's journal, from 1, in the order the steps completed. */
@@ -73,7 +74,7 @@ export class JournalCursor {
       step,
       text: result.text,
       toolCalls: result.toolCalls,
-      usage: { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens },
+      usage: tokensOf(result.usage),
       stopReason: result.stopReason,
       elapsedMs: result.elapsedMs,
     };

@@ -4,6 +4,7 @@ import { assistantTurn, readReply, repairTurn, resultTurns } from '../model/repl
 import { PromptSet } from '../prompts/prompt-set';
 import type { ToolOutcome } from '../tools/tool-call';
 import type { JournalEntry, ModelStepEntry, ToolCallEntry } from './journal-entry';
+import { addTokens } from '../usage';
 
 /** What a ReAct run had after its last journaled step: enough to carry on from there. */
 export interface ReplayedRun {
@@ -66,8 +67,7 @@ function replayStep(
   prompts: PromptSet,
 ): void {
   replayed.step = Math.max(replayed.step, entry.step);
-  replayed.usage.prompt_tokens += entry.usage.prompt_tokens;
-  replayed.usage.completion_tokens += entry.usage.completion_tokens;
+  addTokens(replayed.usage, entry.usage);
   const result = resultOf(entry);
   const reply = readReply(result, protocol, prompts);
   const tokens = { ...entry.usage };

@@ -1,6 +1,7 @@
 import { costOf } from '../cost';
 import type { RunContext } from '../run-context';
 import type { ChatMessage, CompletionRequest, CompletionResult, NativeTool } from './model-client';
+import { holdSpend } from './spend-hold';
 
 export interface ModelCallOptions {
   tools?: NativeTool[];
@@ -13,8 +14,9 @@ export interface ModelCallOptions {
 
 /**
  * One model call of a run: the agent's model options, the run's AbortSignal (deadline and
- * cancel), the before/after hooks, usage added to the run, text deltas emitted while a
- * streaming run waits. Rejects with whatever the model client threw.
+ * cancel), the before/after hooks, the USD budgets held before it is sent (spend-hold.ts), usage
+ * added to the run, text deltas emitted while a streaming run waits. Rejects with whatever the
+ * model client threw, or `BudgetRefused` for a call not sent.
  */
 export async function callModel(
   ctx: RunContext,
@@ -35,6 +37,7 @@ export async function callModel(
     maxTokens: run.definition.max_tokens,
     signal: run.signal,
     onDelta,
+    cacheKey: run.identity.sessionId || run.runId,
   };
   const replayed = ctx.replay?.modelStep(step);
   if (replayed) {
@@ -44,7 +47,15 @@ export async function callModel(
     return replayed;
   }
   await hooks?.beforeLlm?.(run, request);
-  const result = await ctx.model.complete(request);
+  const hold = await holdSpend(ctx, request);
+  let result: CompletionResult;
+  try {
+    result = await ctx.model.complete(request);
+  } catch (err) {
+    hold.release();
+    throw err;
+  }
+  hold.settle(result.usage);
   run.addUsage(result.usage);
   if (run.price) ctx.metrics?.modelCost?.(run, costOf(result.usage, run.price));
   await hooks?.afterLlm?.(run, result);

@@ -36,14 +36,25 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** When set, the reply is streamed and each text delta is passed here in order. */
   onDelta?: (text: string) => void;
+  /**
+   * Groups the requests that share a prompt prefix (a session's, else a run's) for the provider's
+   * prompt cache: OpenAI's `prompt_cache_key`, where the provider takes one.
+   */
+  cacheKey?: string;
 }
 
 /** Why the model stopped writing (not why a run ended: that is the run's `FinishReason`). */
 export type StopReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
 
+/**
+ * As the provider billed the call: `prompt_tokens` counts the whole prompt, of which
+ * `cached_prompt_tokens` were read from its prompt cache and `cache_write_tokens` written to it.
+ */
 export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  cached_prompt_tokens?: number;
+  cache_write_tokens?: number;
 }
 
 export interface CompletionResult {

@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@app/contracts';
-import { HookFailed, ModelError } from '../errors';
+import { BudgetRefused, HookFailed, ModelError } from '../errors';
 import type { RunContext } from '../run-context';
 import { ended, type RunOutcome } from '../run-outcome';
 
@@ -18,6 +18,8 @@ export function modelFailure(
   if (err instanceof HookFailed) throw err;
   const elapsed_ms = Math.round(performance.now() - started);
   if (run.abortReason) return { outcome: ended(run, run.abortReason) };
+  // never sent: its worst case did not fit in a budget
+  if (err instanceof BudgetRefused) return { outcome: ended(run, 'budget', err.message) };
   const code = err instanceof ModelError ? err.code : 'llm_error';
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof ModelError && err.code === 'llm_bad_response' && /tool call/.test(message)) {

@@ -10,16 +10,22 @@ export interface WindowMessage {
 
 /**
  * A session's history windowed to the model's context: the history may use half of
- * `context_window`; when it would take more, the older turns are to be folded into the session's
- * summary, leaving room for a few more turns before the next fold.
+ * `context_window` (and hold `maxMessages`, when the host bounds what it reads); when it would
+ * take more, the older turns are to be folded into the session's summary, down to half of that,
+ * leaving room for many more turns before the next fold.
+ *
+ * Folding in steps, never sliding turn by turn, is what keeps a provider's prompt cache: between
+ * two folds every turn's request starts with the previous turn's (the summary and the kept turns
+ * unchanged, new turns appended), so only the turn after a fold pays its history uncached.
  */
 export function windowHistory<M extends WindowMessage>(
   messages: M[],
   contextWindow: number,
+  maxMessages = Number.POSITIVE_INFINITY,
 ): { kept: M[]; folded: M[] } {
   const budget = Math.floor(contextWindow / 2);
-  if (tokensOf(messages) <= budget) return { kept: messages, folded: [] };
-  return splitAt(messages, Math.floor(budget / 2));
+  if (tokensOf(messages) <= budget && messages.length <= maxMessages) return { kept: messages, folded: [] };
+  return splitAt(messages, Math.floor(budget / 2), Math.floor(maxMessages / 2));
 }
 
 /** The turns the model sees: the summary of what was folded, then the kept messages. */
@@ -72,11 +78,16 @@ function tokensOf(messages: WindowMessage[]): number {
   return messages.reduce((sum, m) => sum + m.tokens, 0);
 }
 
-/** The newest messages that fit `keepTokens`, starting with a user turn (Anthropic needs one first). */
-function splitAt<M extends WindowMessage>(messages: M[], keepTokens: number): { kept: M[]; folded: M[] } {
+/** The newest messages that fit `keepTokens` and `keepMessages`, starting with a user turn (Anthropic needs one first). */
+function splitAt<M extends WindowMessage>(
+  messages: M[],
+  keepTokens: number,
+  keepMessages: number,
+): { kept: M[]; folded: M[] } {
   let start = messages.length;
   let used = 0;
-  while (start > 0 && used + messages[start - 1].tokens <= keepTokens) used += messages[--start].tokens;
+  const first = Math.max(0, messages.length - keepMessages);
+  while (start > first && used + messages[start - 1].tokens <= keepTokens) used += messages[--start].tokens;
   while (start < messages.length && messages[start].role !== 'user') start++;
   return { kept: messages.slice(start), folded: messages.slice(0, start) };
 }

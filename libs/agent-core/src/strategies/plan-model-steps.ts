@@ -5,6 +5,7 @@ import type { RunContext } from '../run-context';
 import type { RunOutcome } from '../run-outcome';
 import type { PlannedStep, PlanParser } from './plan-parser';
 import { summaryRequest } from './plan-prompt';
+import { systemTurns } from '../prompts/system-turns';
 
 /**
  * The model step that writes a plan. A first plan that cannot be read gets one repair round, as
@@ -37,7 +38,7 @@ export async function writeSummary(
   stop?: { reason: Exclude<FinishReason, 'final'>; error?: string },
 ): Promise<RunOutcome> {
   const messages: ChatMessage[] = [
-    { role: 'system', content: ctx.run.definition.system_prompt },
+    ...systemTurns(ctx.run.definition.system_prompt, ctx.run.definition),
     ...conversation,
     { role: 'user', content: summaryRequest(ctx.prompts, observations) },
   ];

@@ -4,6 +4,7 @@ import type { RunContext } from '../run-context';
 import { ended, type RunOutcome } from '../run-outcome';
 import { describePlan, planText, planningPrompt, replanRequest } from './plan-prompt';
 import { allowedFunctions } from './allowed-functions';
+import { systemTurns } from '../prompts/system-turns';
 import { JSON_PLAN_PARSER, type PlanParser } from './plan-parser';
 import { writePlan, writeSummary } from './plan-model-steps';
 import { runPlanStep } from './plan-step';
@@ -32,7 +33,7 @@ export async function startPlan(
   parser: PlanParser = JSON_PLAN_PARSER,
 ): Promise<RunOutcome> {
   const { run } = ctx;
-  const planned = await writePlan(ctx, [await planningTurn(ctx), ...conversation], 'plan', parser);
+  const planned = await writePlan(ctx, [...(await planningTurns(ctx)), ...conversation], 'plan', parser);
   if (!planned.ok) return planned.outcome;
   const plan: Plan = {
     revision: 0,
@@ -123,7 +124,7 @@ async function afterFailure(
   if (policy !== 'replan' || progress.replansLeft-- <= 0) return failure;
   const request: ChatMessage = { role: 'user', content: replanRequest(ctx.prompts, plan, failed) };
   const soFar = [...conversation, ...progress.planTurns];
-  const revised = await writePlan(ctx, [await planningTurn(ctx), ...soFar, request], 'replan', parser);
+  const revised = await writePlan(ctx, [...(await planningTurns(ctx)), ...soFar, request], 'replan', parser);
   if (!revised.ok) {
     const reason = revised.outcome.finishReason;
     return reason === 'parse_error' || reason === 'error' ? failure : { reason: reason as Stop['reason'] };
@@ -150,7 +151,7 @@ function skipFrom(ctx: RunContext, plan: Plan, from: number): void {
   }
 }
 
-async function planningTurn(ctx: RunContext): Promise<ChatMessage> {
+async function planningTurns(ctx: RunContext): Promise<ChatMessage[]> {
   const functions = await allowedFunctions(ctx);
-  return { role: 'system', content: planningPrompt(ctx.prompts, ctx.run.definition, functions) };
+  return systemTurns(planningPrompt(ctx.prompts, ctx.run.definition, functions), ctx.run.definition);
 }

@@ -11,6 +11,7 @@ import type { ToolCall, ToolOutcome } from '../tools/tool-call';
 import { type ClientAnswer, clientAnswers } from '../tools/client-answers';
 import { toolStep } from '../tools/tool-step';
 import { allowedFunctions } from './allowed-functions';
+import { systemTurns } from '../prompts/system-turns';
 
 /** Consecutive unreadable replies a run survives: the first gets a repair round, the second ends it. */
 const REPAIR_ROUNDS = 1;
@@ -27,7 +28,10 @@ export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Pr
   const { protocol, max_steps: maxSteps } = run.definition;
   const functions = await allowedFunctions(ctx);
   const offered = [...functions, ...(ctx.clientTools?.functions() ?? [])];
-  const messages: ChatMessage[] = [systemTurn(ctx, offered), ...conversation];
+  const messages: ChatMessage[] = [
+    ...systemTurns(systemPrompt(ctx, offered), run.definition),
+    ...conversation,
+  ];
   const tools = protocol === 'native' && functions.length > 0 ? nativeTools(functions) : undefined;
   for (;;) {
     // Until the reply is complete nobody knows whether it ends in calls (its text is then a
@@ -210,19 +214,16 @@ function clientStep(step: number, call: ClientToolCall, opening: Opening): Trace
   };
 }
 
-function systemTurn(ctx: RunContext, functions: PromptFunction[]): ChatMessage {
+function systemPrompt(ctx: RunContext, functions: PromptFunction[]): string {
   const { definition } = ctx.run;
-  return {
-    role: 'system',
-    content: buildSystemPrompt({
-      functions,
-      protocol: definition.protocol,
-      instructions: definition.system_prompt,
-      definitionBudget: definition.function_definition_budget,
-      model: definition.model,
-      guide: callingGuide(ctx),
-    }),
-  };
+  return buildSystemPrompt({
+    functions,
+    protocol: definition.protocol,
+    instructions: definition.system_prompt,
+    definitionBudget: definition.function_definition_budget,
+    model: definition.model,
+    guide: callingGuide(ctx),
+  });
 }
 
 function callingGuide({ run, prompts }: RunContext): string | undefined {

@@ -5,6 +5,8 @@ import type { RuntimeOptions } from '../runtime';
 import { AgentRuntime } from '../runtime';
 import { InMemoryFunctions } from './in-memory-functions';
 import { type ScriptedReply, ScriptedModelClient } from './scripted-model';
+import type { CompletionRequest, TokenUsage } from '../model/model-client';
+import { promptTokensOf } from '../model/prompt-estimate';
 
 export function numberFunction(name: string, description = `The ${name} of a and b.`): FunctionDefinition {
   return {
@@ -37,6 +39,14 @@ export function finalAnswer(answer: string): string {
   return JSON.stringify({ type: 'final', answer });
 }
 
+type Billing = (request: CompletionRequest) => TokenUsage;
+
+/** Bills every call its worst case: the prompt as the engine counts it, and all of `max_tokens`. */
+export const worstCaseBilling: Billing = (request) => ({
+  prompt_tokens: promptTokensOf(request),
+  completion_tokens: request.maxTokens ?? 0,
+});
+
 export interface Harness {
   agent: Agent;
   model: ScriptedModelClient;
@@ -47,9 +57,9 @@ export interface Harness {
 export function harness(
   replies: ScriptedReply[],
   definition: Partial<AgentDefinition> = {},
-  options: Partial<RuntimeOptions> & { functions?: InMemoryFunctions } = {},
+  options: Partial<RuntimeOptions> & { functions?: InMemoryFunctions; billing?: Billing } = {},
 ): Harness {
-  const model = new ScriptedModelClient(replies);
+  const model = new ScriptedModelClient(replies, { billing: options.billing });
   const functions = options.functions ?? arithmetic();
   const runtime = AgentRuntime.create({ ...options, model, functions });
   const agent = new Agent(

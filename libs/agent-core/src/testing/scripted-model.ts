@@ -1,4 +1,10 @@
-import type { CompletionRequest, CompletionResult, ModelClient, NativeToolCall } from '../model/model-client';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  ModelClient,
+  NativeToolCall,
+  TokenUsage,
+} from '../model/model-client';
 
 /** One scripted reply: text (and native tool calls), or an error the call rejects with. */
 export type ScriptedReply =
@@ -6,7 +12,7 @@ export type ScriptedReply =
   | {
       text?: string;
       toolCalls?: NativeToolCall[];
-      usage?: { prompt_tokens: number; completion_tokens: number };
+      usage?: TokenUsage;
     }
   | { error: Error };
 
@@ -22,7 +28,11 @@ export class ScriptedModelClient implements ModelClient {
 
   constructor(
     replies: ScriptedReply[],
-    private readonly options: { usage?: { prompt_tokens: number; completion_tokens: number } } = {},
+    private readonly options: {
+      usage?: TokenUsage;
+      /** Bills each call from its request (e.g. its worst case), unless the reply says otherwise. */
+      billing?: (request: CompletionRequest) => TokenUsage;
+    } = {},
   ) {
     this.replies = [...replies];
   }
@@ -38,7 +48,9 @@ export class ScriptedModelClient implements ModelClient {
     return {
       text,
       toolCalls: reply.toolCalls ?? [],
-      usage: reply.usage ?? this.options.usage ?? { prompt_tokens: 10, completion_tokens: 5 },
+      usage: reply.usage ??
+        this.options.billing?.(request) ??
+        this.options.usage ?? { prompt_tokens: 10, completion_tokens: 5 },
       stopReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
       model: this.model,
       provider: this.name,

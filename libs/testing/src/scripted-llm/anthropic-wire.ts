@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SsePayload } from './wire-common';
-import type { PlannedReply, Turn } from './script-player';
+import type { PlannedReply } from './script-player';
 import {
   DEFAULT_MODEL,
   WireError,
@@ -12,14 +12,14 @@ import {
   jsonPieces,
   streamPieces,
   type WireFormat,
+  type WireRequest,
 } from './wire-common';
+import { anthropicPromptPieces, replyTokens } from './prompt-tokens';
 
 /** Anthropic Messages, as https://docs.anthropic.com/en/api/messages sends it. */
-export interface AnthropicRequest {
+export interface AnthropicRequest extends WireRequest {
   model: string;
-  stream: boolean;
   promptTokens: number;
-  turn: Turn;
 }
 
 interface AnthropicMessage {
@@ -66,14 +66,19 @@ export function readAnthropicRequest(
   };
 }
 
+/** `input_tokens` leaves out what the cache served and what was written to it, as Anthropic's does. */
 function usageOf(reply: PlannedReply, request: AnthropicRequest) {
+  const account = request.account ?? { prompt: request.promptTokens, cached: 0, written: 0 };
+  const prompt = reply.usage?.prompt_tokens ?? account.prompt;
   return {
-    input_tokens: reply.usage?.prompt_tokens ?? request.promptTokens,
+    input_tokens: Math.max(0, prompt - account.cached - account.written),
     output_tokens:
       reply.usage?.completion_tokens ??
-      roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : '')),
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+      (request.account
+        ? replyTokens(reply)
+        : roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : ''))),
+    cache_creation_input_tokens: account.written,
+    cache_read_input_tokens: account.cached,
   };
 }
 
@@ -178,6 +183,8 @@ export function anthropicErrorBody(status: number, message?: string): object {
 
 export const anthropicWire: WireFormat<AnthropicRequest> = {
   read: readAnthropicRequest,
+  promptPieces: anthropicPromptPieces,
+  cache: 'breakpoints',
   complete: anthropicMessage,
   stream: anthropicEvents,
   errorBody: anthropicErrorBody,

@@ -5,14 +5,26 @@ describe('parseCliArgs', () => {
   it('reads port, host, latency and a script file, in both flag styles', () => {
     const files: Record<string, string> = { 's.json': '{"replies":["hi"]}' };
     const options = parseCliArgs(
-      ['--port', '4011', '--host=127.0.0.1', '--latency=250', '--script', 's.json'],
+      ['--port', '4011', '--host=127.0.0.1', '--latency=250', '--script', 's.json', '--prompt-cache'],
       (p) => files[p],
     );
-    expect(options).toEqual({ port: 4011, host: '127.0.0.1', latencyMs: 250, script: { replies: ['hi'] } });
+    expect(options).toEqual({
+      port: 4011,
+      host: '127.0.0.1',
+      latencyMs: 250,
+      script: { replies: ['hi'] },
+      promptCache: true,
+    });
   });
 
   it('defaults to port 4010 on all interfaces with no latency', () => {
-    expect(parseCliArgs([])).toEqual({ port: 4010, host: '0.0.0.0', latencyMs: 0, script: {} });
+    expect(parseCliArgs([])).toEqual({
+      port: 4010,
+      host: '0.0.0.0',
+      latencyMs: 0,
+      script: {},
+      promptCache: false,
+    });
   });
 
   it('refuses unknown flags, bad numbers and broken scripts with a usable message', () => {

@@ -6,16 +6,19 @@ export interface CliOptions {
   host: string;
   script: Script;
   latencyMs: number;
+  /** `--prompt-cache`: emulate a provider's prompt cache (real token counts, cached prefixes). */
+  promptCache: boolean;
 }
 
-export const USAGE = 'usage: scripted-llm [--port 4010] [--host 0.0.0.0] [--script file.json] [--latency ms]';
+export const USAGE =
+  'usage: scripted-llm [--port 4010] [--host 0.0.0.0] [--script file.json] [--latency ms] [--prompt-cache]';
 
 /** `--flag value` or `--flag=value`; throws with a message fit for the terminal. */
 export function parseCliArgs(
   argv: string[],
   readFile = (path: string) => readFileSync(path, 'utf8'),
 ): CliOptions {
-  const options: CliOptions = { port: 4010, host: '0.0.0.0', script: {}, latencyMs: 0 };
+  const options: CliOptions = { port: 4010, host: '0.0.0.0', script: {}, latencyMs: 0, promptCache: false };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = splitFlag(argv[i]);
     const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value`);
@@ -23,6 +26,7 @@ export function parseCliArgs(
     else if (flag === '--host') options.host = value();
     else if (flag === '--latency') options.latencyMs = toNumber(value(), flag);
     else if (flag === '--script') options.script = readScript(value(), readFile);
+    else if (flag === '--prompt-cache') options.promptCache = true;
     else if (flag === '--help' || flag === '-h') fail(USAGE);
     else fail(`unknown option ${flag}\n${USAGE}`);
   }

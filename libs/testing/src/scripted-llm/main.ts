@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const options = parseCliArgs(process.argv.slice(2));
   const llm = await startScriptedLlm(options);
   process.stdout.write(
-    `scripted-llm listening on ${llm.url} (OpenAI and Anthropic formats; PUT /_script, GET /_requests)\n`,
+    `scripted-llm listening on ${llm.url} (OpenAI and Anthropic formats; PUT /_script, GET /_requests${options.promptCache ? '; prompt cache emulated' : ''})\n`,
   );
   const stop = () => void llm.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

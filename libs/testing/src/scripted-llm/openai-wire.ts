@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PlannedReply, Turn } from './script-player';
+import type { PlannedReply } from './script-player';
 import {
   DEFAULT_MODEL,
   contentText,
@@ -12,15 +12,15 @@ import {
   streamPieces,
   WireError,
   type WireFormat,
+  type WireRequest,
 } from './wire-common';
+import { openAiPromptPieces, replyTokens } from './prompt-tokens';
 
 /** OpenAI Chat Completions, as https://platform.openai.com/docs/api-reference/chat sends it. */
-export interface OpenAiRequest {
+export interface OpenAiRequest extends WireRequest {
   model: string;
-  stream: boolean;
   includeUsage: boolean;
   promptTokens: number;
-  turn: Turn;
 }
 
 interface OpenAiMessage {
@@ -60,12 +60,24 @@ export function readOpenAiRequest(
   };
 }
 
+/** With the emulated cache on, the prompt's real tokens and what the cache served (`prompt_tokens_details`). */
 function usageOf(reply: PlannedReply, request: OpenAiRequest) {
-  const prompt = reply.usage?.prompt_tokens ?? request.promptTokens;
+  const account = request.account;
+  const prompt = reply.usage?.prompt_tokens ?? account?.prompt ?? request.promptTokens;
   const completion =
     reply.usage?.completion_tokens ??
-    roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : ''));
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+    (account
+      ? replyTokens(reply)
+      : roughTokens(reply.text + JSON.stringify(reply.toolCalls.length ? reply.toolCalls : '')));
+  const details = account
+    ? { prompt_tokens_details: { cached_tokens: account.cached, cache_write_tokens: account.written } }
+    : {};
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...details,
+  };
 }
 
 function toolCallsOf(reply: PlannedReply) {
@@ -160,6 +172,8 @@ export function openAiErrorBody(status: number, message?: string): object {
 
 export const openAiWire: WireFormat<OpenAiRequest> = {
   read: readOpenAiRequest,
+  promptPieces: openAiPromptPieces,
+  cache: 'automatic',
   complete: openAiCompletion,
   stream: (reply, request) => [...openAiChunks(reply, request).map((data) => ({ data })), { data: '[DONE]' }],
   errorBody: openAiErrorBody,

@@ -10,6 +10,8 @@ export interface RecordedRequest {
   body: unknown;
   conversation?: string;
   turn?: number;
+  /** With the prompt cache emulated: what the request was billed, as its reply's usage said. */
+  usage?: { prompt: number; cached: number; written: number; completion: number };
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'proxy-authorization', 'cookie']);

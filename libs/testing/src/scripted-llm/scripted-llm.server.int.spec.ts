@@ -280,3 +280,64 @@ describe('scripted LLM server, embeddings', () => {
     expect((await post('/v1/embeddings', { input: [1, 2] })).status).toBe(400);
   });
 });
+
+describe('scripted LLM server, emulated prompt cache', () => {
+  let cached: ScriptedLlm;
+  // ~1,500 tokens of instructions: long enough to be cached
+  const instructions = Array.from({ length: 300 }, (_, i) => `Rule ${i}: be exact.`).join('\n');
+
+  beforeAll(async () => {
+    cached = await startScriptedLlm({ promptCache: true, script: { fallback: 'Done.' } });
+  });
+  afterAll(() => cached.close());
+
+  it("reports a grown conversation's earlier prefix in OpenAI's cached_tokens, in 128-token steps", async () => {
+    const openai = new OpenAI({ baseURL: cached.url, apiKey: 'sk-test' });
+    const first = [
+      { role: 'system' as const, content: instructions },
+      { role: 'user' as const, content: 'What is 2 + 3?' },
+    ];
+    const one = await openai.chat.completions.create({ model: 'gpt-test', messages: first });
+    expect(one.usage?.prompt_tokens).toBeGreaterThan(1024);
+    expect(one.usage?.prompt_tokens_details?.cached_tokens).toBe(0);
+    const two = await openai.chat.completions.create({
+      model: 'gpt-test',
+      messages: [...first, { role: 'assistant', content: '5' }, { role: 'user', content: 'And 4 + 4?' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    for await (const chunk of two) usage ??= chunk.usage;
+    const cachedTokens = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    expect(cachedTokens % 128).toBe(0);
+    expect(cachedTokens).toBeGreaterThan(one.usage!.prompt_tokens - 128);
+    expect(cachedTokens).toBeLessThanOrEqual(one.usage!.prompt_tokens);
+  });
+
+  it("reads Anthropic's marked prefixes back as cache_read_input_tokens, writes as cache_creation_input_tokens", async () => {
+    const anthropic = new Anthropic({ baseURL: cached.url.replace(/\/v1$/, ''), apiKey: 'sk-ant-test' });
+    const system = [
+      {
+        type: 'text' as const,
+        text: `${instructions}\nAnthropic.`,
+        cache_control: { type: 'ephemeral' as const },
+      },
+    ];
+    const ask = { model: 'claude-test', max_tokens: 100, system };
+    const unmarked = await anthropic.messages.create({
+      ...ask,
+      system: [{ type: 'text', text: `${instructions}\nUnmarked.` }],
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(unmarked.usage).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    const one = await anthropic.messages.create({ ...ask, messages: [{ role: 'user', content: 'hi' }] });
+    expect(one.usage.cache_read_input_tokens).toBe(0);
+    expect(one.usage.cache_creation_input_tokens).toBeGreaterThan(1024);
+    const two = await anthropic.messages
+      .stream({ ...ask, messages: [{ role: 'user', content: 'hello' }] })
+      .finalMessage();
+    expect(two.usage.cache_read_input_tokens).toBe(one.usage.cache_creation_input_tokens);
+    expect(two.usage.cache_creation_input_tokens).toBe(0);
+    expect(two.usage.input_tokens).toBeGreaterThan(0);
+  });
+});

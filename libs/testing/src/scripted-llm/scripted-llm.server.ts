@@ -6,8 +6,10 @@ import { readJson, sendJson, sendSse, thinkFor } from './http-io';
 import { openAiWire } from './openai-wire';
 import { RequestLog, type RecordedRequest } from './request-log';
 import { ScriptError, type Script } from './script';
-import { ScriptPlayer, type PlannedReply, type Turn } from './script-player';
-import { DEFAULT_MODEL, WireError, nowSeconds, type WireFormat } from './wire-common';
+import { ScriptPlayer, type PlannedReply } from './script-player';
+import { DEFAULT_MODEL, WireError, nowSeconds, type WireFormat, type WireRequest } from './wire-common';
+import { PromptCache, type PromptCacheOptions } from './prompt-cache';
+import { replyTokens } from './prompt-tokens';
 
 export interface ScriptedLlmOptions {
   /** 0 (the default) picks a free port. */
@@ -19,6 +21,12 @@ export interface ScriptedLlmOptions {
   latencyMs?: number;
   /** Older recorded requests are dropped past this many (default 1,000). */
   maxRecordedRequests?: number;
+  /**
+   * Emulates a provider's prompt cache (prompt-cache.ts): prompts are counted with a real
+   * tokenizer (o200k_base) and a prefix an earlier request cached is reported cached, in each
+   * wire's own usage fields. Off by default: a rough count (characters / 4), nothing cached.
+   */
+  promptCache?: boolean | PromptCacheOptions;
 }
 
 export interface ScriptedLlm {
@@ -31,7 +39,7 @@ export interface ScriptedLlm {
   close(): Promise<void>;
 }
 
-type AnyWire = WireFormat<{ stream: boolean; turn: Turn }>;
+type AnyWire = WireFormat<WireRequest>;
 
 const MODEL_ROUTES: Record<string, AnyWire> = {
   '/v1/chat/completions': openAiWire,
@@ -47,8 +55,10 @@ const MODEL_ROUTES: Record<string, AnyWire> = {
 export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promise<ScriptedLlm> {
   const player = new ScriptPlayer(options.script ?? {}, options.latencyMs ?? 0);
   const log = new RequestLog(options.maxRecordedRequests ?? 1_000);
+  const { promptCache } = options;
+  const cache = promptCache ? new PromptCache(promptCache === true ? {} : promptCache) : undefined;
   const server = createServer((req, res) => {
-    route(req, res, player, log).catch((error: unknown) => answerFailure(req, res, error));
+    route(req, res, { player, log, cache }).catch((error: unknown) => answerFailure(req, res, error));
   });
   // Outlive the clients' pools so a pooled socket is never closed under a request.
   server.keepAliveTimeout = 65_000;
@@ -68,16 +78,19 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   };
 }
 
-async function route(
-  req: IncomingMessage,
-  res: ServerResponse,
-  player: ScriptPlayer,
-  log: RequestLog,
-): Promise<void> {
+/** What the server keeps between requests. */
+interface ServerState {
+  player: ScriptPlayer;
+  log: RequestLog;
+  cache?: PromptCache;
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, state: ServerState): Promise<void> {
+  const { player, log } = state;
   const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '') || '/';
   const key = `${req.method} ${path}`;
   const wire = MODEL_ROUTES[path];
-  if (wire && req.method === 'POST') return answerModel(req, res, wire, player, log);
+  if (wire && req.method === 'POST') return answerModel(req, res, wire, state);
   if (key === 'POST /v1/embeddings' || key === 'POST /embeddings') return answerEmbeddings(req, res, log);
   if (key === 'GET /v1/models' || key === 'GET /models') return sendJson(res, 200, modelList(req));
   if (key === 'PUT /_script') return loadScript(req, res, player);
@@ -93,17 +106,34 @@ async function answerModel(
   req: IncomingMessage,
   res: ServerResponse,
   wire: AnyWire,
-  player: ScriptPlayer,
-  log: RequestLog,
+  { player, log, cache }: ServerState,
 ): Promise<void> {
   const body = await readJsonObject(req);
   const request = wire.read(body, req.headers);
   const { conversation, index } = request.turn;
-  log.add({ method: 'POST', path: req.url ?? '', headers: req.headers, body, conversation, turn: index });
+  const entry = log.add({
+    method: 'POST',
+    path: req.url ?? '',
+    headers: req.headers,
+    body,
+    conversation,
+    turn: index,
+  });
   const reply = player.next(request.turn);
   if (!(await thinkFor(reply.latencyMs, res))) return;
   if (reply.status >= 400) {
     return sendJson(res, reply.status, wire.errorBody(reply.status, reply.error), retryHeaders(reply));
+  }
+  // a refused request caches nothing, as with a real provider
+  if (cache) {
+    const account = cache[wire.cache](wire.promptPieces(body));
+    request.account = account;
+    entry.usage = {
+      prompt: reply.usage?.prompt_tokens ?? account.prompt,
+      cached: account.cached,
+      written: account.written,
+      completion: reply.usage?.completion_tokens ?? replyTokens(reply),
+    };
   }
   if (request.stream) return sendSse(res, wire.stream(reply, request));
   sendJson(res, 200, wire.complete(reply, request));

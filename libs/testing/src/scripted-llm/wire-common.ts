@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { PromptAccount } from './prompt-cache';
+import type { PromptPiece } from './prompt-tokens';
 import type { PlannedReply, Turn } from './script-player';
 
 /** One server-sent event of a streamed reply. */
@@ -76,9 +78,21 @@ export class WireError extends Error {
   }
 }
 
-/** One provider's wire format: how to read a request and write a reply, plain or streamed. */
-export interface WireFormat<R extends { stream: boolean; turn: Turn }> {
+/** What every wire's request holds; `account`: its prompt as the emulated cache billed it, when on. */
+export interface WireRequest {
+  stream: boolean;
+  turn: Turn;
+  account?: PromptAccount;
+}
+
+/**
+ * One provider's wire format: how to read a request and write a reply, plain or streamed; how its
+ * prompt is rendered into tokens and cached (OpenAI's automatic prefixes, Anthropic's breakpoints).
+ */
+export interface WireFormat<R extends WireRequest> {
   read(body: Record<string, unknown>, headers: IncomingHttpHeaders): R;
+  promptPieces(body: Record<string, unknown>): PromptPiece[];
+  cache: 'automatic' | 'breakpoints';
   complete(reply: PlannedReply, request: R): object;
   stream(reply: PlannedReply, request: R): SsePayload[];
   errorBody(status: number, message?: string): object;

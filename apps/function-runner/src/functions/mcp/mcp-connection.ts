@@ -50,6 +50,12 @@ export class McpConnection {
     return this.connect();
   }
 
+  /** Where the connection stands, for the platform's health: ready, connecting, or down and why. */
+  status(): { state: 'ready' | 'connecting' | 'down'; reason?: string } {
+    const state = this.state;
+    return state.kind === 'down' ? { state: 'down', reason: state.reason } : { state: state.kind };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);

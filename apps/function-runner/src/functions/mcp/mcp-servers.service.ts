@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_STATE_PREFIX } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { FunctionRegistry } from '@app/functions';
-import { Logger } from '@app/observability';
-import { PLATFORM_CONFIG } from '@app/runtime';
+import { Logger, Redactor } from '@app/observability';
+import { HealthChecks, PLATFORM_CONFIG } from '@app/runtime';
 import { NETWORK_ISOLATION } from '../functions.tokens';
 import type { NetworkIsolation } from '../sandbox/network-isolation';
 import { McpConnection } from './mcp-connection';
@@ -28,12 +29,20 @@ export class McpServersService implements OnModuleInit, OnApplicationShutdown {
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
     @Inject(Logger) logger: Logger,
     @Inject(NETWORK_ISOLATION) isolation: NetworkIsolation,
+    @Inject(HealthChecks) checks: HealthChecks,
   ) {
     this.logger = logger.child({ component: 'mcp' });
+    const redactor = new Redactor(config.secrets);
     this.connections = config.mcp.servers.map((server) => {
       const connection: McpConnection = new McpConnection(server, isolation, this.logger, (tools) => {
         this.tools.set(connection, tools);
         this.mount();
+      });
+      // each server's state goes out with the runner's pings (GET /api/v1/mcp/servers reads them)
+      checks.describe(`${MCP_STATE_PREFIX}${server.name}`, () => {
+        const { state, reason } = connection.status();
+        const tools = this.tools.get(connection)?.length ?? 0;
+        return { state, tools, ...(reason ? { reason: redactor.redact(reason) } : {}) };
       });
       return connection;
     });

@@ -44,12 +44,14 @@ export function stopReasonOf(reply: AgentRunReply): AnthropicStopReason {
   return STOP_REASONS[reply.finish_reason];
 }
 
+/** As Anthropic counts: `input_tokens` are the prompt's tokens neither read from the cache nor written to it. */
 export function usageOf(reply: AgentRunReply): AnthropicUsage {
-  const cached = (reply.usage as { cached_tokens?: number }).cached_tokens ?? 0;
+  const cached = reply.usage.cached_prompt_tokens ?? 0;
+  const written = reply.usage.cache_write_tokens ?? 0;
   return {
-    input_tokens: reply.usage.prompt_tokens - cached,
+    input_tokens: Math.max(0, reply.usage.prompt_tokens - cached - written),
     output_tokens: reply.usage.completion_tokens,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
   };
 }

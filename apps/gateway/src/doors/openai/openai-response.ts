@@ -32,8 +32,14 @@ export function completionId(runId: string): string {
 }
 
 export function usageOf(reply: AgentRunReply): OpenAiUsage {
-  const { prompt_tokens, completion_tokens } = reply.usage;
-  return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
+  const { prompt_tokens, completion_tokens, cached_prompt_tokens } = reply.usage;
+  return {
+    prompt_tokens,
+    completion_tokens,
+    total_tokens: prompt_tokens + completion_tokens,
+    // what the run's model calls read from the provider's prompt cache, as OpenAI reports it
+    ...(cached_prompt_tokens ? { prompt_tokens_details: { cached_tokens: cached_prompt_tokens } } : {}),
+  };
 }
 
 /** The run behind a completion, in the `agentchassis` extension field. */

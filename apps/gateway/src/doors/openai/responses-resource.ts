@@ -87,7 +87,7 @@ export function messageItem(id: string, text: string, status = 'completed'): Rec
 
 export function usageOf(reply: AgentRunReply): ResponseUsage {
   const { prompt_tokens, completion_tokens } = reply.usage;
-  const cached = (reply.usage as { cached_tokens?: number }).cached_tokens ?? 0;
+  const cached = reply.usage.cached_prompt_tokens ?? 0;
   return {
     input_tokens: prompt_tokens,
     input_tokens_details: { cached_tokens: cached },

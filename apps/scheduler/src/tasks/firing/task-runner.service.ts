@@ -11,9 +11,8 @@ import {
   type Usage,
 } from '@app/contracts';
 import { CallNotDeliveredError, FunctionCatalog, FunctionClient } from '@app/functions';
-import { UsageLimits } from '@app/limits';
+import { KeyBudgetRepository, UsageLimits } from '@app/limits';
 import { retry } from '@app/retry';
-import { TaskKeyRepository } from '../store/task-key.repository';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import type { FireOutcome } from '../domain/fire-outcome';
 import type { DelayTask } from '../domain/task';
@@ -52,7 +51,7 @@ export class TaskRunner {
     @Inject(FunctionClient) private readonly functions: FunctionClient,
     @Inject(FunctionCatalog) private readonly catalog: FunctionCatalog,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
-    @Inject(TaskKeyRepository) private readonly keys: TaskKeyRepository,
+    @Inject(KeyBudgetRepository) private readonly keys: KeyBudgetRepository,
     @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
   ) {}
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db } from '@app/persistence';
 
-/** The API keys tasks were created with, as far as a fire needs them. */
+/** The API keys' own daily budgets, as stored with the keys. */
 @Injectable()
-export class TaskKeyRepository {
+export class KeyBudgetRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
   /** The key's own daily budget in USD; undefined when it has none (the platform's applies) or is unknown. */

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "cached_prompt_tokens" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Run" ADD COLUMN "cache_write_tokens" INTEGER NOT NULL DEFAULT 0;

@@ -56,6 +56,7 @@ import { SessionHistoryService } from './session-history.service';
     ExecutorRuntimeService,
     RunFinisherService,
     RunHostService,
+    RunJournalStore,
     RunLeases,
     RunResumeService,
     RunsInFlight,

@@ -13,6 +13,37 @@ const NO_APPS = [
   { regex: '(^|/)apps/', message: 'apps talk only over NATS (libs/contracts), never by import' },
 ];
 
+// NATS is spoken by libs/bus alone: everything else asks the bus, so one place owns connections,
+// reconnects, codecs and the subjects' permissions.
+const NO_NATS = {
+  regex: '^@nats-io/',
+  message: 'only libs/bus speaks NATS: use @app/bus (it re-exports the types a caller needs)',
+};
+
+// Names of libs/contracts that the run engine has its own type for: the core reads its own words,
+// and a host translates the wire's at its edge.
+const WIRE_NAMES_WITH_CORE_TYPES = [
+  ['HistoryMessage', 'ChatMessage'],
+  ['ToolDecision', "ApprovalDecision (approval-gate) or the hooks' ToolDecision (ports)"],
+  ['ClientPlan', 'PlannedStep'],
+  ['ClientPlanStep', 'PlannedStep'],
+  ['FnExecRequest', 'FunctionCallRequest'],
+  ['FnExecReply', 'FunctionCallOutcome'],
+  ['AgentProfileSpec', 'AgentDefinition'],
+  ['AgentProfileView', 'AgentDefinition'],
+  ['RunView', 'AgentResult or RunState'],
+  ['RunSummary', 'AgentResult or RunState'],
+  ['RoutingDecision', 'RoutingVerdict'],
+  ['OpenAiChatMessage', 'ChatMessage'],
+  ['OpenAiToolCall', 'NativeToolCall'],
+  ['OpenAiUsage', 'TokenUsage'],
+];
+const CORE_TYPES_FIRST = WIRE_NAMES_WITH_CORE_TYPES.map(([name, core]) => ({
+  name: '@app/contracts',
+  importNames: [name],
+  message: `the run engine has its own type: ${core}`,
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -38,6 +69,12 @@ export default tseslint.config(
     // Apps never import each other, and libs never import apps: they talk over NATS via libs/contracts.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [...NO_APPS, NO_NATS] }],
+    },
+  },
+  {
+    files: ['libs/bus/**/*.ts'],
+    rules: {
       'no-restricted-imports': ['error', { patterns: NO_APPS }],
     },
   },
@@ -57,6 +94,7 @@ export default tseslint.config(
               message: 'agent-core and protocol stay pure: no Nest, NATS, Prisma, Redis, SQL drivers or I/O',
             },
           ],
+          paths: CORE_TYPES_FIRST,
         },
       ],
     },
@@ -71,6 +109,7 @@ export default tseslint.config(
         {
           patterns: [
             ...NO_APPS,
+            NO_NATS,
             { regex: '^(@nestjs/|@app/(bus|persistence|runtime|observability|config))' },
           ],
         },
@@ -105,6 +144,53 @@ export default tseslint.config(
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'read configuration through @app/config' },
+      ],
+    },
+  },
+  {
+    // A file holds one concern and a function one step of it: past these, look for the second one hiding in it.
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // A spec's describe block is a list of cases, and a benchmark's a list of measurements. A spec
+    // file shares one stack (its servers, a browser) across its cases: splitting one only to fit
+    // 300 lines would start that stack twice, so a spec may run to 450.
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.bench-run.ts'],
+    rules: { 'max-lines-per-function': 'off', 'max-lines': ['error', { max: 450 }] },
+  },
+  {
+    // A commander builder declares its commands in one chain, and a view's component its markup top
+    // to bottom: cutting either into functions would only scatter what reads as one piece.
+    files: ['apps/cli/src/commands/*.commands.ts', 'apps/console/src/**/*.tsx'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // A benchmark drives an app from outside (its processes, its bus, its HTTP API) or through the
+    // app's testing kit (apps/<app>/src/testing/), never its internals: those move.
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+apps/[^/]+/src/(?!testing/)',
+              message: 'a benchmark reaches an app only through its testing kit (apps/<app>/src/testing/)',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: String.raw`Literal[value=/^(dist\/)?apps\/[^/]+\/src\/(?!testing\/|main\.js$)/]`,
+          message:
+            "a benchmark loads an app's build only as its main or its testing kit (apps/<app>/src/testing/)",
+        },
       ],
     },
   },

@@ -38,6 +38,10 @@ export default defineConfig({
           name: 'unit',
           include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'scripts/**/*.spec.ts'],
           exclude: ['**/*.int.spec.ts', '**/node_modules/**'],
+          // Unit tests share nothing but the modules they import (no servers, no sockets: see the
+          // setup file), so a worker keeps its imports from one file to the next: importing was
+          // half of the tier's time.
+          isolate: false,
           setupFiles: ['reflect-metadata', './libs/testing/src/no-sockets.setup.ts'],
         },
       },

@@ -39,6 +39,58 @@ interface CpuPerTurn {
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
 const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
+/** What earlier runs measured and what was cut, printed under each new run's figures. */
+const NOTES = `
+
+Spread: the three full runs before this one (2026-11-22, within fifteen minutes, the same code) gave latency p50 ratios
+1.90 / 1.91 / 1.85 and CPU ratios 1.61 / 1.63 / 1.58, with platform p50s of 8.54 / 7.35 / 7.92 ms. Measured as before
+(the two sides in separate blocks, the SDK in the main thread, built-in fetch as the caller) the same code gave ratios
+of 1.9 to 2.8 depending on how the machine's speed moved between the blocks.
+
+Where the concurrency budget holds (measured separately on 2026-11-22 with \`--concurrent N\`, same 1 s model latency,
+2 turns each, after the driver writes): 200 conversations (100 turns/s), p99 overhead 44 ms (SDK 26 ms); 400
+conversations, 84 ms (SDK 150 ms); 600 conversations, 109 ms (SDK 103 ms). On this 2-core machine the platform keeps the
+100 ms budget up to about 500 conversations in flight, where the in-process SDK reaches it too (earlier the same day,
+before the driver writes: 200 conversations 101 ms, 400 conversations 252 ms).
+
+Where the executor's CPU goes (a \`--cpu-prof\` profile of the executor over 2,000 sequential turns, taken once on
+2026-11-22 after the turn's writes moved to the driver, with \`PROFILE=executor\`, summarised by
+\`node bench/profile-summary.mjs <file> --skip-ms 4000\`; startup excluded): the two HTTP calls to the model 22% (OpenAI SDK
+7%, HTTP client, web streams and undici's body parsing 15%), SQLite executing the turn's statements 15% (its WAL
+checkpoints included: replayed alone, the turn's two transactions cost 0.18 ms without checkpoints and 0.32 ms with them,
+and a checkpoint stalls the event loop for up to ~90 ms on this disk about once every hundred turns), loopback socket
+writes 13% (on loopback the kernel's whole send path is charged to the sender), NATS client and bus 8%, garbage
+collection 7%, logs, metrics and tracing 6%, the executor's own code 5%, protocol codec 3%, tokenizer 2%,
+class-validator 2%; Prisma's client 0.2% (it was 14% with the writes going through it). The in-process SDK pays for
+none of the persistence, authentication, rate limiting or bus hops.
+
+What was cut on 2026-11-22, in order (CPU per sequential turn, gateway + executor: 3.16 + 7.48 ms at the start of the
+day, with authentication on): API-key checks cached for 5 s instead of a database read per request; the rate limit, the
+concurrent-run slot and the daily quota as one Redis script each (2 round trips a turn instead of 5); SQLite statements
+prepared once instead of per query (the Prisma adapter prepares every query afresh); the turn's two transactions as raw
+SQL instead of Prisma model queries; the model called over keep-alive connections with undici's \`request\` instead of the built-in fetch
+(0.3 ms less CPU per call: "The SDKs' fetch" below); no stack trace captured up front for every NATS request (about 2.0 + 5.5 ms after these);
+then the turn's two transactions run on the driver (better-sqlite3 or a pg pool) instead of through Prisma's client, which cut the executor by 1.1 to 1.5 ms a turn (alternating A/B runs:
+5.6 to 6.0 ms before, 4.5 ms after; p50 0.8 to 1.4 ms lower). Earlier: \`createMany\` for messages avoided, no interactive
+transaction, no re-read of the last sequence number, no history query on a new session. On 2026-11-26 that
+writer moved off the connection Prisma's adapter holds (reached through the adapter's internals, with a prepared-statement
+cache patched into it) onto connections it opens itself through the drivers' documented APIs (\`SqlWriter\` in
+libs/persistence: a better-sqlite3 \`Database\` on the same file in WAL mode, each transaction one synchronous
+\`db.transaction(fn).immediate()\`; a \`pg.Pool\` on PostgreSQL). \`npx vitest run --config bench/persistence/vitest.config.mts\`
+times a turn's two writes alone (CPU of the process, 5 alternating blocks of 300 turns; the median block of each of three to five runs): SQLite 0.18
+to 0.20 ms a turn on the writer's own connection, 0.21 to 0.23 ms on the adapter's connection before, 1.31 to 1.44 ms
+through Prisma's documented \`$transaction([$executeRaw…])\`; PostgreSQL 0.81 to 0.96 ms, 0.83 to 0.92 ms before, 2.0 to
+2.3 ms through Prisma. So the documented path keeps the saving (about 1.1 ms a turn on SQLite, 1.3 ms on PostgreSQL);
+without the patched statement cache Prisma's own queries cost about 0.05 ms more each (a session and its history read:
+0.61 to 0.67 ms against 0.53 ms).
+
+Looked at and left: NestJS on Fastify instead of Express saves 0.07 ms of CPU a request here (a Nest 12 app with the
+gateway's guard, validation pipe and body limit, 5 alternating rounds of 20,000 requests: 0.165 against 0.239 ms), not
+worth the port (different body-error shapes, stricter routing, middleware without parsed bodies). The OpenAI SDK costs
+0.25 to 0.3 ms a call over a raw \`http.request\` (0.45 to 0.5 ms against 0.2 ms), but the platform's providers are the SDKs. Handing
+the model a buffered body instead of a stream saves nothing measurable. nats.js builds an \`Error\` (with its stack) to
+cancel every request it has already answered, ~0.04 ms a request; a request mux of our own would avoid it.`;
+
 export function report(r: Results): string {
   const { conversations: CONVERSATIONS, turnsEach: TURNS_EACH, latencyMs: LATENCY_MS } = r;
   const TURNS = r.oursSequential.ms.length;
@@ -103,56 +155,7 @@ ${
   and the scripted model and the load generator share the same ${availableParallelism()} cores.`
     : ''
 }
-- Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).${firstErrors(r)}
-
-Spread: the three full runs before this one (2026-11-22, within fifteen minutes, the same code) gave latency p50 ratios
-1.90 / 1.91 / 1.85 and CPU ratios 1.61 / 1.63 / 1.58, with platform p50s of 8.54 / 7.35 / 7.92 ms. Measured as before
-(the two sides in separate blocks, the SDK in the main thread, built-in fetch as the caller) the same code gave ratios
-of 1.9 to 2.8 depending on how the machine's speed moved between the blocks.
-
-Where the concurrency budget holds (measured separately on 2026-11-22 with \`--concurrent N\`, same 1 s model latency,
-2 turns each, after the driver writes): 200 conversations (100 turns/s), p99 overhead 44 ms (SDK 26 ms); 400
-conversations, 84 ms (SDK 150 ms); 600 conversations, 109 ms (SDK 103 ms). On this 2-core machine the platform keeps the
-100 ms budget up to about 500 conversations in flight, where the in-process SDK reaches it too (earlier the same day,
-before the driver writes: 200 conversations 101 ms, 400 conversations 252 ms).
-
-Where the executor's CPU goes (a \`--cpu-prof\` profile of the executor over 2,000 sequential turns, taken once on
-2026-11-22 after the turn's writes moved to the driver, with \`PROFILE=executor\`, summarised by
-\`node bench/profile-summary.mjs <file> --skip-ms 4000\`; startup excluded): the two HTTP calls to the model 22% (OpenAI SDK
-7%, HTTP client, web streams and undici's body parsing 15%), SQLite executing the turn's statements 15% (its WAL
-checkpoints included: replayed alone, the turn's two transactions cost 0.18 ms without checkpoints and 0.32 ms with them,
-and a checkpoint stalls the event loop for up to ~90 ms on this disk about once every hundred turns), loopback socket
-writes 13% (on loopback the kernel's whole send path is charged to the sender), NATS client and bus 8%, garbage
-collection 7%, logs, metrics and tracing 6%, the executor's own code 5%, protocol codec 3%, tokenizer 2%,
-class-validator 2%; Prisma's client 0.2% (it was 14% with the writes going through it). The in-process SDK pays for
-none of the persistence, authentication, rate limiting or bus hops.
-
-What was cut on 2026-11-22, in order (CPU per sequential turn, gateway + executor: 3.16 + 7.48 ms at the start of the
-day, with authentication on): API-key checks cached for 5 s instead of a database read per request; the rate limit, the
-concurrent-run slot and the daily quota as one Redis script each (2 round trips a turn instead of 5); SQLite statements
-prepared once instead of per query (the Prisma adapter prepares every query afresh); the turn's two transactions as raw
-SQL instead of Prisma model queries; the model called over keep-alive connections with undici's \`request\` instead of the built-in fetch
-(0.3 ms less CPU per call: "The SDKs' fetch" below); no stack trace captured up front for every NATS request (about 2.0 + 5.5 ms after these);
-then the turn's two transactions run on the driver (better-sqlite3 or a pg pool) instead of through Prisma's client, which cut the executor by 1.1 to 1.5 ms a turn (alternating A/B runs:
-5.6 to 6.0 ms before, 4.5 ms after; p50 0.8 to 1.4 ms lower). Earlier: \`createMany\` for messages avoided, no interactive
-transaction, no re-read of the last sequence number, no history query on a new session. On 2026-11-26 that
-writer moved off the connection Prisma's adapter holds (reached through the adapter's internals, with a prepared-statement
-cache patched into it) onto connections it opens itself through the drivers' documented APIs (\`SqlWriter\` in
-libs/persistence: a better-sqlite3 \`Database\` on the same file in WAL mode, each transaction one synchronous
-\`db.transaction(fn).immediate()\`; a \`pg.Pool\` on PostgreSQL). \`npx vitest run --config bench/persistence/vitest.config.mts\`
-times a turn's two writes alone (CPU of the process, 5 alternating blocks of 300 turns; the median block of each of three to five runs): SQLite 0.18
-to 0.20 ms a turn on the writer's own connection, 0.21 to 0.23 ms on the adapter's connection before, 1.31 to 1.44 ms
-through Prisma's documented \`$transaction([$executeRaw…])\`; PostgreSQL 0.81 to 0.96 ms, 0.83 to 0.92 ms before, 2.0 to
-2.3 ms through Prisma. So the documented path keeps the saving (about 1.1 ms a turn on SQLite, 1.3 ms on PostgreSQL);
-without the patched statement cache Prisma's own queries cost about 0.05 ms more each (a session and its history read:
-0.61 to 0.67 ms against 0.53 ms).
-
-Looked at and left: NestJS on Fastify instead of Express saves 0.07 ms of CPU a request here (a Nest 12 app with the
-gateway's guard, validation pipe and body limit, 5 alternating rounds of 20,000 requests: 0.165 against 0.239 ms), not
-worth the port (different body-error shapes, stricter routing, middleware without parsed bodies). The OpenAI SDK costs
-0.25 to 0.3 ms a call over a raw \`http.request\` (0.45 to 0.5 ms against 0.2 ms), but the platform's providers are the SDKs. Handing
-the model a buffered body instead of a stream saves nothing measurable. nats.js builds an \`Error\` (with its stack) to
-cancel every request it has already answered, ~0.04 ms a request; a request mux of our own would avoid it.
+- Failed turns: ${r.oursSequential.failures + r.oursConcurrent.failures + r.oursBurst.failures} (AgentChassis), ${r.sdkSequential.failures + r.sdkConcurrent.failures + r.sdkBurst.failures} (@openai/agents).${firstErrors(r)}${NOTES}
 ${deployedSection(r.deployed)}
 ${memorySection(r)}`;
 }

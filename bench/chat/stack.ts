@@ -79,29 +79,7 @@ async function start(started: Stoppable[], profile: Profile): Promise<Stack> {
   if (!deployed) serveAdd(bus);
   await bus.flush();
   const otlp = deployed ? await startOtlpSink(started) : undefined;
-  const env: Record<string, string> = {
-    NATS_URL: nats.url,
-    DATABASE_URL: await migratedSqlite(),
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    LLM_PROVIDER: 'openai-compatible',
-    LLM_BASE_URL: llm,
-    LLM_MODEL: 'scripted-model',
-    LLM_MAX_RETRIES: '0',
-    // As deployed: every turn is authenticated and counted against its key's limits (in Redis),
-    // with limits raised so one key can stand for the many callers of the concurrency rounds.
-    AC_ADMIN_KEY: ADMIN_KEY,
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    MAX_CONCURRENT_RUNS_PER_KEY: '100000',
-    DAILY_TOKEN_QUOTA_PER_KEY: '1000000000000',
-    ...(deployed
-      ? {
-          LOG_FORMAT: 'json',
-          OTEL_EXPORTER_OTLP_ENDPOINT: otlp!.url,
-          FUNCTIONS_DIR: addFunctionDir(work),
-        }
-      : {}),
-  };
+  const env = await stackEnv({ nats: nats.url, llm, deployed, otlp: otlp?.url, work });
   const logTo = deployed ? join(work, 'services.log') : undefined;
   const runner = deployed
     ? await startProcess(
@@ -152,6 +130,39 @@ async function start(started: Stoppable[], profile: Profile): Promise<Stack> {
       await bus.drain();
       await nats.stop();
     },
+  };
+}
+
+/** The services' environment: as deployed (authenticated, limits raised for the concurrency rounds). */
+async function stackEnv(at: {
+  nats: string;
+  llm: string;
+  deployed: boolean;
+  otlp?: string;
+  work: string;
+}): Promise<Record<string, string>> {
+  return {
+    NATS_URL: at.nats,
+    DATABASE_URL: await migratedSqlite(),
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    LLM_PROVIDER: 'openai-compatible',
+    LLM_BASE_URL: at.llm,
+    LLM_MODEL: 'scripted-model',
+    LLM_MAX_RETRIES: '0',
+    // As deployed: every turn is authenticated and counted against its key's limits (in Redis),
+    // with limits raised so one key can stand for the many callers of the concurrency rounds.
+    AC_ADMIN_KEY: ADMIN_KEY,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    MAX_CONCURRENT_RUNS_PER_KEY: '100000',
+    DAILY_TOKEN_QUOTA_PER_KEY: '1000000000000',
+    ...(at.deployed
+      ? {
+          LOG_FORMAT: 'json',
+          OTEL_EXPORTER_OTLP_ENDPOINT: at.otlp!,
+          FUNCTIONS_DIR: addFunctionDir(at.work),
+        }
+      : {}),
   };
 }
 

@@ -7,10 +7,7 @@ import { NO_BODY, replyOf, route, Routes, Subjects } from '@app/contracts';
 import { type AgentFunction, FunctionClient, FunctionHost, FunctionRegistry } from '@app/functions';
 import { Logger } from '@app/observability';
 import { expectEventually, REPO_ROOT, type ServiceProcess, startService } from '@app/testing';
-import {
-  SandboxProcess,
-  sandboxScript,
-} from '../../apps/function-runner/src/functions/sandbox/sandbox-process';
+import { builtSandboxScript, SandboxProcess } from '../../apps/function-runner/src/testing/sandbox';
 import { percentiles, sequentialLatencies, throughput } from './measure';
 import { type BenchResults, formatSection, writeSection } from './report';
 
@@ -150,7 +147,7 @@ async function servedBy(bus: Bus, count: number): Promise<void> {
 
 /** What a fork per call would cost: a sandbox process from spawn to ready. */
 async function sandboxStartTimes(dir: string) {
-  const script = sandboxScript(join(REPO_ROOT, 'dist/apps/function-runner/src/functions/sandbox'));
+  const script = builtSandboxScript();
   const samples: number[] = [];
   for (let i = 0; i < 20; i++) {
     const started = performance.now();

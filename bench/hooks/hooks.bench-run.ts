@@ -5,10 +5,12 @@ import { Bus } from '@app/bus';
 import type { ResolvedHook } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 import { startWebhookReceiver, type WebhookReceiver } from '@app/testing';
-import { ProfileHooksFactory } from '../../apps/agent-executor/src/hooks/profile-hooks.factory';
+import {
+  BusFunctions,
+  type FunctionCatalogService,
+  ProfileHooksFactory,
+} from '../../apps/agent-executor/src/testing/parts';
 import { serveFunctions } from '../../apps/agent-executor/src/testing/test-functions';
-import { BusFunctionCaller } from '../../apps/agent-executor/src/tools/bus-function.caller';
-import type { FunctionCatalogService } from '../../apps/agent-executor/src/tools/function-catalog.service';
 import { writeDocSection } from '../common/doc-section';
 import { percentiles, sequentialLatencies } from '../functions/measure';
 
@@ -35,7 +37,7 @@ describe('hooks benchmark', () => {
     await bus.flush();
     receiver = await startWebhookReceiver(() => ({ body: { decision: 'allow' } }));
     const config = { functions: { http: { allowed_domains: ['127.0.0.1'] } } };
-    const functions = new BusFunctionCaller(new FunctionClient(bus), {} as FunctionCatalogService);
+    const functions = new BusFunctions(new FunctionClient(bus), {} as FunctionCatalogService);
     const factory = new ProfileHooksFactory(config as never, functions);
     const run = new RunState(
       { runId: 'run_bench', sessionId: 'ses_bench' },

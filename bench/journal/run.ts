@@ -13,8 +13,7 @@ import { ROOT } from '../common/processes';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
-const { RunJournalStore } = dist('apps/agent-executor/src/journal/run-journal.store');
-const { RunJournalRepository } = dist('apps/agent-executor/src/store/run-journal.repository');
+const { RunJournalStore, RunJournalRepository } = dist('apps/agent-executor/src/testing/parts');
 const { connectMigrated, openSqlWriter } = dist('libs/persistence/src');
 const { migratedSqliteUrl, freshPostgresDatabase, REPO_ROOT } = dist('libs/testing/src');
 const { Migrator } = dist('libs/persistence/src');
@@ -45,7 +44,7 @@ const callReply = {
   text: '<call name="add"><p>a: 2</p><p>b: 3</p></call>',
   toolCalls: [],
   usage,
-  finishReason: 'stop',
+  stopReason: 'stop',
   model: 'm',
   provider: 'p',
   elapsedMs: 3,
@@ -79,7 +78,9 @@ async function measure(name: string, url: string): Promise<string> {
   const { db } = await connectMigrated(url, REPO_ROOT);
   const writer = openSqlWriter(url, db);
   try {
-    const journal: Store = new RunJournalStore({}, new RunJournalRepository(db, writer), silent);
+    const journal: Store = new RunJournalStore({}, new RunJournalRepository(db, writer), silent, {
+      instance: 'bench',
+    });
     const ids = Array.from({ length: TURNS + WARMUP }, (_, i) => `run_bench_${i}`);
     for (const id of ids) await db.run.create({ data: { id, agent: 'default', input: 'What is 2 + 3?' } });
     const on: number[] = [];

@@ -15,10 +15,9 @@ import { ROOT } from '../common/processes';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
-const { MemorySegmentRepository } = dist('apps/agent-executor/src/store/memory-segment.repository');
-const { MemoryVectorRepository } = dist('apps/agent-executor/src/store/memory-vector.repository');
-const { MemoryIndexService } = dist('apps/agent-executor/src/memory/memory-index.service');
-const { EmbeddingsClient } = dist('apps/agent-executor/src/memory/embeddings.client');
+const { MemorySegmentRepository, MemoryVectorRepository, MemoryIndexService, EmbeddingsClient } = dist(
+  'apps/agent-executor/src/testing/parts',
+);
 const { memoryTerms } = dist('libs/agent-core/src');
 const { connectMigrated, openSqlWriter } = dist('libs/persistence/src');
 const { migratedSqliteUrl, startScriptedLlm, REPO_ROOT } = dist('libs/testing/src');

@@ -15,7 +15,7 @@ import { ROOT } from '../common/processes';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const dist = (path: string) => require(join(ROOT, 'dist', path));
-const { MemorySegmentRepository } = dist('apps/agent-executor/src/store/memory-segment.repository');
+const { MemorySegmentRepository } = dist('apps/agent-executor/src/testing/parts');
 const { memoryTerms, segmentRun } = dist('libs/agent-core/src');
 const { connectMigrated, openSqlWriter, Migrator } = dist('libs/persistence/src');
 const { migratedSqliteUrl, freshPostgresDatabase, REPO_ROOT } = dist('libs/testing/src');

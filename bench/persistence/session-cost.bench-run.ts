@@ -3,8 +3,7 @@
 import { afterAll, describe, it } from 'vitest';
 import { connectMigrated, type Db, openSqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import { SessionRepository } from '../../apps/agent-executor/src/store/session.repository';
-import { TurnWritesRepository } from '../../apps/agent-executor/src/store/turn-writes.repository';
+import { SessionRepository, TurnWritesRepository } from '../../apps/agent-executor/src/testing/parts';
 
 const LENGTHS = [1, 20, 200];
 const CALLS = 500;

@@ -3,7 +3,7 @@
 import { afterAll, describe, it } from 'vitest';
 import { connectMigrated, type Db, openSqlWriter, prismaWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
-import { TurnWritesRepository } from '../../apps/agent-executor/src/store/turn-writes.repository';
+import { TurnWritesRepository } from '../../apps/agent-executor/src/testing/parts';
 
 const BLOCK = 300;
 const ROUNDS = 5;

@@ -21,10 +21,9 @@ const { Bus } = dist('libs/bus/src');
 const { Events, Routes } = dist('libs/contracts/src');
 const testing = dist('libs/testing/src');
 const { connectMigrated, openSqlWriter, Migrator } = dist('libs/persistence/src');
-const { RunLeaseRepository } = dist('apps/agent-executor/src/store/run-lease.repository');
-const { RunJournalStore } = dist('apps/agent-executor/src/journal/run-journal.store');
-const { RunJournalRepository } = dist('apps/agent-executor/src/store/run-journal.repository');
-const { TurnWritesRepository } = dist('apps/agent-executor/src/store/turn-writes.repository');
+const { RunLeaseRepository, RunJournalStore, RunJournalRepository, TurnWritesRepository } = dist(
+  'apps/agent-executor/src/testing/parts',
+);
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--kills');
@@ -134,7 +133,12 @@ async function leaseCosts(name: string, url: string): Promise<string> {
       await leases.renew('bench', new Date(Date.now() + 60_000));
       beats.push(performance.now() - started);
     }
-    const journal = new RunJournalStore({}, new RunJournalRepository(db, writer), { error: () => undefined });
+    const journal = new RunJournalStore(
+      {},
+      new RunJournalRepository(db, writer),
+      { error: () => undefined },
+      { instance: 'bench' },
+    );
     // Alternate rounds: the start awaited (a call that is not idempotent), then handed over and
     // not awaited (an idempotent one: the engine sends it at once); its write is awaited untimed,
     // so each round finds the journal idle.

@@ -1,4 +1,10 @@
 // How long the supervisor waits before restarting a process that exited unexpectedly.
+//
+// The platform's loops share one backoff (libs/retry, `@app/retry`). This one stays apart on
+// purpose: `npm start` loads it as plain JavaScript before it has built anything (it must still
+// supervise, and report, when the build or a service fails), so it cannot import a TypeScript
+// library; and what it adds — forgetting the backoff after a stable minute, telling a crash loop —
+// is the supervisor's own. Its waits follow the same policy shape (first, doubling, most).
 
 export const BACKOFF = {
   firstMs: 500,

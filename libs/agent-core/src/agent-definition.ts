@@ -40,13 +40,13 @@ export interface AgentDefinition {
   context_window: number;
   /** Milliseconds a run may take; the runtime's limit when absent. */
   run_timeout?: number;
-  /** Plan mode: hold the plan in `waiting_approval` before any step runs. */
+  /** Plan mode: hold the plan in `awaiting_approval` before any step runs. */
   plan_approval: boolean;
   /** Plan mode: what a failed step means for the rest of the plan. */
   step_failure: StepFailurePolicy;
   /**
    * ReAct: functions (names and `prefix*` patterns, `*` for all) whose calls wait in
-   * `waiting_approval` for a person's decision before they are sent.
+   * `awaiting_approval` for a person's decision before they are sent.
    */
   needs_approval?: string[];
   model?: string;

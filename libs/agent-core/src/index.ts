@@ -1,5 +1,13 @@
 export { Agent } from './agent';
-export type { AgentResult, AgentRunStream, ExecuteOptions, HistoryLoader, RunInput } from './agent-types';
+export type {
+  AgentResult,
+  AgentRunStream,
+  ExecuteHost,
+  ExecuteOptions,
+  HistoryLoader,
+  ResumeOptions,
+  RunInput,
+} from './agent-types';
 export { AgentSession } from './session';
 export type { SessionOptions, SessionSettings, TurnInput } from './session';
 export { DEFAULT_PLAN_GOAL, TaskAgent } from './task-agent';
@@ -28,11 +36,11 @@ export type {
   EventSink,
   FunctionCallOutcome,
   FunctionCallRequest,
-  FunctionCaller,
+  Functions,
   Hooks,
   MemoryStore,
   RunMetrics,
-  RunStore,
+  RunJournal,
   SessionStore,
   SpendHold,
   SpendLedger,
@@ -45,7 +53,7 @@ export type {
   CompletionRequest,
   CompletionResult,
   ModelClient,
-  ModelFinishReason,
+  StopReason,
   NativeTool,
   NativeToolCall,
   TokenUsage,
@@ -57,8 +65,8 @@ export type { AbortReason, PriorProgress, RunIdentity, RunPhase, RunStateOptions
 export type { RunContext } from './run-context';
 export { answered, ended, statusOf, type RunOutcome } from './run-outcome';
 export { failureOf } from './run-failure';
-export { endedByHook, phaseAfter, replyOf, runStrategy } from './run-turn';
-export { frameRun, type RunFrame } from './run-frame';
+export { endedByHook, replyOf, runStrategy } from './run-turn';
+export { frameRun, type RunFrame, type RunHost } from './run-frame';
 export { callModel, type ModelCallOptions } from './model/model-call';
 export { modelStep, type ModelStep, type ModelStepOptions } from './model/model-step';
 export { BUDGETED_MAX_TOKENS } from './model/spend-hold';
@@ -106,6 +114,8 @@ export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';
 export { rankByBm25, searchWords } from './memory/memory-ranking';
 export { fuseByReciprocalRank, RRF_K } from './memory/memory-fusion';
 export { MAX_SEGMENT_CHARS, segmentRun, type FinishedRun } from './memory/run-segments';
+export { functionsWithMemory } from './memory/run-memory';
+export { RunArchiver, type RunArchiverOptions } from './memory/run-archiver';
 export { chunkOf, expansionOf, withinScope } from './memory/memory-chunks';
 export { InMemoryMemoryStore } from './memory/in-memory-memory.store';
 export {
@@ -114,7 +124,7 @@ export {
   MEMORY_FUNCTION_NAMES,
   MEMORY_FUNCTIONS,
   MEMORY_RETRIEVE,
-  MemoryFunctionCaller,
+  MemoryFunctions,
 } from './memory/memory-functions';
 export {
   JournalCursor,
@@ -124,5 +134,14 @@ export {
   type ToolStartedEntry,
 } from './journal/journal-entry';
 export { replayJournal, type ReplayedRun, type ReplayOptions } from './journal/replay-journal';
-export { InMemoryRunStore } from './journal/in-memory-run-store';
+export { InMemoryRunJournal } from './journal/in-memory-run-journal';
 export { IN_FLIGHT, JournalReplay, resumeFromJournal } from './journal/journal-replay';
+export {
+  JOURNAL_FORMAT,
+  JOURNAL_FORMATS,
+  JournalFormatError,
+  type JournalFormats,
+  readJournal,
+  type StoredJournalEntry,
+  storedEntry,
+} from './journal/journal-format';

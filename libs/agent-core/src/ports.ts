@@ -27,7 +27,7 @@ export type FunctionCallOutcome =
   { status: 'success'; result: FunctionResult } | { status: 'error'; error: ErrorBody };
 
 /** The functions a run can call: their definitions, and the call itself. */
-export interface FunctionCaller {
+export interface Functions {
   /** Every known definition, in name order (so prompts are stable). */
   catalogue(): Promise<readonly FunctionDefinition[]>;
   find(name: string): Promise<FunctionDefinition | undefined>;
@@ -38,7 +38,7 @@ export interface FunctionCaller {
  * The run's journal: every completed step is handed over as it completes, so a run can later be
  * rebuilt from it. Each method may be a no-op for a store that keeps less.
  */
-export interface RunStore {
+export interface RunJournal {
   modelStepCompleted(run: RunState, step: { step: number; result: CompletionResult }): Promise<void> | void;
   /** As each call settles: the calls of one step in the order they finished (`outcome.index`: call order). */
   toolCallCompleted(run: RunState, call: ToolCall, outcome: ToolOutcome): Promise<void> | void;

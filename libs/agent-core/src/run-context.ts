@@ -1,6 +1,6 @@
 import type { AgentDefinition } from './agent-definition';
 import type { ModelClient } from './model/model-client';
-import type { FunctionCaller, Hooks, RunMetrics, RunStore, SpendLedger } from './ports';
+import type { Functions, Hooks, RunJournal, RunMetrics, SpendLedger } from './ports';
 import type { PromptSet } from './prompts/prompt-set';
 import type { RunState } from './run-state';
 import type { ClientResults } from './tools/client-results';
@@ -13,14 +13,14 @@ import type { ApprovalDecisions } from './tools/approval-gate';
 export interface RunContext<D extends AgentDefinition = AgentDefinition> {
   run: RunState<D>;
   model: ModelClient;
-  functions: FunctionCaller;
+  functions: Functions;
   prompts: PromptSet;
   hooks?: Hooks;
-  store?: RunStore;
+  journal?: RunJournal;
   metrics?: RunMetrics;
   /** A budget outside the run its model calls draw on (its API key's day): each call reserves before it is sent. */
   spend?: SpendLedger;
-  /** Tools the caller runs itself; a call to one holds the run in `waiting_caller`. */
+  /** Tools the caller runs itself; a call to one holds the run in `awaiting_tool_results`. */
   clientTools?: ClientToolSet;
   /** The caller's results for the client calls the run paused on: the run goes on with them. */
   clientResults?: ClientResults;

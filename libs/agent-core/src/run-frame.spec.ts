@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from './agent-definition';
 import { HookFailed } from './errors';
-import type { RunStore } from './ports';
+import type { RunJournal } from './ports';
 import { answered } from './run-outcome';
 import { frameRun } from './run-frame';
 import { RunState } from './run-state';
@@ -14,7 +14,7 @@ function newRun(): RunState {
 }
 
 /** A store that keeps only how each run ended. */
-function endings(ends: string[]): RunStore {
+function endings(ends: string[]): RunJournal {
   return {
     modelStepCompleted: () => undefined,
     toolCallCompleted: () => undefined,
@@ -47,7 +47,7 @@ describe('the run frame', () => {
       },
     };
 
-    const outcome = await frameRun(run, { hooks, store, work: async () => answered('hi') });
+    const outcome = await frameRun(run, { hooks, journal: store, work: async () => answered('hi') });
 
     expect(outcome.finishReason).toBe('error');
     expect(ends).toEqual(['error']);
@@ -59,7 +59,7 @@ describe('the run frame', () => {
     const told: string[] = [];
     const run = newRun();
     const frame = frameRun(run, {
-      store,
+      journal: store,
       hooks: { onTurnEnd: () => void told.push('onTurnEnd') },
       work: async () => answered('hi'),
       lost: () => new Error('handed over'),

@@ -1,31 +1,39 @@
 import type { RunResumedEvent } from '@app/contracts';
+import type { AgentDefinition } from './agent-definition';
 import { HookFailed } from './errors';
-import type { Hooks, RunStore } from './ports';
-import { ended, type RunOutcome } from './run-outcome';
+import type { Hooks, RunJournal } from './ports';
+import { ended, type RunOutcome, statusOf } from './run-outcome';
 import type { RunState } from './run-state';
-import { endedByHook, phaseAfter } from './run-turn';
+import { endedByHook } from './run-turn';
 
-/** What a host adds around a run's work; everything but `work` optional. */
-export interface RunFrame {
-  hooks?: Hooks;
-  /** Told the run ended (or was lost), once the frame is done with it. */
-  store?: Pick<RunStore, 'runEnded'>;
+/**
+ * What a host adds around a run's work, all optional (the embedded SDK adds nothing): the run
+ * registered where it can be found, held while it works, and asked whether it is still its own.
+ */
+export interface RunHost<D extends AgentDefinition = AgentDefinition> {
   /** Once the run can be cancelled, before it starts (e.g. its record written); a failure is thrown on. */
-  register?: () => Promise<void>;
-  /** A run carried on from its journal announces this instead of `run_start`. */
-  resumed?: RunResumedEvent;
+  register?: (run: RunState<D>) => Promise<void>;
   /** Around the work, whatever happens in it (e.g. the run's lease held, then dropped). */
-  started?: () => void;
-  stopped?: () => void;
-  /** The turn's work: the strategy, and what it loads first. */
-  work: () => Promise<RunOutcome>;
+  started?: (run: RunState<D>) => void;
+  stopped?: (run: RunState<D>) => void;
   /** The error text of an unexpected failure (a hook's is named as such); default: its message. */
-  unexpected?: (err: unknown) => string;
+  unexpected?: (run: RunState<D>, err: unknown) => string;
   /**
    * Asked once the work stopped: an error when the run is no longer this host's to end (handed
    * over to another, which ends it). The frame closes the run's journal and throws it.
    */
-  lost?: () => Error | undefined;
+  lost?: (run: RunState<D>) => Error | undefined;
+}
+
+/** A run's frame: the host's additions, the hooks, the journal, and the turn's work. */
+export interface RunFrame<D extends AgentDefinition = AgentDefinition> extends RunHost<D> {
+  hooks?: Hooks;
+  /** Told the run ended (or was lost), once the frame is done with it. */
+  journal?: Pick<RunJournal, 'runEnded'>;
+  /** A run carried on from its journal announces this instead of `run_start`. */
+  resumed?: RunResumedEvent;
+  /** The turn's work: the strategy, and what it loads first. */
+  work: () => Promise<RunOutcome>;
 }
 
 /**
@@ -34,16 +42,19 @@ export interface RunFrame {
  * the `onTurnEnd` hooks told how it ended (one that fails turns the ending into an error), then
  * the run's phase moved and its ending journaled. The host replies from the outcome returned.
  */
-export async function frameRun(run: RunState, frame: RunFrame): Promise<RunOutcome> {
+export async function frameRun<D extends AgentDefinition>(
+  run: RunState<D>,
+  frame: RunFrame<D>,
+): Promise<RunOutcome> {
   try {
-    await frame.register?.();
+    await frame.register?.(run);
   } catch (err) {
     run.close();
     throw err;
   }
   run.transition('running');
   announce(run, frame.resumed);
-  frame.started?.();
+  frame.started?.(run);
   let outcome: RunOutcome;
   try {
     outcome = await frame.work();
@@ -51,16 +62,16 @@ export async function frameRun(run: RunState, frame: RunFrame): Promise<RunOutco
     outcome = endedUnexpectedly(run, err, frame);
   } finally {
     run.close();
-    frame.stopped?.();
+    frame.stopped?.(run);
   }
-  const lost = frame.lost?.();
+  const lost = frame.lost?.(run);
   if (lost) {
-    await frame.store?.runEnded(run, outcome);
+    await frame.journal?.runEnded(run, outcome);
     throw lost;
   }
   outcome = await turnEnded(run, outcome, frame);
-  run.transition(phaseAfter(outcome.finishReason));
-  await frame.store?.runEnded(run, outcome);
+  run.transition(statusOf(outcome.finishReason));
+  await frame.journal?.runEnded(run, outcome);
   return outcome;
 }
 
@@ -76,14 +87,22 @@ function announce(run: RunState, resumed?: RunResumedEvent): void {
   });
 }
 
-function endedUnexpectedly(run: RunState, err: unknown, frame: RunFrame): RunOutcome {
+function endedUnexpectedly<D extends AgentDefinition>(
+  run: RunState<D>,
+  err: unknown,
+  frame: RunFrame<D>,
+): RunOutcome {
   if (err instanceof HookFailed) return endedByHook(run, err);
-  const error = frame.unexpected ? frame.unexpected(err) : (err as Error).message || 'internal error';
+  const error = frame.unexpected ? frame.unexpected(run, err) : (err as Error).message || 'internal error';
   return ended(run, run.abortReason ?? 'error', error);
 }
 
 /** The hooks hear how the turn ended; one that fails (a `fail_closed` hook) turns it into an error. */
-async function turnEnded(run: RunState, outcome: RunOutcome, frame: RunFrame): Promise<RunOutcome> {
+async function turnEnded<D extends AgentDefinition>(
+  run: RunState<D>,
+  outcome: RunOutcome,
+  frame: RunFrame<D>,
+): Promise<RunOutcome> {
   try {
     await frame.hooks?.onTurnEnd?.(run, outcome);
     return outcome;

@@ -76,6 +76,7 @@ function doneSoFar(run: RunState): string {
   return ` Done so far: ${run.functionCalls.map((call) => `${call.name} (${call.status})`).join(', ')}.`;
 }
 
+/** Where a run stands once its turn ended this way (its phase, and its stored status). */
 export function statusOf(reason: FinishReason): RunStatus {
   if (reason === 'final') return 'completed';
   if (reason === 'awaiting_approval') return 'awaiting_approval';

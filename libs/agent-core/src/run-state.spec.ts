@@ -11,9 +11,9 @@ function newRun(options: { timeoutMs?: number; budget?: number } = {}) {
 }
 
 describe('RunState', () => {
-  it('moves queued → running → waiting_approval → running → completed', () => {
+  it('moves queued → running → awaiting_approval → running → completed', () => {
     const run = newRun();
-    for (const phase of ['running', 'waiting_approval', 'running', 'completed'] as const)
+    for (const phase of ['running', 'awaiting_approval', 'running', 'completed'] as const)
       run.transition(phase);
     expect(run.phase).toBe('completed');
     run.close();
@@ -58,7 +58,7 @@ describe('RunState', () => {
         plan: { revision: 0, steps: [] },
       },
     });
-    expect(run).toMatchObject({ phase: 'waiting_approval', step: 2, toolCallsExecuted: 2 });
+    expect(run).toMatchObject({ phase: 'awaiting_approval', step: 2, toolCallsExecuted: 2 });
     expect(run.plan).toEqual({ revision: 0, steps: [] });
     run.close();
   });

@@ -4,6 +4,7 @@ import type {
   FunctionCallSummary,
   ModelPrice,
   Plan,
+  RunStatus,
   Scope,
   TraceStep,
   Usage,
@@ -14,21 +15,23 @@ import { costOf } from './cost';
 import { addTokens } from './usage';
 import { IllegalTransition } from './errors';
 import type { Clock, EventSink, RunEvent } from './events';
+import { InMemoryRunInbox } from './inbox/run-inbox';
 
 export type AbortReason = 'timeout' | 'cancelled';
 
 /**
- * `waiting_approval`: a plan is held for the caller's approval; `waiting_caller`: the model
- * called tools the caller runs itself, and the run waits for their results.
+ * Where a run stands, in the words its stored record and the API use (`RunStatus`), and `queued`
+ * before it starts: `awaiting_approval`, a plan or a call is held for a person's decision;
+ * `awaiting_tool_results`, the model called tools the caller runs itself, and the run waits for
+ * their results.
  */
-export type RunPhase =
-  'queued' | 'running' | 'waiting_approval' | 'waiting_caller' | 'completed' | 'failed' | 'cancelled';
+export type RunPhase = 'queued' | RunStatus;
 
 const TRANSITIONS: Record<RunPhase, readonly RunPhase[]> = {
   queued: ['running', 'failed', 'cancelled'],
-  running: ['waiting_approval', 'waiting_caller', 'completed', 'failed', 'cancelled'],
-  waiting_approval: ['running', 'cancelled'],
-  waiting_caller: ['running', 'completed', 'cancelled'],
+  running: ['awaiting_approval', 'awaiting_tool_results', 'completed', 'failed', 'cancelled'],
+  awaiting_approval: ['running', 'cancelled'],
+  awaiting_tool_results: ['running', 'completed', 'cancelled'],
   completed: [],
   failed: [],
   cancelled: [],
@@ -60,7 +63,7 @@ export interface RunStateOptions {
   /** Receives the run's events; without one nothing is streamed (and the model is not asked to stream). */
   events?: EventSink;
   clock?: Clock;
-  /** A run held for approval, taken up again: it starts in `waiting_approval` with what it had. */
+  /** A run held for approval, taken up again: it starts in `awaiting_approval` with what it had. */
   prior?: PriorProgress;
   /** The price of the run's model, given by the host: the run's cost and its `max_cost_usd` need it. */
   price?: ModelPrice;
@@ -79,6 +82,8 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   readonly usage: Usage = { prompt_tokens: 0, completion_tokens: 0 };
   readonly usedTools: UsedTools = {};
   readonly functionCalls: FunctionCallSummary[] = [];
+  /** Messages the caller adds while the run runs, read before each model step. */
+  readonly inbox = new InMemoryRunInbox();
   private readonly steps: TraceStep[] = [];
   private calls = 0;
   private taken = 0;
@@ -249,7 +254,7 @@ export class RunState<D extends AgentDefinition = AgentDefinition> {
   }
 
   private restore(prior: PriorProgress): void {
-    this.current = 'waiting_approval';
+    this.current = 'awaiting_approval';
     this.priorMs = prior.totalMs;
     this.held = prior.plan;
     this.addUsage(prior.usage);

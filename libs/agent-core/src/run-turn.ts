@@ -1,10 +1,10 @@
-import type { AgentRunReply, FinishReason } from '@app/contracts';
+import type { AgentRunReply } from '@app/contracts';
 import { HookFailed } from './errors';
 import { pricedUsage } from './cost';
 import type { ChatMessage } from './model/model-client';
 import type { RunContext } from './run-context';
 import { ended, type RunOutcome } from './run-outcome';
-import type { RunPhase, RunState } from './run-state';
+import type { RunState } from './run-state';
 import type { PlanParser } from './strategies/plan-parser';
 import { carryOutPlan, startPlan } from './strategies/plan';
 import { runReact } from './strategies/react';
@@ -29,15 +29,6 @@ export async function runStrategy(
 export function endedByHook(run: RunState, err: unknown): RunOutcome {
   if (!(err instanceof HookFailed)) throw err;
   return ended(run, 'error', `${err.code}: ${err.message}`);
-}
-
-/** Where a run stands once its turn ended this way. */
-export function phaseAfter(reason: FinishReason): RunPhase {
-  if (reason === 'final') return 'completed';
-  if (reason === 'awaiting_approval') return 'waiting_approval';
-  if (reason === 'client_tool_calls') return 'waiting_caller';
-  if (reason === 'cancelled' || reason === 'rejected') return 'cancelled';
-  return 'failed';
 }
 
 /** The reply of a run that ended (or is held): what `run_end` carries and the chat API answers. */

@@ -4,11 +4,11 @@ import type { ModelClient } from './model/model-client';
 import type {
   Clock,
   EventSink,
-  FunctionCaller,
+  Functions,
   Hooks,
   MemoryStore,
   RunMetrics,
-  RunStore,
+  RunJournal,
   SessionStore,
   SpendLedger,
 } from './ports';
@@ -17,8 +17,8 @@ import { JSON_PLAN_PARSER, type PlanParser } from './strategies/plan-parser';
 /** What a runtime is made of: the ports (model and functions required) and its settings. */
 export interface RuntimeOptions {
   model: ModelClient;
-  functions: FunctionCaller;
-  store?: RunStore;
+  functions: Functions;
+  journal?: RunJournal;
   hooks?: Hooks;
   /** Long-term memory: each run is offered `memory_retrieve` and `memory_expand` over it (`RunInput.memoryScope`). */
   memory?: MemoryStore;
@@ -78,12 +78,12 @@ export class AgentRuntimeBuilder {
     return this.set('model', model);
   }
 
-  functions(functions: FunctionCaller): this {
+  functions(functions: Functions): this {
     return this.set('functions', functions);
   }
 
-  store(store: RunStore): this {
-    return this.set('store', store);
+  journal(journal: RunJournal): this {
+    return this.set('journal', journal);
   }
 
   hooks(hooks: Hooks): this {

@@ -82,7 +82,7 @@ export class AgentSession {
     this.lastActive = this.now();
     addTokens(this.usage, result.usage);
     if (result.function_calls.length > 0) this.toolTurns += 1;
-    if (result.phase !== 'waiting_approval') await this.append(input.message, result.transcript);
+    if (result.phase !== 'awaiting_approval') await this.append(input.message, result.transcript);
     return result;
   }
 

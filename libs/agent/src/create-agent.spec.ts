@@ -3,7 +3,7 @@ import {
   type CompletionRequest,
   ConfigurationError,
   HookFailed,
-  InMemoryRunStore,
+  InMemoryRunJournal,
   LimitExceeded,
   type PlanParser,
   promptTokensOf,
@@ -187,7 +187,7 @@ describe('createAgent', () => {
         steps: text.split(',').map((city) => ({ description: city, tool: 'get_weather', params: { city } })),
       }),
     };
-    const store = new InMemoryRunStore();
+    const store = new InMemoryRunJournal();
     let now = 0;
     const calls: string[] = [];
     const agent = createAgent({
@@ -196,7 +196,7 @@ describe('createAgent', () => {
       model: new ScriptedModelClient(['Oslo,Bergen', 'Both cloudy.']),
       functions: [weather(calls)],
       planParser: cities,
-      store,
+      journal: store,
       clock: { now: () => now },
     });
     const chat = agent.session(undefined, { ttlMs: 1_000 });

@@ -13,7 +13,7 @@ import {
   type ModelClient,
   type PlanParser,
   type RunInput,
-  type RunStore,
+  type RunJournal,
   type SessionSettings,
   type SessionStore,
   TaskAgent,
@@ -61,8 +61,8 @@ export interface AgentOptions {
   events?: EventSink;
   /** Reads the plans of `mode: 'plan'`; the JSON plan format when absent (its error goes back in `repair_plan`). */
   planParser?: PlanParser;
-  /** The run journal: each model step and function call handed over as it completes (`new InMemoryRunStore()`). */
-  store?: RunStore;
+  /** The run journal: each model step and function call handed over as it completes (`new InMemoryRunJournal()`). */
+  journal?: RunJournal;
   /** The time runs and sessions read (run deadlines, a session's `ttlMs`); the system clock when absent. */
   clock?: Clock;
   /**
@@ -126,7 +126,7 @@ function runtimeFor(options: AgentOptions, memory?: RunArchive): AgentRuntime {
     hooks: options.hooks,
     events: options.events,
     planParser: options.planParser,
-    store: options.store,
+    journal: options.journal,
     clock: options.clock,
     ...(options.limits?.runTimeoutMs ? { runTimeoutMs: options.limits.runTimeoutMs } : {}),
   });

@@ -51,3 +51,6 @@ export type Deadline = { timeoutMs: number } | { deadline: number };
 
 /** Answers one route's requests: the request is parsed and validated with the route's DTO class first. */
 export type RouteHandler<Q, R> = (request: Q, ctx: HandlerContext) => Promise<R> | R;
+
+/** A subscription the bus made (`serve`, `subscribe`): what a caller keeps to stop it. */
+export type { Subscription } from '@nats-io/transport-node';

@@ -1,10 +1,11 @@
 import { TimeoutError } from '@app/contracts';
+import { retry } from '@app/retry';
 import { NoRespondersError } from './bus-errors';
 import type { ConnectionWatch } from './connection-watch';
 
-/** After a reconnect, how long a read waits for its responders to subscribe again, and its first pause. */
+/** After a reconnect, how long a read waits for its responders to subscribe again; its pauses double from 50 ms. */
 const RESUBSCRIBE_WINDOW_MS = 3_000;
-const RESUBSCRIBE_PAUSE_MS = 50;
+const RESUBSCRIBE_PAUSES = { firstMs: 50, maxMs: RESUBSCRIBE_WINDOW_MS };
 
 /**
  * A read safe to repeat: asked while the connection is down, it is sent once it is back (not
@@ -20,13 +21,9 @@ export async function sendWhenConnected<T>(
 ): Promise<T> {
   if (!(await watch.untilConnected(deadline - Date.now())))
     throw lost ?? new TimeoutError(`'${subject}' could not be sent: NATS stayed unreachable`);
-  for (let pause = RESUBSCRIBE_PAUSE_MS; ; pause *= 2) {
-    try {
-      return await send(Math.max(1, deadline - Date.now()));
-    } catch (err) {
-      const settling = watch.reconnectedWithin(RESUBSCRIBE_WINDOW_MS);
-      if (!(err instanceof NoRespondersError) || !settling || Date.now() + pause >= deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
+  return retry(() => send(Math.max(1, deadline - Date.now())), {
+    policy: RESUBSCRIBE_PAUSES,
+    retryable: (err) => err instanceof NoRespondersError && watch.reconnectedWithin(RESUBSCRIBE_WINDOW_MS),
+    deadline,
+  });
 }

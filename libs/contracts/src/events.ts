@@ -1,5 +1,5 @@
 import type { AgentEvent } from './agent';
-import type { RunResumedEvent } from './agent-runs';
+import type { RunResumedEvent } from './run-events';
 import type { FunctionCallBatch } from './function-calls';
 import type { FnAnnounce, FnCancel } from './functions';
 import { Subjects } from './subjects';

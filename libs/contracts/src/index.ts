@@ -5,6 +5,7 @@ export * from './agent-hooks';
 export * from './agent-profile';
 export * from './agent-prompts';
 export * from './agent-runs';
+export * from './run-events';
 export * from './api-keys';
 export * from './bus-use';
 export * from './approvals';

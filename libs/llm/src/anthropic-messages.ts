@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ChatMessage, FinishReason, NativeTool, NativeToolCall } from './llm-provider';
+import type { ChatMessage, StopReason, NativeTool, NativeToolCall } from './llm-provider';
 import { requireToolCallId } from './llm.errors';
 
 /** The blocks this platform sends: text, its tool calls and their results (each may carry a cache mark). */
@@ -105,7 +105,7 @@ function asObject(input: unknown): Record<string, unknown> {
     : {};
 }
 
-const STOP_REASONS: Partial<Record<Anthropic.StopReason, FinishReason>> = {
+const STOP_REASONS: Partial<Record<Anthropic.StopReason, StopReason>> = {
   end_turn: 'stop',
   stop_sequence: 'stop',
   tool_use: 'tool_calls',
@@ -114,6 +114,6 @@ const STOP_REASONS: Partial<Record<Anthropic.StopReason, FinishReason>> = {
   refusal: 'content_filter',
 };
 
-export function toFinishReason(reason: Anthropic.StopReason | null): FinishReason {
+export function toStopReason(reason: Anthropic.StopReason | null): StopReason {
   return (reason && STOP_REASONS[reason]) || 'other';
 }

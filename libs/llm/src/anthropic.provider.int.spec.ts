@@ -22,7 +22,7 @@ describe('AnthropicProvider', () => {
     const result = await provider().complete({ messages: ask });
     expect(result).toMatchObject({
       text: 'Both sunny.',
-      finishReason: 'stop',
+      stopReason: 'stop',
       provider: 'anthropic',
       model: 'claude-test',
     });
@@ -87,7 +87,7 @@ describe('AnthropicProvider', () => {
     ];
     world.llm.setScript({ replies: [{ text: 'Checking.', toolCalls: calls }, 'Both sunny.'] });
     const first = await provider().complete({ messages: ask, tools: [weatherTool] });
-    expect(first.finishReason).toBe('tool_calls');
+    expect(first.stopReason).toBe('tool_calls');
     expect(first.text).toBe('Checking.');
     expect(first.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(calls);
     const [oslo, bergen] = first.toolCalls;

@@ -4,7 +4,7 @@ import {
   markToolsBreakpoint,
   toAnthropicConversation,
   toAnthropicTools,
-  toFinishReason,
+  toStopReason,
 } from './anthropic-messages';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { toLlmError } from './sdk-error.mapper';
@@ -50,7 +50,7 @@ export class AnthropicProvider implements LlmProvider {
       return {
         ...fromAnthropicContent(message.content),
         usage: fromAnthropicUsage(message.usage),
-        finishReason: toFinishReason(message.stop_reason),
+        stopReason: toStopReason(message.stop_reason),
         model: message.model || this.model,
         provider: this.name,
         elapsedMs: Math.round(performance.now() - started),

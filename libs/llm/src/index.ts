@@ -3,7 +3,6 @@ export type {
   ChatRole,
   CompletionRequest,
   CompletionResult,
-  FinishReason,
   HttpProxy,
   LlmProvider,
   LlmProviderConfig,
@@ -11,6 +10,7 @@ export type {
   PromptCacheMode,
   NativeTool,
   NativeToolCall,
+  StopReason,
   TokenUsage,
 } from './llm-provider';
 export { LlmError, type LlmErrorCode } from './llm.errors';

@@ -9,9 +9,9 @@ export type {
   ChatRole,
   CompletionRequest,
   CompletionResult,
-  ModelFinishReason as FinishReason,
   NativeTool,
   NativeToolCall,
+  StopReason,
   TokenUsage,
 } from '@app/agent-core';
 

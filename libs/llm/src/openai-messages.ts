@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { ChatMessage, FinishReason, NativeTool, NativeToolCall } from './llm-provider';
+import type { ChatMessage, StopReason, NativeTool, NativeToolCall } from './llm-provider';
 import { LlmError, requireToolCallId } from './llm.errors';
 
 export function toOpenAiMessages(messages: ChatMessage[]): OpenAI.ChatCompletionMessageParam[] {
@@ -69,7 +69,7 @@ export function toOpenAiToolCalls(
   );
 }
 
-const FINISH_REASONS: Record<string, FinishReason> = {
+const STOP_REASONS: Record<string, StopReason> = {
   stop: 'stop',
   tool_calls: 'tool_calls',
   function_call: 'tool_calls',
@@ -77,6 +77,6 @@ const FINISH_REASONS: Record<string, FinishReason> = {
   content_filter: 'content_filter',
 };
 
-export function toFinishReason(reason: string | null | undefined): FinishReason {
-  return FINISH_REASONS[reason ?? ''] ?? 'other';
+export function toStopReason(reason: string | null | undefined): StopReason {
+  return STOP_REASONS[reason ?? ''] ?? 'other';
 }

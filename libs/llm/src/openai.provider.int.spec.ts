@@ -23,7 +23,7 @@ describe('OpenAiProvider', () => {
     expect(result).toMatchObject({
       text: 'Sunny, 21 degrees.',
       toolCalls: [],
-      finishReason: 'stop',
+      stopReason: 'stop',
       model: 'gpt-test',
     });
     expect(result.provider).toBe('openai-compatible');
@@ -96,7 +96,7 @@ describe('OpenAiProvider', () => {
         ],
       });
       const first = await provider().complete({ messages: ask, tools: [weatherTool], onDelta });
-      expect(first.finishReason).toBe('tool_calls');
+      expect(first.stopReason).toBe('tool_calls');
       expect(first.toolCalls).toEqual([
         {
           id: expect.stringMatching(/^call_/),

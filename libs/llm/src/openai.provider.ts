@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { LlmError } from './llm.errors';
 import { createSdkFetch } from './sdk-fetch';
-import { toFinishReason, toOpenAiMessages, toOpenAiTools, toOpenAiToolCalls } from './openai-messages';
+import { toStopReason, toOpenAiMessages, toOpenAiTools, toOpenAiToolCalls } from './openai-messages';
 import { OpenAiStreamAssembler } from './openai-stream.assembler';
 import { toLlmError } from './sdk-error.mapper';
 import { fromOpenAiUsage } from './provider-usage';
@@ -81,7 +81,7 @@ export class OpenAiProvider implements LlmProvider {
     return {
       text: choice.message.content ?? '',
       toolCalls: toOpenAiToolCalls(choice.message.tool_calls),
-      finishReason: toFinishReason(choice.finish_reason),
+      stopReason: toStopReason(choice.finish_reason),
       usage: fromOpenAiUsage(completion.usage),
       model: completion.model || this.model,
     };
@@ -99,11 +99,11 @@ export class OpenAiProvider implements LlmProvider {
     }
     // The SDK ends the iteration quietly when the caller aborts mid-stream.
     if (req.signal?.aborted) throw new OpenAI.APIUserAbortError();
-    const reply = assembler.result();
-    if (reply.finishReason === null) {
+    const { finishReason, ...reply } = assembler.result();
+    if (finishReason === null) {
       throw new LlmError('llm_bad_response', `${this.name}: the stream ended before the reply was complete`);
     }
-    return { ...reply, finishReason: toFinishReason(reply.finishReason), model: reply.model || this.model };
+    return { ...reply, stopReason: toStopReason(finishReason), model: reply.model || this.model };
   }
 }
 

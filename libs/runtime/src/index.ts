@@ -1,4 +1,5 @@
 export * from './bootstrap';
+export * from './bus-handler';
 export * from './health-checks';
 export * from './http-intake';
 export * from './ping.responder';

@@ -34,7 +34,26 @@ export function referenceProblems(objects: K8sObject[], external: string[] = [])
     problems.push(`${where} refers to ${kind} ${name}, which is neither rendered nor external`);
   };
   const all = workloads(objects);
+  const services = objects.filter((o) => o.kind === 'Service') as Spec<ServiceSpec>[];
+  const found = { objects, all, services, problems, missing, secretKeys };
+  podProblems(found);
+  serviceProblems(found);
+  routingProblems(found);
+  return problems;
+}
 
+/** What one pass over the rendered objects finds, and how it tells a missing reference. */
+interface Found {
+  objects: K8sObject[];
+  all: Workload[];
+  services: Spec<ServiceSpec>[];
+  problems: string[];
+  missing: (where: string, kind: string, name: string, optional?: boolean) => void;
+  secretKeys: (name: string) => string[];
+}
+
+/** Each pod's service account, volumes, mounts, and the ConfigMaps and Secrets (and keys) its containers read. */
+function podProblems({ objects, all, problems, missing, secretKeys }: Found): void {
   for (const w of all) {
     const pod = podSpec(w);
     const claims = (
@@ -77,8 +96,10 @@ export function referenceProblems(objects: K8sObject[], external: string[] = [])
       }
     }
   }
+}
 
-  const services = objects.filter((o) => o.kind === 'Service') as Spec<ServiceSpec>[];
+/** Each Service selects pods that serve its target ports; a StatefulSet has its headless Service. */
+function serviceProblems({ all, services, problems }: Found): void {
   for (const service of services) {
     const targets = all.filter((w) => selects(service.spec.selector, podLabels(w)));
     if (!targets.length) problems.push(`${id(service)} selects no pods`);
@@ -96,6 +117,16 @@ export function referenceProblems(objects: K8sObject[], external: string[] = [])
     }
   }
 
+  for (const set of all.filter((w) => w.kind === 'StatefulSet') as (Workload & {
+    spec: { serviceName?: string };
+  })[]) {
+    const governing = services.find((s) => s.metadata.name === set.spec.serviceName);
+    if (governing?.spec.clusterIP !== 'None') problems.push(`${id(set)} has no headless governing Service`);
+  }
+}
+
+/** Ingress backends, autoscaler targets, budget and policy selectors all point at what is rendered. */
+function routingProblems({ objects, all, services, problems }: Found): void {
   for (const ingress of objects.filter((o) => o.kind === 'Ingress') as Spec<IngressSpec>[]) {
     for (const path of (ingress.spec.rules ?? []).flatMap((r) => r.http?.paths ?? [])) {
       const backend = path.backend.service;
@@ -133,12 +164,4 @@ export function referenceProblems(objects: K8sObject[], external: string[] = [])
       if (!all.some((w) => selects(selector, podLabels(w)))) problems.push(`${id(object)} selects no pods`);
     }
   }
-
-  for (const set of all.filter((w) => w.kind === 'StatefulSet') as (Workload & {
-    spec: { serviceName?: string };
-  })[]) {
-    const governing = services.find((s) => s.metadata.name === set.spec.serviceName);
-    if (governing?.spec.clusterIP !== 'None') problems.push(`${id(set)} has no headless governing Service`);
-  }
-  return problems;
 }

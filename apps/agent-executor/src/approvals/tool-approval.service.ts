@@ -14,6 +14,7 @@ import { applySchemaTypes } from '@app/protocol';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
+import { requireReadable } from '../common/run-formats';
 import { RunLeases } from '../turns/run-leases.service';
 import { RunResumeService } from '../turns/run-resume.service';
 import { type RunRecord, RunRepository } from '../store/run.repository';
@@ -53,6 +54,7 @@ export class ToolApprovalService {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
+    requireReadable(runId, record);
     if (record.status !== 'awaiting_approval')
       throw new ConflictError(`run '${runId}' is not awaiting approval (${record.status})`);
     const target = heldCall(record, decision.call_id);

@@ -10,6 +10,7 @@ import {
   type TraceStep,
 } from '@app/contracts';
 import { requireOwner } from '../common/ownership';
+import { requireReadable } from '../common/run-formats';
 import { type RunRecord, RunRepository } from '../store/run.repository';
 
 /** A run paused for client tool results, and the caller's answers to carry it on with. */
@@ -35,6 +36,7 @@ export class ClientToolResultsService {
     const record = await this.runs.find(runId);
     if (!record?.session_id) throw new NotFoundError('tool call', firstId);
     requireOwner('tool call', firstId, record.owner, request.principal);
+    requireReadable(runId, record);
     if (request.session_id && request.session_id !== record.session_id)
       throw invalid('session_id', `tool call '${firstId}' belongs to another session`);
     if (record.status !== 'awaiting_tool_results')

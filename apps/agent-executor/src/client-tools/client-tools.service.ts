@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type ClientTool, type FieldError, InvalidParamsError } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
 import { FunctionCatalogService } from '../tools/function-catalog.service';
-import { ClientToolSet } from '@app/agent-core';
 
 /**
  * Accepts a caller's tools for a run, before it starts. A tool may not share its name with any
@@ -13,7 +12,7 @@ import { ClientToolSet } from '@app/agent-core';
 export class ClientToolsService {
   constructor(@Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService) {}
 
-  async offer(tools: ClientTool[] | undefined, profile: AgentProfile): Promise<ClientToolSet | undefined> {
+  async offer(tools: ClientTool[] | undefined, profile: AgentProfile): Promise<ClientTool[] | undefined> {
     if (!tools || tools.length === 0) return undefined;
     if (profile.protocol === 'native' || profile.mode === 'plan') {
       throw new InvalidParamsError(
@@ -37,6 +36,6 @@ export class ClientToolsService {
       seen.add(tool.name);
     });
     if (errors.length > 0) throw new InvalidParamsError(errors, 'invalid client tools');
-    return new ClientToolSet(tools);
+    return tools;
   }
 }

@@ -1,5 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
+import { answer, type Answer, BusHandler } from '@app/runtime';
 import { type FunctionCallBatch, Routes } from '@app/contracts';
 import { FunctionCallRepository } from '../store/function-call.repository';
 
@@ -8,14 +9,16 @@ import { FunctionCallRepository } from '../store/function-call.repository';
  * executors share them in a queue group and write them, since providers never touch the database.
  */
 @Injectable()
-export class FunctionCallRecorder implements OnApplicationBootstrap {
+export class FunctionCallRecorder extends BusHandler {
   constructor(
-    @Inject(Bus) private readonly bus: Bus,
+    @Inject(Bus) protected readonly bus: Bus,
     @Inject(FunctionCallRepository) private readonly calls: FunctionCallRepository,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.bus.serve(Routes.fnCallsRecord, (batch) => this.record(batch));
+  protected answers(): Answer[] {
+    return [answer(Routes.fnCallsRecord, (batch) => this.record(batch))];
   }
 
   async record(batch: FunctionCallBatch): Promise<{ recorded: number }> {

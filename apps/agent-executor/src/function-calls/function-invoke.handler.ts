@@ -1,5 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
+import { answer, type Answer, BusHandler } from '@app/runtime';
 import { type FnInvokeRequest, Routes } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 
@@ -9,14 +10,16 @@ import { FunctionClient } from '@app/functions';
  * provider judged (nobody serves the name right now, no answer in time) becomes the bus error.
  */
 @Injectable()
-export class FunctionInvokeHandler implements OnApplicationBootstrap {
+export class FunctionInvokeHandler extends BusHandler {
   constructor(
-    @Inject(Bus) private readonly bus: Bus,
+    @Inject(Bus) protected readonly bus: Bus,
     @Inject(FunctionClient) private readonly client: FunctionClient,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.bus.serve(Routes.fnInvoke, (r) => this.invoke(r));
+  protected answers(): Answer[] {
+    return [answer(Routes.fnInvoke, (r) => this.invoke(r))];
   }
 
   async invoke(request: FnInvokeRequest) {

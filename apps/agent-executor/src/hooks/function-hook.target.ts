@@ -1,4 +1,4 @@
-import { type FunctionCaller, newId } from '@app/agent-core';
+import { type Functions, newId } from '@app/agent-core';
 import { HookCallError, type HookTarget } from './hook-target';
 
 /**
@@ -6,7 +6,7 @@ import { HookCallError, type HookTarget } from './hook-target';
  * its fields vary by event, and a provider refuses parameters a function does not declare); its
  * `data` is the reply.
  */
-export function functionHookTarget(functions: FunctionCaller, name: string): HookTarget {
+export function functionHookTarget(functions: Functions, name: string): HookTarget {
   return {
     label: `function:${name}`,
     async call({ context, signal, timeoutMs, caller }) {

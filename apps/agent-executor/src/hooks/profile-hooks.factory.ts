@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FunctionCaller, Hooks } from '@app/agent-core';
+import type { Functions, Hooks } from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
 import type { ResolvedHook } from '@app/contracts';
 import { httpExchange } from '@app/functions';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { BusFunctionCaller } from '../tools/bus-function.caller';
+import { BusFunctions } from '../tools/bus-functions';
 import { functionHookTarget } from './function-hook.target';
 import { recordHookCall } from './hook-record';
 import type { HookTarget } from './hook-target';
@@ -17,7 +17,7 @@ import { webhookHookTarget } from './webhook-hook.target';
 export class ProfileHooksFactory {
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    @Inject(BusFunctionCaller) private readonly functions: FunctionCaller,
+    @Inject(BusFunctions) private readonly functions: Functions,
   ) {}
 
   /** Nothing for a profile without hooks: the engine then calls none. */

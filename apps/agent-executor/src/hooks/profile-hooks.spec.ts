@@ -139,7 +139,7 @@ describe('profile hooks: policies', () => {
     const result = { text: '', toolCalls: [], usage: { prompt_tokens: 3, completion_tokens: 4 } };
     const done = hooks.afterLlm(newRun(), {
       ...result,
-      finishReason: 'stop',
+      stopReason: 'stop',
       model: 'm',
       provider: 'p',
       elapsedMs: 12,

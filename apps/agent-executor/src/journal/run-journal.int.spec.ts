@@ -7,13 +7,14 @@ import {
   type CompletionResult,
   defineAgent,
   InMemoryFunctions,
-  InMemoryRunStore,
+  InMemoryRunJournal,
   JournalCursor,
   type PriorProgress,
   replayJournal,
   type RunState,
-  type RunStore,
+  type RunJournal,
   ScriptedModelClient,
+  storedEntry,
 } from '@app/agent-core';
 import type { FunctionDefinition } from '@app/contracts';
 import { type Logger, Metrics } from '@app/observability';
@@ -37,7 +38,7 @@ const call = (args: Record<string, unknown>) => JSON.stringify({ type: 'action',
 const final = (answer: string) => JSON.stringify({ type: 'final', answer });
 
 /** Hands every step to both stores: the database's journal and one kept in memory to compare with. */
-function both(a: RunStore, b: RunStore): RunStore {
+function both(a: RunJournal, b: RunJournal): RunJournal {
   return {
     modelStepCompleted: (run, step) =>
       void (a.modelStepCompleted(run, step), b.modelStepCompleted(run, step)),
@@ -77,7 +78,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
 
   async function run(
     runId: string,
-    store: RunStore,
+    store: RunJournal,
     replies: string[],
     prior?: PriorProgress,
     maxSteps = 10,
@@ -86,7 +87,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const functions = new InMemoryFunctions().add(add, ({ a, b }) => ({
       data: { sum: (a as number) + (b as number), note: 'x'.repeat(2_000) },
     }));
-    const runtime = AgentRuntime.create({ model, functions, store });
+    const runtime = AgentRuntime.create({ model, functions, journal: store });
     const agent = new Agent(
       runtime,
       defineAgent({
@@ -104,7 +105,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
   it('stores every step in order, and loads what rebuilds the run', async () => {
     await openRun('run_a');
     const store = newStore();
-    const memory = new InMemoryRunStore();
+    const memory = new InMemoryRunJournal();
     const { result, model } = await run('run_a', both(store, memory), [
       call({ a: 2, b: 3 }),
       'not json',
@@ -142,7 +143,7 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
       text,
       toolCalls: [],
       usage: { prompt_tokens: 10, completion_tokens: 2 },
-      finishReason: 'stop',
+      stopReason: 'stop',
       model: 'scripted',
       provider: 'scripted',
       elapsedMs: 1,
@@ -151,8 +152,11 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     await store.toolCallStarted(run, { step: 1, index: 0, name: 'add', args: { a: 2, b: 3 } });
     expect(appended).toHaveBeenCalledTimes(1);
     store.modelStepCompleted(run, { step: 2, result: reply('5') });
-    const tail = await store.runEndedWithTail(run);
+    const turn = store.forTurn();
+    await turn.runEnded(run, { finishReason: 'final', reply: '5' });
+    const tail = turn.tail();
     expect(appended).toHaveBeenCalledTimes(1);
+    expect(turn.tail()).toEqual([]);
     expect(tail).toMatchObject([{ seq: 3, kind: 'model_step', text: '5' }]);
     expect((await store.load('run_t')).map((entry) => entry.kind)).toEqual(['model_step', 'tool_started']);
   });
@@ -218,8 +222,35 @@ describe.each(MIGRATED_DATABASES)('run journal on $name', ({ create }) => {
     const cursor = new JournalCursor();
     const written = [cursor.userMessage(2, 'also this'), cursor.userMessage(2, '也这样')];
     await entries.append('run_d', written);
-    expect(await entries.load('run_d')).toEqual(written);
+    expect(await entries.load('run_d')).toEqual(written.map(storedEntry));
     expect(written[1]).toMatchObject({ seq: 2, kind: 'user_message', step: 2, text: '也这样' });
+  });
+
+  it('reads entries an older executor wrote as this one writes them, and refuses a newer format', async () => {
+    await openRun('run_f');
+    const store = newStore();
+    const row = (seq: number, format: number | undefined, data: object) => ({
+      run_id: 'run_f',
+      seq,
+      kind: 'model_step',
+      step: seq,
+      data,
+      elapsed_ms: 1,
+      ...(format === undefined ? {} : { format }),
+    });
+    await db.runJournalEntry.create({ data: row(1, undefined, { text: 'an old step', tool_calls: [] }) });
+    await db.runJournalEntry.create({
+      data: row(2, 2, { text: 'cut', tool_calls: [], stop_reason: 'length' }),
+    });
+    expect(await store.load('run_f')).toMatchObject([
+      { seq: 1, text: 'an old step', stopReason: 'stop' },
+      { seq: 2, text: 'cut', stopReason: 'length' },
+    ]);
+
+    await db.runJournalEntry.create({ data: row(3, 99, { text: 'from the future' }) });
+    const refused = await store.load('run_f').catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: 'unavailable' });
+    expect((refused as Error).message).toContain('format 99');
   });
 
   it('a failed write is logged and counted, the run goes on, and its later entries are dropped', async () => {

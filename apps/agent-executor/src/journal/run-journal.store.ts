@@ -3,18 +3,36 @@ import {
   type CompletionResult,
   JournalCursor,
   type JournalEntry,
+  JournalFormatError,
+  readJournal,
+  type RunOutcome,
   type RunState,
-  type RunStore,
+  type RunJournal,
   type ToolCall,
   type ToolOutcome,
 } from '@app/agent-core';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { SERVICE_INFO, type ServiceInfo } from '@app/runtime';
+import { newerFormat } from '../common/run-formats';
 import { RunJournalRepository } from '../store/run-journal.repository';
 import { leaseOwnerOf } from '../common/lease-owner';
 import { RunRepository } from '../store/run.repository';
 
 type Build = (cursor: JournalCursor) => JournalEntry;
+
+/**
+ * The run ends its turn (its end is one transaction with the turn's messages), rather than pausing
+ * for approval or for the caller's tool results: a paused run goes on, its turn is not over.
+ */
+export function endsTurn(outcome: RunOutcome): boolean {
+  return outcome.finishReason !== 'awaiting_approval' && outcome.finishReason !== 'client_tool_calls';
+}
+
+/** One turn's journal: the store's, with the entries its end keeps for the end's own transaction. */
+export interface TurnJournal extends Required<RunJournal> {
+  /** The entries `runEnded` kept (handed out once). */
+  tail(): JournalEntry[];
+}
 
 interface Pending {
   build: Build;
@@ -51,7 +69,7 @@ interface OpenJournal {
  * run's lease: a run taken over is the new holder's to write.
  */
 @Injectable()
-export class RunJournalStore implements RunStore, OnModuleInit {
+export class RunJournalStore implements RunJournal, OnModuleInit {
   private readonly open = new Map<string, OpenJournal>();
   private readonly leaseOwner: string;
 
@@ -116,6 +134,26 @@ export class RunJournalStore implements RunStore, OnModuleInit {
   }
 
   /**
+   * The journal as one turn's run writes it: a turn that ends (rather than pausing for approval)
+   * keeps its last entries for the transaction recording its end (`tail`).
+   */
+  forTurn(): TurnJournal {
+    let kept: JournalEntry[] = [];
+    return {
+      modelStepCompleted: (run, step) => this.modelStepCompleted(run, step),
+      toolCallCompleted: (run, call, outcome) => this.toolCallCompleted(run, call, outcome),
+      toolCallStarted: (run, started) => this.toolCallStarted(run, started),
+      userMessageReceived: (run, message) => this.userMessageReceived(run, message),
+      planChanged: (run) => this.planChanged(run),
+      runEnded: async (run, outcome) => {
+        if (endsTurn(outcome)) kept = await this.runEndedWithTail(run);
+        else await this.runEnded(run);
+      },
+      tail: () => kept.splice(0),
+    };
+  }
+
+  /**
    * Writes nothing more of the run: it was handed over, and the executor carrying it on writes its
    * journal from here (an aborted call's error is not the run's outcome).
    */
@@ -125,9 +163,17 @@ export class RunJournalStore implements RunStore, OnModuleInit {
     else this.open.set(runId, { pending: [], broken: false, abandoned: true });
   }
 
-  /** The run's journal as stored, in order: what `replayJournal` rebuilds the run from. */
-  load(runId: string): Promise<JournalEntry[]> {
-    return this.entries.load(runId);
+  /**
+   * The run's journal, in order, as this engine reads it (every older format upgraded): what a run
+   * taken up again replays. One written by a newer executor is refused as `unavailable`.
+   */
+  async load(runId: string): Promise<JournalEntry[]> {
+    try {
+      return readJournal(await this.entries.load(runId));
+    } catch (err) {
+      if (err instanceof JournalFormatError) throw newerFormat(runId, 'journal', err.format, err.reads);
+      throw err;
+    }
   }
 
   private enqueue(runId: string, build: Build, first: boolean): void {

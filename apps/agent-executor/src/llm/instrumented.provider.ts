@@ -47,7 +47,7 @@ export class InstrumentedLlmProvider implements LlmProvider {
           'gen_ai.usage.output_tokens': result.usage.completion_tokens,
           'gen_ai.usage.cache_read.input_tokens': result.usage.cached_prompt_tokens ?? 0,
           'gen_ai.usage.cache_creation.input_tokens': result.usage.cache_write_tokens ?? 0,
-          'gen_ai.response.finish_reasons': [result.finishReason],
+          'gen_ai.response.finish_reasons': [result.stopReason],
         });
         // A line per model call is noise at volume (the metrics and the span carry the same); a failed one is a warning.
         this.logger.debug('llm call', {
@@ -55,7 +55,7 @@ export class InstrumentedLlmProvider implements LlmProvider {
           prompt_tokens: result.usage.prompt_tokens,
           completion_tokens: result.usage.completion_tokens,
           ms: Math.round(seconds * 1000),
-          finish: result.finishReason,
+          stop: result.stopReason,
         });
         return result;
       } catch (err) {

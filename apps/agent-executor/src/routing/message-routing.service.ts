@@ -7,15 +7,14 @@ import {
   NotFoundError,
   type RoutingDecision,
   Routes,
-  type RunView,
   UnavailableError,
   type Usage,
 } from '@app/contracts';
 import { classifyMessage, pricedUsage, PromptSet } from '@app/agent-core';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from '../turns/run-engine.service';
-import { RunRepository } from '../store/run.repository';
+import { ExecutorRuntimeService } from '../turns/executor-runtime.service';
+import { type RunRecord, RunRepository } from '../store/run.repository';
 import { SessionRepository } from '../store/session.repository';
 
 /** An ended run's request and answer, cut to this, seed the run that follows it up. */
@@ -34,7 +33,7 @@ export class MessageRoutingService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
-    @Inject(RunEngineService) private readonly engine: RunEngineService,
+    @Inject(ExecutorRuntimeService) private readonly runtimes: ExecutorRuntimeService,
   ) {}
 
   async route(request: MessageRouteRequest): Promise<MessageRouteReply> {
@@ -52,16 +51,14 @@ export class MessageRoutingService {
   }
 
   private async toRun(runId: string, request: MessageRouteRequest): Promise<MessageRouteReply> {
-    const found = await this.runs.view(runId);
-    if (!found) throw new NotFoundError('run', runId);
-    requireOwner('run', runId, found.owner, request.principal);
-    const { view } = found;
-    const sessionId = view.session_id ?? '';
-    if (view.status === 'running')
-      return this.join({ id: runId, lease_owner: found.leaseOwner }, sessionId, request.message);
-    if (view.status === 'awaiting_approval' || view.status === 'awaiting_tool_results')
-      throw new ConflictError(`run '${runId}' is paused (${view.status}): answer it, or cancel it`);
-    return { action: 'new', session_id: sessionId, context: await this.contextOf(view) };
+    const run = await this.runs.find(runId);
+    if (!run) throw new NotFoundError('run', runId);
+    requireOwner('run', runId, run.owner, request.principal);
+    const sessionId = run.session_id ?? '';
+    if (run.status === 'running') return this.join(run, sessionId, request.message);
+    if (run.status === 'awaiting_approval' || run.status === 'awaiting_tool_results')
+      throw new ConflictError(`run '${runId}' is paused (${run.status}): answer it, or cancel it`);
+    return { action: 'new', session_id: sessionId, context: await this.contextOf(run) };
   }
 
   /** Into the run's inbox, at the executor holding it; a run nobody holds is `unavailable`. */
@@ -90,22 +87,22 @@ export class MessageRoutingService {
     const routing = request.routing ?? profile.routing ?? 'auto';
     if (routing !== 'auto')
       return { decision: { decision: routing, routing, reason: `routing '${routing}' was asked for` } };
-    const verdict = await classifyMessage(this.engine.modelFor(profile), new PromptSet(profile), {
+    const verdict = await classifyMessage(this.runtimes.modelFor(profile), new PromptSet(profile), {
       goal: goal.slice(0, CONTEXT_CHARS),
       message: request.message,
     });
     return {
       decision: { decision: verdict.join ? 'join' : 'new', routing, reason: verdict.reason },
-      ...(verdict.usage ? { usage: pricedUsage(verdict.usage, this.engine.priceFor(profile)) } : {}),
+      ...(verdict.usage ? { usage: pricedUsage(verdict.usage, this.runtimes.priceFor(profile)) } : {}),
     };
   }
 
   /** What an ended run did, for the prompt of the run that follows it up. */
-  private async contextOf(view: RunView): Promise<string> {
-    const profile = await this.profiles.get(view.agent);
+  private async contextOf(run: RunRecord): Promise<string> {
+    const profile = await this.profiles.get(run.agent);
     return new PromptSet(profile).render('earlier_run_context', {
-      goal: view.input.slice(0, CONTEXT_CHARS),
-      answer: (view.reply ?? '').slice(0, CONTEXT_CHARS),
+      goal: run.input.slice(0, CONTEXT_CHARS),
+      answer: (run.reply ?? '').slice(0, CONTEXT_CHARS),
     });
   }
 }

@@ -1,17 +1,20 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
+import { answer, type Answer, BusHandler } from '@app/runtime';
 import { Routes } from '@app/contracts';
 import { MessageRoutingService } from './message-routing.service';
 
 /** NATS in: where a chat message goes (into a running run, or a new one). */
 @Injectable()
-export class RoutingHandler implements OnApplicationBootstrap {
+export class RoutingHandler extends BusHandler {
   constructor(
-    @Inject(Bus) private readonly bus: Bus,
+    @Inject(Bus) protected readonly bus: Bus,
     @Inject(MessageRoutingService) private readonly routing: MessageRoutingService,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.bus.serve(Routes.agentMessageRoute, (r) => this.routing.route(r));
+  protected answers(): Answer[] {
+    return [answer(Routes.agentMessageRoute, (r) => this.routing.route(r))];
   }
 }

@@ -14,7 +14,7 @@ import {
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { requireOwner } from '../common/ownership';
-import { traceUrl } from './trace-url';
+import { runView } from './run-view';
 import { modelNameOf } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { RunJournalRepository } from '../store/run-journal.repository';
@@ -50,16 +50,15 @@ export class RunControlService {
 
   /** The run with its trace, and from its journal its waterfall; the decisions on its held calls. */
   async view(runId: string, principal?: string): Promise<RunView> {
-    const found = await this.runs.view(runId);
-    if (!found) throw new NotFoundError('run', runId);
-    requireOwner('run', runId, found.owner, principal);
-    const { view } = found;
-    const [timings, price] = await Promise.all([this.journal.timings(runId), this.priceOf(view.agent)]);
-    const decisions = decisionsOf(found.approvals);
+    const record = await this.runs.find(runId);
+    if (!record) throw new NotFoundError('run', runId);
+    requireOwner('run', runId, record.owner, principal);
+    const view = runView(record, this.config.tracing.trace_url_template);
+    const [timings, price] = await Promise.all([this.journal.timings(runId), this.priceOf(record.agent)]);
+    const decisions = decisionsOf(record.approvals);
     return {
       ...view,
-      trace_url: traceUrl(this.config.tracing.trace_url_template, view.trace_id),
-      timeline: timelineOf(timings, new Date(view.created_at), view.usage, price),
+      timeline: timelineOf(timings, record.created_at, view.usage, price),
       ...(decisions.length ? { decisions } : {}),
     };
   }

@@ -1,5 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Bus } from '@app/bus';
+import { answer, type Answer, BusHandler } from '@app/runtime';
 import { Routes } from '@app/contracts';
 import { PlanApprovalService } from '../turns/plan-approval.service';
 import { ToolApprovalService } from '../approvals/tool-approval.service';
@@ -8,25 +9,29 @@ import { RunControlService } from './run-control.service';
 
 /** NATS in: a conversation turn; listing runs; a run's view, cancel, approve (a plan, or a held call's decision) and reject. */
 @Injectable()
-export class RunsHandler implements OnApplicationBootstrap {
+export class RunsHandler extends BusHandler {
   constructor(
-    @Inject(Bus) private readonly bus: Bus,
+    @Inject(Bus) protected readonly bus: Bus,
     @Inject(AgentTurnService) private readonly turns: AgentTurnService,
     @Inject(RunControlService) private readonly control: RunControlService,
     @Inject(PlanApprovalService) private readonly approval: PlanApprovalService,
     @Inject(ToolApprovalService) private readonly tools: ToolApprovalService,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
-    this.bus.serve(Routes.agentRun, (r) => this.turns.run(r));
-    this.bus.serve(Routes.agentRunList, ({ principal, ...query }) => this.control.list(query, principal));
-    this.bus.serve(Routes.agentRunGet, (r) => this.control.view(r.run_id, r.principal));
-    this.bus.serve(Routes.agentRunCancel, (r) => this.control.cancel(r.run_id, r.principal));
-    this.bus.serve(Routes.agentRunReject, (r) => this.approval.reject(r.run_id, r.principal));
-    this.bus.serve(Routes.agentRunApprove, (r) =>
-      r.decision
-        ? this.tools.decide(r.run_id, r.decision, r.principal, r.stream)
-        : this.approval.approve(r.run_id, r.principal, r.stream, r.scopes),
-    );
+  protected answers(): Answer[] {
+    return [
+      answer(Routes.agentRun, (r) => this.turns.run(r)),
+      answer(Routes.agentRunList, ({ principal, ...query }) => this.control.list(query, principal)),
+      answer(Routes.agentRunGet, (r) => this.control.view(r.run_id, r.principal)),
+      answer(Routes.agentRunCancel, (r) => this.control.cancel(r.run_id, r.principal)),
+      answer(Routes.agentRunReject, (r) => this.approval.reject(r.run_id, r.principal)),
+      answer(Routes.agentRunApprove, (r) =>
+        r.decision
+          ? this.tools.decide(r.run_id, r.decision, r.principal, r.stream)
+          : this.approval.approve(r.run_id, r.principal, r.stream, r.scopes),
+      ),
+    ];
   }
 }

@@ -6,6 +6,7 @@ import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import { TurnWritesRepository } from '../store/turn-writes.repository';
 import { RunRepository } from '../store/run.repository';
 import { STALE_RUN_ERROR, StaleRunSweeper } from './stale-run.sweeper';
+import { runView } from './run-view';
 
 const RUN_TIMEOUT_MS = 300_000;
 const config = { executor: { run_timeout: RUN_TIMEOUT_MS } } as PlatformConfig;
@@ -17,6 +18,11 @@ describe.each(MIGRATED_DATABASES)('StaleRunSweeper on $name', ({ create }) => {
   let drop: () => Promise<void>;
   let writer: SqlWriter;
   let runs: RunRepository;
+  /** A stored run as the runs API shows it, with its owner. */
+  const viewOf = async (id: string) => {
+    const record = await runs.find(id);
+    return record && { owner: record.owner, view: runView(record) };
+  };
   let turns: TurnWritesRepository;
 
   beforeAll(async () => {
@@ -54,18 +60,18 @@ describe.each(MIGRATED_DATABASES)('StaleRunSweeper on $name', ({ create }) => {
     const sweeper = new StaleRunSweeper(runs, config, logger);
 
     expect(await sweeper.sweep()).toBe(1);
-    expect((await runs.view('orphan'))?.view).toMatchObject({
+    expect((await viewOf('orphan'))?.view).toMatchObject({
       status: 'failed',
       finish_reason: 'error',
       error: STALE_RUN_ERROR,
     });
-    expect((await runs.view('orphan'))?.view.finished_at).not.toBeNull();
+    expect((await viewOf('orphan'))?.view.finished_at).not.toBeNull();
     for (const [id, status] of [
       ['live', 'running'],
       ['paused', 'awaiting_approval'],
       ['done', 'completed'],
     ])
-      expect((await runs.view(id))?.view.status).toBe(status);
+      expect((await viewOf(id))?.view.status).toBe(status);
     expect(warnings).toContain('runs left running by a stopped executor marked failed');
     expect(await sweeper.sweep()).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db, toJson } from '@app/persistence';
 import { expiryOf, type HeldApproval } from './held-approval';
+import { READABLE_FORMATS, WRITTEN_FORMATS } from './run-formats';
 
 /**
  * The calls a run holds for approval, on the run's own row (`approvals`, `approval_expires_at`).
@@ -44,8 +45,9 @@ export class RunApprovalRepository {
     lease: { owner: string; until: Date },
   ): Promise<boolean> {
     const { count } = await this.db.run.updateMany({
-      where: { id, status: 'awaiting_approval', updated_at: seen },
+      where: { id, status: 'awaiting_approval', updated_at: seen, ...READABLE_FORMATS },
       data: {
+        ...WRITTEN_FORMATS,
         status: 'running',
         approvals: toJson(approvals),
         approval_expires_at: null,
@@ -59,7 +61,7 @@ export class RunApprovalRepository {
   /** Runs with a held call past its timeout, the longest overdue first. */
   async expired(now: Date, limit: number): Promise<string[]> {
     const rows = await this.db.run.findMany({
-      where: { status: 'awaiting_approval', approval_expires_at: { lt: now } },
+      where: { status: 'awaiting_approval', approval_expires_at: { lt: now }, ...READABLE_FORMATS },
       orderBy: { approval_expires_at: 'asc' },
       take: limit,
       select: { id: true },

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { JournalEntry, ModelStepEntry, ToolCallEntry } from '@app/agent-core';
+import { JOURNAL_FORMAT, type JournalEntry, type StoredJournalEntry } from '@app/agent-core';
 import { DB, type Db, sql, sqlJoin, type Sql, SQL_WRITER, type SqlWriter } from '@app/persistence';
 
 type StoredRow = NonNullable<Awaited<ReturnType<Db['runJournalEntry']['findFirst']>>>;
 
 /**
- * RunJournalEntry rows: a run's completed model steps and tool calls, in `seq` order. Appending is
- * one raw statement on the driver (as the turn's other writes): through Prisma's client it cost
- * seven times the CPU (bench/journal).
+ * RunJournalEntry rows: a run's completed model steps and tool calls, in `seq` order, each with the
+ * journal format it was written in (this engine's `JOURNAL_FORMAT`); read back as stored, for the
+ * engine to upgrade (`readJournal`). Appending is one raw statement on the driver (as the turn's
+ * other writes): through Prisma's client it cost seven times the CPU (bench/journal).
  */
 @Injectable()
 export class RunJournalRepository {
@@ -61,7 +62,8 @@ export class RunJournalRepository {
     });
   }
 
-  async load(runId: string): Promise<JournalEntry[]> {
+  /** The run's entries as stored, each with its format: `readJournal` makes them this engine's. */
+  async load(runId: string): Promise<StoredJournalEntry[]> {
     const rows = await this.db.runJournalEntry.findMany({
       where: { run_id: runId },
       orderBy: { seq: 'asc' },
@@ -90,39 +92,46 @@ export interface JournalTiming {
 /** The statement appending entries: on its own, or in the transaction that ends the run. */
 export function journalInsert(runId: string, entries: JournalEntry[], now: Date): Sql {
   const rows = entries.map((entry) => rowOf(runId, entry, now));
-  return sql`INSERT INTO "RunJournalEntry" ("run_id", "seq", "kind", "step", "call_index", "name", "status", "data", "prompt_tokens", "completion_tokens", "elapsed_ms", "created_at")
+  return sql`INSERT INTO "RunJournalEntry" ("run_id", "seq", "kind", "step", "call_index", "name", "status", "data", "prompt_tokens", "completion_tokens", "elapsed_ms", "created_at", "format")
     VALUES ${sqlJoin(rows)}`;
 }
 
 function rowOf(runId: string, entry: JournalEntry, now: Date) {
   const { seq, kind, step, elapsedMs } = entry;
+  const format = JOURNAL_FORMAT;
   if (kind === 'model_step') {
     const { prompt_tokens: prompt, completion_tokens: completion, ...cache } = entry.usage;
     // the prompt cache's counts, when the provider gave some, with the step's data
-    const data = JSON.stringify({ text: entry.text, tool_calls: entry.toolCalls, ...cache });
-    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${data}, ${prompt}, ${completion}, ${elapsedMs}, ${now})`;
+    const data = JSON.stringify({
+      text: entry.text,
+      tool_calls: entry.toolCalls,
+      stop_reason: entry.stopReason,
+      ...cache,
+    });
+    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${data}, ${prompt}, ${completion}, ${elapsedMs}, ${now}, ${format})`;
   }
   if (kind === 'tool_started') {
     const { index, name, args } = entry;
-    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${null}, ${JSON.stringify({ args })}, ${0}, ${0}, ${elapsedMs}, ${now})`;
+    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${null}, ${JSON.stringify({ args })}, ${0}, ${0}, ${elapsedMs}, ${now}, ${format})`;
   }
   if (kind === 'user_message') {
-    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${JSON.stringify({ text: entry.text })}, ${0}, ${0}, ${elapsedMs}, ${now})`;
+    return sql`(${runId}, ${seq}, ${kind}, ${step}, ${null}, ${null}, ${null}, ${JSON.stringify({ text: entry.text })}, ${0}, ${0}, ${elapsedMs}, ${now}, ${format})`;
   }
   const { index, name, status, callId, args, observation, error, executed } = entry;
   const data = JSON.stringify({ call_id: callId, args, observation, error, executed });
-  return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${status}, ${data}, ${0}, ${0}, ${elapsedMs}, ${now})`;
+  return sql`(${runId}, ${seq}, ${kind}, ${step}, ${index}, ${name}, ${status}, ${data}, ${0}, ${0}, ${elapsedMs}, ${now}, ${format})`;
 }
 
-function toEntry(row: StoredRow): JournalEntry {
-  const common = { seq: row.seq, step: row.step, elapsedMs: row.elapsed_ms };
+/** A row as the entry it stores, in the format it was written in (a field only a later format has is absent). */
+function toEntry(row: StoredRow): StoredJournalEntry {
+  const common = { format: row.format, seq: row.seq, step: row.step, elapsedMs: row.elapsed_ms };
   const data = row.data as Record<string, unknown>;
   if (row.kind === 'model_step') {
     return {
       ...common,
       kind: 'model_step',
-      text: data.text as string,
-      toolCalls: data.tool_calls as ModelStepEntry['toolCalls'],
+      text: data.text,
+      toolCalls: data.tool_calls,
       usage: {
         prompt_tokens: row.prompt_tokens,
         completion_tokens: row.completion_tokens,
@@ -133,30 +142,29 @@ function toEntry(row: StoredRow): JournalEntry {
           ? { cache_write_tokens: data.cache_write_tokens }
           : {}),
       },
+      ...(data.stop_reason === undefined ? {} : { stopReason: data.stop_reason }),
     };
   }
   if (row.kind === 'tool_started') {
-    const started = data as { args: Record<string, unknown> };
     return {
       ...common,
       kind: 'tool_started',
       index: row.call_index ?? 0,
       name: row.name ?? '',
-      args: started.args,
+      args: data.args,
     };
   }
-  if (row.kind === 'user_message') return { ...common, kind: 'user_message', text: data.text as string };
-  const tool = data as Pick<ToolCallEntry, 'args' | 'observation' | 'error'>;
+  if (row.kind === 'user_message') return { ...common, kind: 'user_message', text: data.text };
   return {
     ...common,
     kind: 'tool_call',
     index: row.call_index ?? 0,
     name: row.name ?? '',
     ...(typeof data.call_id === 'string' ? { callId: data.call_id } : {}),
-    args: tool.args,
+    args: data.args,
     status: row.status === 'success' ? 'success' : 'error',
-    observation: tool.observation,
-    ...(tool.error ? { error: tool.error } : {}),
+    observation: data.observation,
+    ...(data.error ? { error: data.error } : {}),
     executed: data.executed === true,
   };
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db } from '@app/persistence';
+import { READABLE_FORMATS, WRITTEN_FORMATS } from './run-formats';
 import type { TurnOptions } from './run.repository';
 
 /** A run whose lease lapsed, as a taker needs it. */
@@ -36,10 +37,10 @@ export class RunLeaseRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Running runs whose lease lapsed before `now`, oldest lapse first. */
+  /** Running runs whose lease lapsed before `now`, oldest lapse first; only those this executor can read. */
   async lapsed(now: Date, limit: number): Promise<LapsedRun[]> {
     const rows = await this.db.run.findMany({
-      where: { status: 'running', lease_until: { lt: now } },
+      where: { status: 'running', lease_until: { lt: now }, ...READABLE_FORMATS },
       orderBy: { lease_until: 'asc' },
       take: limit,
       select: { id: true, lease_owner: true },
@@ -49,12 +50,12 @@ export class RunLeaseRepository {
 
   /**
    * Takes over a run whose lease lapsed before `now`: true for exactly one of the executors that try.
-   * Counts the takeover.
+   * Counts the takeover; the run is this executor's to write from now on, in its formats.
    */
   async claim(id: string, owner: string, now: Date, until: Date): Promise<boolean> {
     const { count } = await this.db.run.updateMany({
-      where: { id, status: 'running', lease_until: { lt: now } },
-      data: { lease_owner: owner, lease_until: until, takeovers: { increment: 1 } },
+      where: { id, status: 'running', lease_until: { lt: now }, ...READABLE_FORMATS },
+      data: { lease_owner: owner, lease_until: until, takeovers: { increment: 1 }, ...WRITTEN_FORMATS },
     });
     return count === 1;
   }
@@ -63,7 +64,7 @@ export class RunLeaseRepository {
   async take(id: string, owner: string, until: Date, options: TurnOptions): Promise<boolean> {
     const { count } = await this.db.run.updateMany({
       where: { id, status: 'running' },
-      data: { lease_owner: owner, lease_until: until, turn_options: options as object },
+      data: { lease_owner: owner, lease_until: until, turn_options: options as object, ...WRITTEN_FORMATS },
     });
     return count === 1;
   }

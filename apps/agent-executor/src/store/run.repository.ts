@@ -5,13 +5,13 @@ import {
   type Plan,
   type Scope,
   type RunStatus,
-  type RunView,
   type TraceStep,
   type Usage,
   type UsedTools,
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
-import { type HeldApproval, pendingView, undecided } from './held-approval';
+import type { HeldApproval } from './held-approval';
+import { WRITTEN_FORMATS } from './run-formats';
 
 export interface NewRun {
   id: string;
@@ -94,7 +94,21 @@ export interface RunRecord {
   approvals: HeldApproval[];
   /** The row's last write: a decision lands only on the row as its decider read it. */
   updated_at: Date;
+  /** The formats its last executor wrote it in (`requireReadable` before carrying it on). */
+  state_format: number;
+  journal_format: number;
+  /** What the run's view shows besides. */
+  mode: string;
+  reply: string | null;
+  finish_reason: FinishReason | null;
+  error: string | null;
   created_at: Date;
+  finished_at: Date | null;
+  trace_id: string | null;
+  parent_run_id: string | null;
+  /** A fork: the run it was forked from, and the step it went live at. */
+  forked_from: string | null;
+  forked_at_step: number | null;
 }
 
 type Row = NonNullable<Awaited<ReturnType<Db['run']['findUnique']>>>;
@@ -172,7 +186,10 @@ export class RunRepository {
   ): Promise<boolean> {
     const { count } = await this.db.run.updateMany({
       where: { id, status: from },
-      data: { status: to, ...(lease ? { lease_owner: lease.owner, lease_until: lease.until } : {}) },
+      data: {
+        status: to,
+        ...(lease ? { lease_owner: lease.owner, lease_until: lease.until, ...WRITTEN_FORMATS } : {}),
+      },
     });
     return count === 1;
   }
@@ -180,42 +197,6 @@ export class RunRepository {
   async find(id: string): Promise<RunRecord | null> {
     const row = await this.db.run.findUnique({ where: { id } });
     return row ? toRecord(row) : null;
-  }
-
-  async view(
-    id: string,
-  ): Promise<{ owner: string; leaseOwner: string | null; view: RunView; approvals: HeldApproval[] } | null> {
-    const row = await this.db.run.findUnique({ where: { id } });
-    if (!row) return null;
-    const record = toRecord(row);
-    const view: RunView = {
-      id: row.id,
-      session_id: row.session_id,
-      agent: row.agent,
-      mode: row.mode,
-      status: record.status,
-      input: row.input,
-      reply: row.reply,
-      finish_reason: row.finish_reason as FinishReason | null,
-      error: row.error,
-      plan: record.plan,
-      trace: record.trace,
-      used_tools: record.used_tools,
-      usage: record.usage,
-      total_ms: row.total_ms,
-      created_at: row.created_at.toISOString(),
-      finished_at: row.finished_at?.toISOString() ?? null,
-      trace_id: row.trace_id,
-      trace_url: null,
-      takeovers: row.takeovers,
-      ...(record.status === 'awaiting_approval' && record.approvals.length > 0
-        ? { approvals: undecided(record.approvals).map(pendingView) }
-        : {}),
-      parent_run_id: row.parent_run_id,
-      forked_from:
-        row.forked_from === null ? null : { run_id: row.forked_from, step: row.forked_at_step ?? 1 },
-    };
-    return { owner: row.owner, leaseOwner: row.lease_owner, view, approvals: record.approvals };
   }
 }
 
@@ -243,6 +224,17 @@ function toRecord(row: Row): RunRecord {
     turn_options: (row.turn_options as TurnOptions | null) ?? {},
     approvals: (row.approvals as HeldApproval[] | null) ?? [],
     updated_at: row.updated_at,
+    state_format: row.state_format,
+    journal_format: row.journal_format,
+    mode: row.mode,
+    reply: row.reply,
+    finish_reason: row.finish_reason as FinishReason | null,
+    error: row.error,
     created_at: row.created_at,
+    finished_at: row.finished_at,
+    trace_id: row.trace_id,
+    parent_run_id: row.parent_run_id,
+    forked_from: row.forked_from,
+    forked_at_step: row.forked_at_step,
   };
 }

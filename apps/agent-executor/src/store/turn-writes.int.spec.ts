@@ -1,6 +1,6 @@
 // The writes every turn makes (raw SQL, one text for both databases), against both real databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry, ModelStepEntry } from '@app/agent-core';
+import { type JournalEntry, type ModelStepEntry, storedEntry } from '@app/agent-core';
 import { ConflictError } from '@app/contracts';
 import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/persistence';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
@@ -9,6 +9,7 @@ import { RunLeaseRepository } from './run-lease.repository';
 import { type RunProgress, RunRepository } from './run.repository';
 import { SessionRepository } from './session.repository';
 import { TurnWritesRepository } from './turn-writes.repository';
+import { runView } from '../runs/run-view';
 
 const progress = (over: Partial<RunProgress> = {}): RunProgress => ({
   status: 'completed',
@@ -28,6 +29,7 @@ const lastStep = (text: string): JournalEntry => ({
   elapsedMs: 4,
   text,
   toolCalls: [],
+  stopReason: 'stop',
   usage: { prompt_tokens: 120, completion_tokens: 8 },
 });
 
@@ -42,6 +44,11 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
   let db: Db;
   let drop: () => Promise<void>;
   let runs: RunRepository;
+  /** A stored run as the runs API shows it, with its owner. */
+  const viewOf = async (id: string) => {
+    const record = await runs.find(id);
+    return record && { owner: record.owner, view: runView(record) };
+  };
   let sessions: SessionRepository;
   let writer: SqlWriter;
   let turns: TurnWritesRepository;
@@ -86,7 +93,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
       summary: null,
       summary_upto: 0,
     });
-    const stored = await runs.view('run_s1');
+    const stored = await viewOf('run_s1');
     expect(stored?.owner).toBe('alice');
     expect(stored?.view).toMatchObject({
       status: 'running',
@@ -121,7 +128,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         lastSeq: 0,
       }),
     ).toBe('written');
-    const run = (await runs.view('run_s3'))!.view;
+    const run = (await viewOf('run_s3'))!.view;
     expect(run).toMatchObject({
       status: 'completed',
       reply: 'The sum is 5.',
@@ -168,11 +175,11 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         journal: [step],
       }),
     ).toBe('written');
-    expect((await runs.view('run_s_cache'))!.view.usage).toEqual({ ...usage, cost_usd: 0.0021 });
-    expect(await journal.load('run_s_cache')).toEqual([step]);
+    expect((await viewOf('run_s_cache'))!.view.usage).toEqual({ ...usage, cost_usd: 0.0021 });
+    expect(await journal.load('run_s_cache')).toEqual([storedEntry(step)]);
     // a run saved without them reads as before: no zero counts
     await runs.save('run_s_cache', progress());
-    expect((await runs.view('run_s_cache'))!.view.usage).toEqual({
+    expect((await viewOf('run_s_cache'))!.view.usage).toEqual({
       prompt_tokens: 120,
       completion_tokens: 8,
     });
@@ -182,13 +189,13 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
     await open('s4');
     const plan = { steps: [{ id: 1, title: 'add', status: 'pending' }] } as never;
     await runs.save('run_s4', progress({ status: 'awaiting_approval', finish_reason: 'final', plan }));
-    expect((await runs.view('run_s4'))!.view).toMatchObject({
+    expect((await viewOf('run_s4'))!.view).toMatchObject({
       status: 'awaiting_approval',
       plan,
       finished_at: null,
     });
     await runs.save('run_s4', progress({ error: 'step 1 failed', finish_reason: 'error', status: 'failed' }));
-    expect((await runs.view('run_s4'))!.view).toMatchObject({
+    expect((await viewOf('run_s4'))!.view).toMatchObject({
       status: 'failed',
       plan,
       error: 'step 1 failed',
@@ -228,7 +235,7 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         lastSeq: 0,
       }),
     ).toBe('session_gone');
-    expect(await runs.view('run_s6')).toBeNull();
+    expect(await viewOf('run_s6')).toBeNull();
   });
 
   it("refuses the end of an executor that lost the run's lease, its journal's last entries with it, and writes the new holder's", async () => {
@@ -265,13 +272,13 @@ describe.each(MIGRATED_DATABASES)('turn writes on $name', ({ create }) => {
         'exec-stale',
       ),
     ).toBe(false);
-    expect((await runs.view('run_s7'))!.view).toMatchObject({ status: 'running', reply: null });
+    expect((await viewOf('run_s7'))!.view).toMatchObject({ status: 'running', reply: null });
     expect((await sessions.view('s7'))!.view.messages).toEqual([]);
     expect(await journal.load('run_s7')).toEqual([]);
 
     expect(await end('exec-new', 'the answer')).toBe('written');
-    expect((await runs.view('run_s7'))!.view).toMatchObject({ status: 'completed', reply: 'the answer' });
+    expect((await viewOf('run_s7'))!.view).toMatchObject({ status: 'completed', reply: 'the answer' });
     expect((await sessions.view('s7'))!.view.messages.map((m) => m.content)).toEqual(['hi', 'the answer']);
-    expect(await journal.load('run_s7')).toEqual([lastStep('the answer')]);
+    expect(await journal.load('run_s7')).toEqual([storedEntry(lastStep('the answer'))]);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '@app/persistence';
 import type { JournalEntry } from '@app/agent-core';
 import { journalInsert } from './run-journal.repository';
+import { WRITTEN_FORMATS } from './run-formats';
 import type { NewRun, RunProgress } from './run.repository';
 import type { NewMessage } from './session.repository';
 
@@ -62,8 +63,8 @@ export class TurnWritesRepository {
   async startTurn(run: NewRun, session?: NewSession, journal: JournalEntry[] = []): Promise<void> {
     const now = new Date();
     const insert = sql`INSERT INTO "Run"
-      ("id", "session_id", "owner", "agent", "mode", "status", "input", "trace_id", "prompt_tokens", "completion_tokens", "created_at", "updated_at", "lease_owner", "lease_until", "takeovers", "turn_options", "parent_run_id", "key_id", "forked_from", "forked_at_step")
-      VALUES (${run.id}, ${run.session_id}, ${run.owner}, ${run.agent}, ${run.mode}, 'running', ${run.input}, ${run.trace_id ?? null}, 0, 0, ${now}, ${now}, ${run.lease?.owner ?? null}, ${run.lease?.until ?? null}, 0, ${run.turn_options ? JSON.stringify(run.turn_options) : null}, ${run.parent_run_id ?? null}, ${run.turn_options?.key_id ?? null}, ${run.fork?.from ?? null}, ${run.fork?.step ?? null})`;
+      ("id", "session_id", "owner", "agent", "mode", "status", "input", "trace_id", "prompt_tokens", "completion_tokens", "created_at", "updated_at", "lease_owner", "lease_until", "takeovers", "turn_options", "parent_run_id", "key_id", "forked_from", "forked_at_step", "state_format", "journal_format")
+      VALUES (${run.id}, ${run.session_id}, ${run.owner}, ${run.agent}, ${run.mode}, 'running', ${run.input}, ${run.trace_id ?? null}, 0, 0, ${now}, ${now}, ${run.lease?.owner ?? null}, ${run.lease?.until ?? null}, 0, ${run.turn_options ? JSON.stringify(run.turn_options) : null}, ${run.parent_run_id ?? null}, ${run.turn_options?.key_id ?? null}, ${run.fork?.from ?? null}, ${run.fork?.step ?? null}, ${WRITTEN_FORMATS.state_format}, ${WRITTEN_FORMATS.journal_format})`;
     try {
       await this.writer.transaction([
         ...(session ? openSession(session, run.id, now) : []),

@@ -9,6 +9,7 @@ const model = (step: number, seq: number): JournalEntry => ({
   step,
   text: `reply ${step}`,
   toolCalls: [],
+  stopReason: 'stop',
   usage: { prompt_tokens: 10, completion_tokens: 2 },
   elapsedMs: 5,
 });

@@ -9,6 +9,7 @@ const reply: ModelStepEntry = {
   step: 2,
   text: 'Done, token: sk-abcdefghijklmnop',
   toolCalls: [],
+  stopReason: 'stop',
   usage: { prompt_tokens: 120, completion_tokens: 8 },
   elapsedMs: 40,
 };

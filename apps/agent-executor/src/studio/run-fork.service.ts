@@ -1,18 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type JournalEntry, JournalReplay, newId, resumeFromJournal } from '@app/agent-core';
+import { type JournalEntry, JournalReplay, newId, type RunState } from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
 import { type AgentRunReply, ConflictError, NotFoundError, type RunForkRequest } from '@app/contracts';
 import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, modelNameOf, withInstructions } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunJournalRepository } from '../store/run-journal.repository';
+import { RunJournalStore } from '../journal/run-journal.store';
 import { type RunRecord, RunRepository } from '../store/run.repository';
 import { type SessionRecord, SessionRepository, type StoredMessage } from '../store/session.repository';
 import { TurnWritesRepository } from '../store/turn-writes.repository';
-import type { ExecutorRun } from '../turns/executor-run';
-import { RunEngineService } from '../turns/run-engine.service';
-import { RunExecutionService } from '../turns/run-execution.service';
+import { RunHostService } from '../turns/run-host.service';
 import { RunLeases } from '../turns/run-leases.service';
 import { forkJournal } from './fork-journal';
 import { historyBefore, historyMessages } from './run-history';
@@ -32,12 +30,11 @@ const GOING = new Set(['running', 'queued']);
 export class RunForkService {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
-    @Inject(RunJournalRepository) private readonly journal: RunJournalRepository,
+    @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
-    @Inject(RunEngineService) private readonly engine: RunEngineService,
-    @Inject(RunExecutionService) private readonly execution: RunExecutionService,
+    @Inject(RunHostService) private readonly host: RunHostService,
     @Inject(RunLeases) private readonly leases: RunLeases,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
@@ -57,8 +54,8 @@ export class RunForkService {
     const input = request.from_step === 1 && request.message ? request.message : source.input;
     const history = await historyBefore(this.sessions, source);
     const session = await this.sessionOf(source, request, profile);
-    const run = this.engine.newRun(
-      {
+    return this.host.run({
+      identity: {
         runId: request.run_id,
         sessionId: session.id,
         principal: request.principal,
@@ -67,19 +64,14 @@ export class RunForkService {
         stream: request.stream === true,
       },
       profile,
-    );
-    return this.execution.execute(
-      run,
-      input,
-      () => this.record(run, source, request, input, copied, session.opened ? history.messages : undefined),
-      async () => {
-        const ctx = resumeFromJournal(this.engine.contextFor(run), new JournalReplay(copied));
-        return this.engine.work(ctx, [
-          ...historyMessages(ctx, profile, history),
-          { role: 'user', content: input },
-        ]);
-      },
-    );
+      message: input,
+      session: null,
+      // what the source run read before its message, not the session's history now
+      history: async (ctx) => historyMessages(ctx, profile, history),
+      resume: { replay: new JournalReplay(copied) },
+      register: (run) =>
+        this.record(run, source, request, input, copied, session.opened ? history.messages : undefined),
+    });
   }
 
   /** The run's agent (or the one asked for), with the run's instructions, and the model asked for. */
@@ -106,7 +98,7 @@ export class RunForkService {
 
   /** The fork's record, its journal so far and, for a new session, the session with the run's earlier messages. */
   private async record(
-    run: ExecutorRun,
+    run: RunState<AgentProfile>,
     source: RunRecord,
     request: RunForkRequest,
     input: string,
@@ -118,8 +110,8 @@ export class RunForkService {
         id: run.runId,
         session_id: run.identity.sessionId,
         owner: request.principal ?? '',
-        agent: run.profile.name,
-        mode: run.profile.mode,
+        agent: run.definition.name,
+        mode: run.definition.mode,
         input,
         lease: this.leases.lease(),
         turn_options: {
@@ -131,7 +123,7 @@ export class RunForkService {
       },
       earlier && {
         id: run.identity.sessionId,
-        agent: run.profile.name,
+        agent: run.definition.name,
         owner: request.principal ?? '',
         title: `Fork of ${source.id} at step ${request.from_step}`.slice(0, 80),
         earlier: earlier.map((m) => ({

@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type CompletionRequest,
-  type FunctionCaller,
+  type Functions,
   JSON_PLAN_PARSER,
   type JournalEntry,
   JournalReplay,
   type ModelClient,
   type ModelStepEntry,
+  PromptSet,
   resumeFromJournal,
   type RunContext,
+  RunState,
   runStrategy,
 } from '@app/agent-core';
 import type { PlatformConfig } from '@app/config';
@@ -18,11 +20,11 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { type AgentProfile, modelNameOf, withInstructions } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { decisionsOf } from '../store/held-approval';
-import { RunJournalRepository } from '../store/run-journal.repository';
+import { RunJournalStore } from '../journal/run-journal.store';
 import { type RunRecord, RunRepository } from '../store/run.repository';
 import { SessionRepository } from '../store/session.repository';
-import { RunEngineService } from '../turns/run-engine.service';
+import { ExecutorRuntimeService } from '../turns/executor-runtime.service';
+import { appliedDecisions } from '../turns/held-calls';
 import { promptView } from './prompt-parts';
 import { historyBefore, historyMessages } from './run-history';
 
@@ -42,10 +44,10 @@ export class StepMessagesService {
 
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
-    @Inject(RunJournalRepository) private readonly journal: RunJournalRepository,
+    @Inject(RunJournalStore) private readonly journal: RunJournalStore,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
-    @Inject(RunEngineService) private readonly engine: RunEngineService,
+    @Inject(ExecutorRuntimeService) private readonly runtimes: ExecutorRuntimeService,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {
     this.redactor = new Redactor(config.secrets);
@@ -80,15 +82,13 @@ export class StepMessagesService {
     entries: JournalEntry[],
     step: number,
   ): Promise<{ request: CompletionRequest; history: number }> {
-    const run = this.engine.newRun(
-      {
-        runId: record.id,
-        sessionId: record.session_id ?? '',
-        principal: record.owner || undefined,
-        stream: false,
-      },
-      profile,
-    );
+    const identity = {
+      runId: record.id,
+      sessionId: record.session_id ?? '',
+      principal: record.owner || undefined,
+    };
+    const definition = this.runtimes.definitionOf(profile);
+    const run = new RunState(identity, definition, { timeoutMs: this.config.executor.run_timeout });
     let captured: CompletionRequest | undefined;
     const model: ModelClient = {
       name: 'studio',
@@ -99,13 +99,13 @@ export class StepMessagesService {
         return Promise.reject(new Captured('captured'));
       },
     };
-    const base = this.engine.contextFor(run);
+    const functions = readOnly(this.runtimes.functionsFor(profile, identity));
     const ctx: RunContext = {
       ...resumeFromJournal(
-        { run, model, functions: readOnly(base.functions), prompts: base.prompts },
+        { run, model, functions, prompts: new PromptSet(definition) },
         new JournalReplay(entries.filter((e) => e.step < step)),
       ),
-      approvals: decisionsOf(record.approvals),
+      approvals: appliedDecisions(record.approvals),
     };
     try {
       const history = historyMessages(ctx, profile, await historyBefore(this.sessions, record));
@@ -122,7 +122,7 @@ export class StepMessagesService {
 }
 
 /** The functions as the run saw them listed; a call reaches nothing (a rebuilt step runs no function). */
-function readOnly(functions: FunctionCaller): FunctionCaller {
+function readOnly(functions: Functions): Functions {
   return {
     catalogue: () => functions.catalogue(),
     find: (name) => functions.find(name),

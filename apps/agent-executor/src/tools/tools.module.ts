@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import { FunctionClient } from '@app/functions';
-import { BusFunctionCaller } from './bus-function.caller';
+import { BusFunctions } from './bus-functions';
 import { FunctionCatalogService } from './function-catalog.service';
 
 @Module({
   providers: [
     FunctionCatalogService,
-    BusFunctionCaller,
+    BusFunctions,
     { provide: FunctionClient, inject: [Bus], useFactory: (bus: Bus) => new FunctionClient(bus) },
   ],
-  exports: [FunctionCatalogService, BusFunctionCaller, FunctionClient],
+  exports: [FunctionCatalogService, BusFunctions, FunctionClient],
 })
 export class ToolsModule {}

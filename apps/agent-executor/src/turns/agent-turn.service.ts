@@ -7,7 +7,6 @@ import {
   type HistoryMessage,
   InvalidParamsError,
   NotFoundError,
-  type RoutingDecision,
 } from '@app/contracts';
 import { activeTraceId } from '@app/observability';
 import { countTokens } from '@app/protocol';
@@ -15,16 +14,13 @@ import { type AgentProfile, DEFAULT_AGENT, withInstructions } from '../agents/ag
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
-import { DEFAULT_PLAN_GOAL, newId } from '@app/agent-core';
+import { DEFAULT_PLAN_GOAL, newId, type RunState } from '@app/agent-core';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from './run-engine.service';
-import { SessionHistoryService } from './session-history.service';
 import { type NewMessage, type SessionRecord, SessionRepository } from '../store/session.repository';
 import { TurnWritesRepository } from '../store/turn-writes.repository';
 import { ClientPlansService } from './client-plans.service';
-import { RunExecutionService } from './run-execution.service';
+import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';
-import type { ExecutorRun } from './executor-run';
 import { routingStep } from './routing-step';
 import { boundedBy } from './run-lineage';
 import { type RunLineage, RunRepository } from '../store/run.repository';
@@ -43,10 +39,8 @@ export class AgentTurnService {
   constructor(
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
     @Inject(SessionRepository) private readonly sessions: SessionRepository,
-    @Inject(SessionHistoryService) private readonly history: SessionHistoryService,
     @Inject(TurnWritesRepository) private readonly turns: TurnWritesRepository,
-    @Inject(RunExecutionService) private readonly execution: RunExecutionService,
-    @Inject(RunEngineService) private readonly engine: RunEngineService,
+    @Inject(RunHostService) private readonly host: RunHostService,
     @Inject(ClientToolsService) private readonly clientTools: ClientToolsService,
     @Inject(ClientToolResultsService) private readonly results: ClientToolResultsService,
     @Inject(RunLeases) private readonly leases: RunLeases,
@@ -71,25 +65,30 @@ export class AgentTurnService {
     const own = planned?.profile ?? withInstructions(agent, request.instructions);
     const profile = lineage ? boundedBy(own, lineage) : own;
     const session = existing ?? this.newSession(request, profile);
-    const identity = {
-      runId: request.run_id ?? newId('run'),
-      sessionId: session.id,
-      principal: request.principal,
-      ...(request.key_id ? { keyId: request.key_id } : {}),
-      scopes: request.scopes,
-      stream: request.stream === true,
-      ...(lineage ? { chain: lineage.chain } : {}),
-    };
-    const run = this.engine.newRun(identity, profile);
-    run.clientTools = clientTools;
-    run.setPlan(planned?.plan);
     const earlier = existing ? [] : this.earlierMessages(request.history, profile);
-    return this.execution.execute(
-      run,
+    const routed = request.routing_decision;
+    return this.host.run({
+      identity: {
+        runId: request.run_id ?? newId('run'),
+        sessionId: session.id,
+        principal: request.principal,
+        ...(request.key_id ? { keyId: request.key_id } : {}),
+        scopes: request.scopes,
+        stream: request.stream === true,
+        ...(lineage ? { chain: lineage.chain } : {}),
+      },
+      profile,
       message,
-      () => this.record(run, request, message, existing ? undefined : { session, earlier }, lineage),
-      () => this.work(run, session, message, !existing && earlier.length === 0, request.routing_decision),
-    );
+      session,
+      fresh: !existing && earlier.length === 0,
+      clientTools,
+      prepare: (run) => {
+        run.setPlan(planned?.plan);
+        if (routed) run.addTrace(routingStep(0, message, routed));
+      },
+      register: (run) =>
+        this.record(run, request, message, existing ? undefined : { session, earlier }, lineage),
+    });
   }
 
   /**
@@ -107,22 +106,6 @@ export class AgentTurnService {
       { stream: request.stream === true, takeover: false },
       { clientResults: answers },
     );
-  }
-
-  private async work(
-    run: ExecutorRun,
-    session: SessionRecord,
-    message: string,
-    isNew: boolean,
-    routed?: RoutingDecision,
-  ) {
-    if (isNew) run.sessionLastSeq = 0;
-    if (routed) run.addTrace(routingStep(0, message, routed));
-    // Only a caller's plan is there before the work: announced as a model's plan is once written.
-    if (run.plan) run.emit('plan', run.plan);
-    const ctx = this.engine.contextFor(run);
-    const history = isNew ? [] : await this.history.load(ctx, run, session);
-    return this.engine.work(ctx, [...history, { role: 'user', content: message }]);
   }
 
   private newSession(request: AgentRunRequest, profile: AgentProfile): SessionRecord {
@@ -147,7 +130,7 @@ export class AgentTurnService {
 
   /** The run's record, and for a new session the session itself (with the caller's history), in one transaction. */
   private async record(
-    run: ExecutorRun,
+    run: RunState<AgentProfile>,
     request: AgentRunRequest,
     input: string,
     opening?: { session: SessionRecord; earlier: NewMessage[] },
@@ -159,8 +142,8 @@ export class AgentTurnService {
         id: run.runId,
         session_id: run.identity.sessionId,
         owner: request.principal ?? '',
-        agent: run.profile.name,
-        mode: run.profile.mode,
+        agent: run.definition.name,
+        mode: run.definition.mode,
         input,
         trace_id: activeTraceId(),
         lease: this.leases.lease(),

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { forCallerPlan, planErrors } from '@app/agent-core';
 import { type AgentRunRequest, type ClientPlan, InvalidParamsError, type Plan } from '@app/contracts';
 import type { AgentProfile } from '../agents/agent-profile';
-import { BusFunctionCaller } from '../tools/bus-function.caller';
+import { BusFunctions } from '../tools/bus-functions';
 
 const PLAN_ALONE =
   'cannot be given with a plan: a plan run offers no client tools and continues no paused run';
@@ -13,7 +13,7 @@ const PLAN_ALONE =
  */
 @Injectable()
 export class ClientPlansService {
-  constructor(@Inject(BusFunctionCaller) private readonly functions: BusFunctionCaller) {}
+  constructor(@Inject(BusFunctions) private readonly functions: BusFunctions) {}
 
   /** The agent as a plan run (never held for approval: the caller wrote the plan) and the plan to carry out. */
   async prepare(

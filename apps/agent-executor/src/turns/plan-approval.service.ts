@@ -10,13 +10,11 @@ import { rejectPlan } from '@app/agent-core';
 import { undecided } from '../store/held-approval';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { requireOwner } from '../common/ownership';
-import { RunEngineService } from './run-engine.service';
-import { RunExecutionService } from './run-execution.service';
+import { requireReadable } from '../common/run-formats';
 import { RunFinisherService } from './run-finisher.service';
+import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';
 import { type RunRecord, RunRepository } from '../store/run.repository';
-import { SessionHistoryService } from './session-history.service';
-import { SessionRepository } from '../store/session.repository';
 
 /**
  * Approving or rejecting a plan held in `awaiting_approval`. The plan lives on the run's record,
@@ -28,10 +26,7 @@ export class PlanApprovalService {
   constructor(
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(AgentProfilesService) private readonly profiles: AgentProfilesService,
-    @Inject(SessionRepository) private readonly sessions: SessionRepository,
-    @Inject(SessionHistoryService) private readonly history: SessionHistoryService,
-    @Inject(RunEngineService) private readonly engine: RunEngineService,
-    @Inject(RunExecutionService) private readonly execution: RunExecutionService,
+    @Inject(RunHostService) private readonly host: RunHostService,
     @Inject(RunFinisherService) private readonly finisher: RunFinisherService,
     @Inject(RunLeases) private readonly leases: RunLeases,
   ) {}
@@ -39,40 +34,19 @@ export class PlanApprovalService {
   async approve(runId: string, principal?: string, stream = false, scopes?: Scope[]): Promise<AgentRunReply> {
     const record = await this.claim(runId, 'running', principal);
     const profile = await this.profiles.get(record.agent);
-    const run = this.engine.newRun(
-      {
-        runId,
-        sessionId: record.session_id ?? '',
-        principal: record.owner || undefined,
-        ...(record.turn_options.key_id ? { keyId: record.turn_options.key_id } : {}),
-        scopes,
-        stream,
-      },
-      profile,
-      {
+    // The approver's scopes, else the caller's: a takeover of the approved run reads the same.
+    const options = { ...record.turn_options, ...(scopes ? { scopes } : {}), approved: true };
+    return this.host.carryOn({ ...record, turn_options: options }, profile, {
+      stream,
+      prior: {
         usage: record.usage,
         trace: record.trace,
         usedTools: record.used_tools,
         totalMs: record.total_ms,
         plan: record.plan ?? { revision: 0, steps: [] },
       },
-    );
-    return this.execution.execute(
-      run,
-      record.input,
-      async () =>
-        void (await this.leases.acquire(runId, {
-          ...record.turn_options,
-          ...(scopes ? { scopes } : {}),
-          approved: true,
-        })),
-      async () => {
-        const ctx = this.engine.contextFor(run);
-        const session = record.session_id ? await this.sessions.find(record.session_id) : null;
-        const history = session ? await this.history.load(ctx, run, session) : [];
-        return this.engine.work(ctx, [...history, { role: 'user', content: record.input }]);
-      },
-    );
+      register: async () => void (await this.leases.acquire(runId, options)),
+    });
   }
 
   async reject(runId: string, principal?: string): Promise<AgentRunReply> {
@@ -86,6 +60,7 @@ export class PlanApprovalService {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
+    requireReadable(runId, record);
     if (undecided(record.approvals).length > 0)
       throw new InvalidParamsError(
         [{ field: 'hash', message: 'the run holds function calls for approval: name the call and its hash' }],

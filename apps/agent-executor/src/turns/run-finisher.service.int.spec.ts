@@ -5,7 +5,8 @@ import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/pe
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import type { PlatformConfig } from '@app/config';
 import { RunApprovalRepository } from '../store/run-approval.repository';
-import type { ExecutorRun } from './executor-run';
+import type { RunState } from '@app/agent-core';
+import type { AgentProfile } from '../agents/agent-profile';
 import type { MemoryArchiverService } from '../memory/memory-archiver.service';
 import { SessionRepository } from '../store/session.repository';
 import { TurnWritesRepository } from '../store/turn-writes.repository';
@@ -49,7 +50,7 @@ describe.each(MIGRATED_DATABASES)('ending a run on $name', ({ create }) => {
     ({
       runId,
       identity: { sessionId },
-      profile: { name: 'default' },
+      definition: { name: 'default' },
       trace: [],
       usedTools: {},
       usage: { prompt_tokens: 3, completion_tokens: 2 },
@@ -57,9 +58,9 @@ describe.each(MIGRATED_DATABASES)('ending a run on $name', ({ create }) => {
       toolCallsExecuted: 0,
       totalMs: () => 5,
       emit: vi.fn(),
-    }) as unknown as ExecutorRun & { emit: ReturnType<typeof vi.fn> };
+    }) as unknown as RunState<AgentProfile> & { emit: ReturnType<typeof vi.fn> };
 
-  it('drops the end of a run another executor took over: nothing written, no run_end, a warning', async () => {
+  it('drops the end of a run another executor took over: nothing written, nothing told, a warning', async () => {
     await turns.startTurn(
       {
         id: 'run_f1',
@@ -77,7 +78,7 @@ describe.each(MIGRATED_DATABASES)('ending a run on $name', ({ create }) => {
     const stale = inFlight('run_f1', 'f1');
 
     const ended = await finisherOf('exec-stale')
-      .finish(stale, 'hi', { finishReason: 'final', reply: 'stale answer' })
+      .finish(stale, { finishReason: 'final', reply: 'stale answer' }, { input: 'hi', journalTail: [] })
       .catch((err: unknown) => err);
     expect(RunHandedOverError.is(ended)).toBe(true);
     expect(stale.emit).not.toHaveBeenCalled();
@@ -89,12 +90,12 @@ describe.each(MIGRATED_DATABASES)('ending a run on $name', ({ create }) => {
     expect(await db.message.count({ where: { session_id: 'f1' } })).toBe(0);
 
     const taker = inFlight('run_f1', 'f1');
-    const answered = await finisherOf('exec-new').finish(taker, 'hi', {
-      finishReason: 'final',
-      reply: 'the answer',
-    });
+    const answered = await finisherOf('exec-new').finish(
+      taker,
+      { finishReason: 'final', reply: 'the answer' },
+      { input: 'hi', journalTail: [] },
+    );
     expect(answered.reply).toBe('the answer');
-    expect(taker.emit).toHaveBeenCalledWith('run_end', expect.objectContaining({ reply: 'the answer' }));
     expect(await db.run.findUniqueOrThrow({ where: { id: 'run_f1' } })).toMatchObject({
       status: 'completed',
     });

@@ -2,22 +2,34 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type AgentRunReply, RunHandedOverError } from '@app/contracts';
 import type { PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
-import { type HeldApproval, heldApprovals, pendingView } from '../store/held-approval';
+import { type HeldApproval, pendingView } from '../store/held-approval';
+import { heldApprovals } from './held-calls';
 import { RunApprovalRepository } from '../store/run-approval.repository';
 import { initialiseCounter, Logger, Metrics } from '@app/observability';
 import { countTokens } from '@app/protocol';
-import { type JournalEntry, newId, pricedUsage, replyOf, type RunOutcome, statusOf } from '@app/agent-core';
+import {
+  type JournalEntry,
+  newId,
+  pricedUsage,
+  replyOf,
+  type RunOutcome,
+  type RunState,
+  statusOf,
+} from '@app/agent-core';
+import type { AgentProfile } from '../agents/agent-profile';
 import { type NewMessage, SessionRepository } from '../store/session.repository';
 import { TurnWritesRepository } from '../store/turn-writes.repository';
-import type { ExecutorRun } from './executor-run';
+import { endsTurn } from '../journal/run-journal.store';
 import { MemoryArchiverService } from '../memory/memory-archiver.service';
 import { memoryEnabled } from '../memory/memory-scope';
 import { RunLeases } from './run-leases.service';
 import { type RunProgress, type RunRecord, RunRepository } from '../store/run.repository';
 
+type HostedRun = RunState<AgentProfile>;
+
 /**
  * Ends a run: writes its record (status, reply, trace, usage), appends the turn to the session
- * (unless the run only paused for approval), publishes `run_end` and builds the chat response.
+ * (unless the run only paused for approval) and builds the chat response (the engine tells it in `run_end`).
  * A run in flight is ended only while this executor holds its lease (one conditional write): an
  * executor that lost it (paused past the lapse, cut off from the database) neither records nor
  * answers the run; the executor that took it over ends it.
@@ -39,12 +51,15 @@ export class RunFinisherService implements OnModuleInit {
     initialiseCounter(Metrics.runEndsFenced(), [{}]);
   }
 
-  /** `journalTail`: the run's last journal entries, for a turn's end to write in its transaction. */
+  /**
+   * `input`: the turn's message, kept in the session; `lastSeq`: the session's last message as the
+   * turn read it; `journalTail`: the run's last journal entries, for a turn's end to write in its
+   * transaction.
+   */
   async finish(
-    run: ExecutorRun,
-    input: string,
+    run: HostedRun,
     outcome: RunOutcome,
-    journalTail: JournalEntry[] = [],
+    { input, lastSeq, journalTail }: { input: string; lastSeq?: number; journalTail: JournalEntry[] },
   ): Promise<AgentRunReply> {
     const status = statusOf(outcome.finishReason);
     const totalMs = run.totalMs();
@@ -68,22 +83,21 @@ export class RunFinisherService implements OnModuleInit {
           progress,
           input,
           outcome.transcript ?? outcome.reply,
-          { run, journalTail },
+          { run, journalTail, lastSeq },
         );
     if (!written) this.fenced(run);
-    if (status === 'completed' && memoryEnabled(run.profile)) this.remember(run, input, outcome.reply);
+    if (status === 'completed' && memoryEnabled(run.definition)) this.remember(run, input, outcome.reply);
     const body = await this.withSessionCost(run, {
       ...replyOf(run, outcome),
       ...(held ? { approvals: held.map(pendingView) } : {}),
     });
-    run.emit('run_end', body);
-    Metrics.runs().inc({ agent: run.profile.name, finish_reason: outcome.finishReason });
+    Metrics.runs().inc({ agent: run.definition.name, finish_reason: outcome.finishReason });
     Metrics.runSteps().observe(run.step);
     // One line per run is noise at volume; a run that failed is worth a warning.
     const log = outcome.finishReason === 'error' ? this.logger.warn : this.logger.debug;
     log.call(this.logger, 'run ended', {
       run_id: run.runId,
-      agent: run.profile.name,
+      agent: run.definition.name,
       finish_reason: outcome.finishReason,
       steps: run.step,
       tool_calls: run.toolCallsExecuted,
@@ -95,8 +109,8 @@ export class RunFinisherService implements OnModuleInit {
   }
 
   /** Stores the calls the run holds (before its status says so) and tells the stream what waits. */
-  private async holdCalls(run: ExecutorRun, outcome: RunOutcome): Promise<HeldApproval[]> {
-    const timeout = run.profile.approval_timeout ?? this.config.executor.approval_timeout;
+  private async holdCalls(run: HostedRun, outcome: RunOutcome): Promise<HeldApproval[]> {
+    const timeout = run.definition.approval_timeout ?? this.config.executor.approval_timeout;
     const held = heldApprovals(outcome.heldCalls ?? [], new Date(), timeout);
     await this.approvals.hold(run.runId, held);
     for (const approval of held)
@@ -105,36 +119,36 @@ export class RunFinisherService implements OnModuleInit {
   }
 
   /** A pause for approval, fenced on the lease: false when it was lost (a run deleted with its session is just gone). */
-  private async savePause(run: ExecutorRun, progress: RunProgress): Promise<boolean> {
+  private async savePause(run: HostedRun, progress: RunProgress): Promise<boolean> {
     if (await this.runs.save(run.runId, progress, this.leases.owner)) return true;
     return !(await this.runs.exists(run.runId));
   }
 
   /** Another executor holds the run's lease now: this one drops the run and lets that one end it. */
-  private fenced(run: ExecutorRun): never {
+  private fenced(run: HostedRun): never {
     this.logger.warn('a run taken over by another executor ended here too late: its end is dropped', {
       run_id: run.runId,
-      agent: run.profile.name,
+      agent: run.definition.name,
     });
     Metrics.runEndsFenced().inc();
     throw new RunHandedOverError(run.runId);
   }
 
   /** A priced run's reply says what its session has cost so far (one sum over the session's runs). */
-  private async withSessionCost(run: ExecutorRun, body: AgentRunReply): Promise<AgentRunReply> {
+  private async withSessionCost(run: HostedRun, body: AgentRunReply): Promise<AgentRunReply> {
     if (!run.price || !run.identity.sessionId) return body;
     const spent = await this.sessions.cost(run.identity.sessionId);
     return spent === undefined ? body : { ...body, session_cost_so_far: spent };
   }
 
   /** Archives the completed run to the agent's memory, behind the reply. */
-  private remember(run: ExecutorRun, input: string, reply: string): void {
+  private remember(run: HostedRun, input: string, reply: string): void {
     const { runId, sessionId, principal } = run.identity;
     this.memory.archive({
       runId,
       sessionId,
       principal: principal ?? '',
-      agent: run.profile.name,
+      agent: run.definition.name,
       input,
       trace: run.trace,
       reply,
@@ -171,9 +185,9 @@ export class RunFinisherService implements OnModuleInit {
     progress: RunProgress,
     input: string,
     reply: string,
-    { run, journalTail }: { run?: ExecutorRun; journalTail?: JournalEntry[] } = {},
+    { run, journalTail, lastSeq }: { run?: HostedRun; journalTail?: JournalEntry[]; lastSeq?: number } = {},
   ): Promise<boolean> {
-    const model = run?.profile.model;
+    const model = run?.definition.model;
     const message = (role: NewMessage['role'], content: string): NewMessage => ({
       id: newId('msg'),
       role,
@@ -192,7 +206,7 @@ export class RunFinisherService implements OnModuleInit {
       progress,
       sessionId,
       messages,
-      lastSeq: run?.sessionLastSeq,
+      lastSeq,
       journal: journalTail,
       ...(run ? { leaseOwner: this.leases.owner } : {}),
     });
@@ -200,13 +214,6 @@ export class RunFinisherService implements OnModuleInit {
       this.logger.debug('the session was deleted while its run was in flight', { run_id: runId });
     return written !== 'fenced';
   }
-}
-
-/** The run ends its turn (its end is one transaction with the turn's messages), rather than pausing for approval. */
-export function endsTurn(outcome: RunOutcome): boolean {
-  const status = statusOf(outcome.finishReason);
-  // a run paused for approval or for the caller's tool results goes on: its turn is not over
-  return status !== 'awaiting_approval' && status !== 'awaiting_tool_results';
 }
 
 /** The final record of a run that ends where it is stored: its trace and usage as they stand. */

@@ -5,7 +5,7 @@ import { connectMigrated, type Db, openSqlWriter, type SqlWriter } from '@app/pe
 import type { ServiceInfo } from '@app/runtime';
 import { MIGRATED_DATABASES, REPO_ROOT } from '@app/testing';
 import type { RunJournalStore } from '../journal/run-journal.store';
-import type { ExecutorRun } from './executor-run';
+import type { RunState } from '@app/agent-core';
 import { TurnWritesRepository } from '../store/turn-writes.repository';
 import { RunLeaseRepository } from '../store/run-lease.repository';
 import { RunLeases } from './run-leases.service';
@@ -24,7 +24,7 @@ describe.each(MIGRATED_DATABASES)('RunLeases on $name', ({ create }) => {
   const keeper = (instance: string) =>
     new RunLeases(repository, journal, config, { instance } as ServiceInfo, logger);
   const fakeRun = (runId: string) =>
-    ({ runId, abort: vi.fn() }) as unknown as ExecutorRun & { abort: () => void };
+    ({ runId, abort: vi.fn() }) as unknown as RunState & { abort: () => void };
 
   beforeAll(async () => {
     const database = await create();

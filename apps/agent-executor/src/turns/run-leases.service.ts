@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
+import type { RunState } from '@app/agent-core';
 import { Logger } from '@app/observability';
 import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { RunJournalStore } from '../journal/run-journal.store';
-import type { ExecutorRun } from './executor-run';
 import { leaseOwnerOf } from '../common/lease-owner';
 import { RunLeaseRepository } from '../store/run-lease.repository';
 import type { TurnOptions } from '../store/run.repository';
@@ -18,7 +18,7 @@ import type { TurnOptions } from '../store/run.repository';
 @Injectable()
 export class RunLeases {
   readonly owner: string;
-  private readonly held = new Map<string, ExecutorRun>();
+  private readonly held = new Map<string, RunState>();
   private readonly handedOver = new Set<string>();
   private stopping = false;
 
@@ -48,7 +48,7 @@ export class RunLeases {
     return this.leases.take(runId, this.owner, until, options);
   }
 
-  hold(run: ExecutorRun): void {
+  hold(run: RunState): void {
     this.held.set(run.runId, run);
   }
 

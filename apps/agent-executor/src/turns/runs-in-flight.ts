@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { type AgentRunReply, type RoutingDecision, UnavailableError } from '@app/contracts';
-import type { ExecutorRun } from './executor-run';
+import type { RunState } from '@app/agent-core';
 import { routingStep } from './routing-step';
 
 interface InFlight {
-  run: ExecutorRun;
+  run: RunState;
   ended: Promise<AgentRunReply>;
 }
 
@@ -19,7 +19,7 @@ export class RunsInFlight {
   private readonly runs = new Map<string, InFlight>();
 
   /** Holds `run` until `ended` settles. */
-  add(run: ExecutorRun, ended: Promise<AgentRunReply>): void {
+  add(run: RunState, ended: Promise<AgentRunReply>): void {
     const entry = { run, ended };
     this.runs.set(run.runId, entry);
     const forget = () => {

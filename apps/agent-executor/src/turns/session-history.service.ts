@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ChatMessage, foldHistory, historyTurns, type RunContext, windowHistory } from '@app/agent-core';
 import { Logger } from '@app/observability';
-import type { ExecutorRun } from './executor-run';
 import { type SessionRecord, SessionRepository } from '../store/session.repository';
 
 /**
@@ -25,13 +24,14 @@ export class SessionHistoryService {
     @Inject(Logger) private readonly logger: Logger,
   ) {}
 
-  async load(ctx: RunContext, run: ExecutorRun, session: SessionRecord): Promise<ChatMessage[]> {
+  /** The turns to send before the new message, and the session's last message as read. */
+  async load(ctx: RunContext, session: SessionRecord): Promise<{ messages: ChatMessage[]; lastSeq: number }> {
     let messages = await this.sessions.messagesAfter(session.id, session.summary_upto, MAX_HISTORY + 1);
     // a fold is due: it needs the messages older than the window, which the usual read leaves out
     if (messages.length > MAX_HISTORY)
       messages = await this.sessions.messagesAfter(session.id, session.summary_upto, MAX_FOLDED_READ);
-    run.sessionLastSeq = messages.at(-1)?.seq ?? session.summary_upto;
-    const { kept, folded } = windowHistory(messages, run.profile.context_window, MAX_HISTORY);
+    const lastSeq = messages.at(-1)?.seq ?? session.summary_upto;
+    const { kept, folded } = windowHistory(messages, ctx.run.definition.context_window, MAX_HISTORY);
     let summary = session.summary;
     const fold = await foldHistory(ctx, summary, folded);
     if (fold && 'summary' in fold) {
@@ -43,6 +43,6 @@ export class SessionHistoryService {
         err: fold.error,
       });
     }
-    return historyTurns(ctx, summary, kept);
+    return { messages: historyTurns(ctx, summary, kept), lastSeq };
   }
 }

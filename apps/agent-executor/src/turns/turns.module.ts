@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { KeyBudgetRepository } from '@app/limits';
 import { AgentsModule } from '../agents/agents.module';
 import { ClientToolResultsService } from '../client-tools/client-tool-results.service';
 import { ClientToolsService } from '../client-tools/client-tools.service';
@@ -8,17 +9,16 @@ import { ProfileHooksFactory } from '../hooks/profile-hooks.factory';
 import { RunJournalStore } from '../journal/run-journal.store';
 import { KeySpendLedger } from '../llm/key-spend.ledger';
 import { LlmRegistry } from '../llm/llm-registry.service';
-import { KeyBudgetRepository } from '@app/limits';
 import { MemoryModule } from '../memory/memory.module';
 import { StoreModule } from '../store/store.module';
 import { ToolsModule } from '../tools/tools.module';
 import { AgentTurnService } from './agent-turn.service';
 import { ClientPlansService } from './client-plans.service';
 import { PlanApprovalService } from './plan-approval.service';
-import { RunEngineService } from './run-engine.service';
-import { RunExecutionService } from './run-execution.service';
+import { ExecutorRuntimeService } from './executor-runtime.service';
 import { RunFinisherService } from './run-finisher.service';
 import { RunLeases } from './run-leases.service';
+import { RunHostService } from './run-host.service';
 import { RunResumeService } from './run-resume.service';
 import { RunsInFlight } from './runs-in-flight';
 import { SessionHistoryService } from './session-history.service';
@@ -40,9 +40,9 @@ import { SessionHistoryService } from './session-history.service';
     LlmRegistry,
     PlanApprovalService,
     ProfileHooksFactory,
-    RunEngineService,
-    RunExecutionService,
+    ExecutorRuntimeService,
     RunFinisherService,
+    RunHostService,
     RunJournalStore,
     RunLeases,
     RunMetrics,
@@ -53,9 +53,10 @@ import { SessionHistoryService } from './session-history.service';
   exports: [
     AgentTurnService,
     PlanApprovalService,
-    RunEngineService,
-    RunExecutionService,
+    ExecutorRuntimeService,
     RunFinisherService,
+    RunHostService,
+    RunJournalStore,
     RunLeases,
     RunResumeService,
     RunsInFlight,

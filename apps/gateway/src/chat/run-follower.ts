@@ -1,4 +1,5 @@
 import { Bus, ConnectionLostError, NoRespondersError } from '@app/bus';
+import { Backoff, sleep } from '@app/retry';
 import {
   AppError,
   type AgentRunReply,
@@ -15,8 +16,8 @@ import {
 import type { RunTakeovers } from './run-takeovers';
 import { hasAnswered, replyFromRun } from './stored-run-reply';
 
-const FIRST_POLL_MS = 200;
-const MAX_POLL_MS = 2_000;
+/** Polls of a stored run: 0.2 s doubling to 2 s. */
+const POLLS = { firstMs: 200, maxMs: 2_000 };
 /** After the connection is back, how long a run may stay unknown before it is taken as never started. */
 export const NOT_STARTED_AFTER_MS = 5_000;
 
@@ -169,7 +170,7 @@ async function replyOfStoredRun(
   { runId, principal, waitingIn }: Pick<Followed, 'runId' | 'principal' | 'waitingIn'>,
   deadline: number,
 ): Promise<AgentRunReply> {
-  let wait = FIRST_POLL_MS;
+  const polls = new Backoff(POLLS);
   let untakenSince: number | undefined;
   while (Date.now() < deadline) {
     if (await bus.untilConnected(deadline - Date.now())) {
@@ -181,8 +182,7 @@ async function replyOfStoredRun(
         if (Date.now() - untakenSince >= NOT_STARTED_AFTER_MS) throw notTakenUp(runId, run);
       } else untakenSince = undefined;
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
-    wait = Math.min(wait * 2, MAX_POLL_MS);
+    await sleep(Math.min(polls.next(), deadline - Date.now()));
   }
   throw new TimeoutError(`run ${runId} did not answer in time; see GET /api/v1/runs/${runId}`);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../agent-definition';
 import type { RunEvent } from '../events';
-import { InMemoryRunStore } from '../journal/in-memory-run-store';
+import { InMemoryRunJournal } from '../journal/in-memory-run-journal';
 import type { JournalEntry } from '../journal/journal-entry';
 import { JournalReplay, resumeFromJournal } from '../journal/journal-replay';
 import type { ChatMessage } from '../model/model-client';
@@ -19,7 +19,7 @@ const ADDED = 'also multiply it by 4';
 /** A run whose first function call posts `ADDED` to its inbox (the caller writes while it works). */
 async function runOnce(replies: ScriptedReply[], journal?: JournalEntry[]) {
   const model = new ScriptedModelClient(replies);
-  const store = new InMemoryRunStore();
+  const store = new InMemoryRunJournal();
   const inbox = new InMemoryRunInbox();
   const functions = arithmetic();
   const call = functions.call.bind(functions);
@@ -34,7 +34,7 @@ async function runOnce(replies: ScriptedReply[], journal?: JournalEntry[]) {
     timeoutMs: 10_000,
     events: { emit: (event) => events.push(event) },
   });
-  const live = { run, model, functions, prompts: new PromptSet(react), store, inbox };
+  const live = { run, model, functions, prompts: new PromptSet(react), journal: store, inbox };
   const ctx = journal ? resumeFromJournal(live, new JournalReplay(journal)) : live;
   run.transition('running');
   const outcome = await runStrategy(ctx, [{ role: 'user', content: 'add 2 and 3' }], JSON_PLAN_PARSER);

@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@app/contracts';
-import type { CompletionResult, NativeToolCall, TokenUsage } from '../model/model-client';
+import type { CompletionResult, NativeToolCall, StopReason, TokenUsage } from '../model/model-client';
 import type { ToolOutcome } from '../tools/tool-call';
 import { tokensOf } from '../usage';
 
@@ -17,6 +17,8 @@ export interface ModelStepEntry extends EntryBase {
   text: string;
   toolCalls: NativeToolCall[];
   usage: TokenUsage;
+  /** Why the model stopped (format 2 on; an older entry's is read as its calls say). */
+  stopReason: StopReason;
 }
 
 /**
@@ -73,6 +75,7 @@ export class JournalCursor {
       text: result.text,
       toolCalls: result.toolCalls,
       usage: tokensOf(result.usage),
+      stopReason: result.stopReason,
       elapsedMs: result.elapsedMs,
     };
   }

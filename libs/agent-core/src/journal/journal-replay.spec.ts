@@ -8,7 +8,7 @@ import { runStrategy } from '../run-turn';
 import { JSON_PLAN_PARSER } from '../strategies/plan-parser';
 import { action, arithmetic, finalAnswer } from '../testing/fixtures.fixture';
 import { type ScriptedReply, ScriptedModelClient } from '../testing/scripted-model';
-import { InMemoryRunStore } from './in-memory-run-store';
+import { InMemoryRunJournal } from './in-memory-run-journal';
 import type { JournalEntry } from './journal-entry';
 import { JournalReplay, resumeFromJournal } from './journal-replay';
 
@@ -20,13 +20,13 @@ async function runOnce(
   functions = arithmetic(),
 ) {
   const model = new ScriptedModelClient(replies);
-  const store = new InMemoryRunStore();
+  const store = new InMemoryRunJournal();
   const events: RunEvent[] = [];
   const run = new RunState({ runId: 'run_1', sessionId: '' }, definition, {
     timeoutMs: 10_000,
     events: { emit: (event) => events.push(event) },
   });
-  const live = { run, model, functions, prompts: new PromptSet(definition), store };
+  const live = { run, model, functions, prompts: new PromptSet(definition), journal: store };
   const ctx = journal ? resumeFromJournal(live, new JournalReplay(journal)) : live;
   run.transition('running');
   const outcome = await runStrategy(ctx, [{ role: 'user', content: 'work it out' }], JSON_PLAN_PARSER);
@@ -193,13 +193,13 @@ describe('a plan run taken over after its plan was approved', () => {
       'Sum 3, product 6.',
     ];
     // the turn that holds the plan, then the approved run carrying it out, on one journal
-    const store = new InMemoryRunStore();
+    const store = new InMemoryRunJournal();
     const functions = arithmetic();
     const model = new ScriptedModelClient(replies);
     const first = new RunState({ runId: 'run_1', sessionId: '' }, held, { timeoutMs: 10_000 });
     first.transition('running');
     const conversation = [{ role: 'user' as const, content: 'work it out' }];
-    const ctx = { model, functions, prompts: new PromptSet(held), store };
+    const ctx = { model, functions, prompts: new PromptSet(held), journal: store };
     const hold = await runStrategy({ ...ctx, run: first }, conversation, JSON_PLAN_PARSER);
     first.close();
     expect(hold.finishReason).toBe('awaiting_approval');

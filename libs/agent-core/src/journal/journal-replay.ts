@@ -61,7 +61,7 @@ export class JournalReplay {
       text: next.text,
       toolCalls: next.toolCalls,
       usage: { ...next.usage },
-      finishReason: next.toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      stopReason: next.stopReason,
       model: '',
       provider: 'journal',
       elapsedMs: next.elapsedMs,

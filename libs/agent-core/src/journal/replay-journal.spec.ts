@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { AgentProtocol } from '@app/contracts';
 import { action, finalAnswer, harness } from '../testing/fixtures.fixture';
 import type { ScriptedReply } from '../testing/scripted-model';
-import { InMemoryRunStore } from './in-memory-run-store';
+import { InMemoryRunJournal } from './in-memory-run-journal';
 import type { JournalEntry } from './journal-entry';
 import { replayJournal } from './replay-journal';
 
 async function journaledRun(replies: ScriptedReply[], protocol: AgentProtocol) {
-  const store = new InMemoryRunStore();
-  const live = harness(replies, { protocol }, { store });
+  const store = new InMemoryRunJournal();
+  const live = harness(replies, { protocol }, { journal: store });
   const result = await live.agent.run({ message: 'work it out', runId: 'run_1' });
   return { result, requests: live.model.requests, entries: store.load('run_1') };
 }

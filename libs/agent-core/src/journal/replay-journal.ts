@@ -99,7 +99,7 @@ function resultOf(entry: ModelStepEntry): CompletionResult {
     text: entry.text,
     toolCalls: entry.toolCalls,
     usage: entry.usage,
-    finishReason: entry.toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    stopReason: entry.stopReason,
     model: '',
     provider: '',
     elapsedMs: entry.elapsedMs,

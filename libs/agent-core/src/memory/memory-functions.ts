@@ -1,5 +1,5 @@
 import type { ErrorBody, FunctionDefinition } from '@app/contracts';
-import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '../ports';
+import type { FunctionCallOutcome, FunctionCallRequest, Functions } from '../ports';
 import type { MemoryScope, MemoryStore } from './memory-store';
 import { memoryTerms } from './memory-terms';
 
@@ -64,9 +64,9 @@ export function isMemoryFunction(name: string): boolean {
  * the run's scope, everything else by the host's caller. A memory function of the same name
  * elsewhere is hidden, so a run's memory is always its own.
  */
-export class MemoryFunctionCaller implements FunctionCaller {
+export class MemoryFunctions implements Functions {
   constructor(
-    private readonly inner: FunctionCaller,
+    private readonly inner: Functions,
     private readonly store: MemoryStore,
     private readonly scope: MemoryScope,
   ) {}

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FunctionDefinition } from '@app/contracts';
 import { InMemoryFunctions } from '../testing/in-memory-functions';
 import type { FunctionCallRequest } from '../ports';
-import { MEMORY_EXPAND, MEMORY_RETRIEVE, MemoryFunctionCaller } from './memory-functions';
+import { MEMORY_EXPAND, MEMORY_RETRIEVE, MemoryFunctions } from './memory-functions';
 import type { MemoryStore } from './memory-store';
 import { rankByBm25 } from './memory-ranking';
 import { MAX_MEMORY_TERMS, memoryTerms } from './memory-terms';
@@ -112,7 +112,7 @@ describe('segmentRun', () => {
   });
 });
 
-describe('MemoryFunctionCaller', () => {
+describe('MemoryFunctions', () => {
   const echo: FunctionDefinition = {
     name: 'echo',
     description: 'echo',
@@ -136,7 +136,7 @@ describe('MemoryFunctionCaller', () => {
 
   it('lists the memory functions with the others, its own replacing any of the same name', async () => {
     const inner = new InMemoryFunctions().add(echo, () => ({})).add(impostor, () => ({}));
-    const caller = new MemoryFunctionCaller(inner, store(), scope);
+    const caller = new MemoryFunctions(inner, store(), scope);
     const names = (await caller.catalogue()).map((fn) => [fn.name, fn.provider]);
     expect(names).toEqual([
       ['echo', undefined],
@@ -150,7 +150,7 @@ describe('MemoryFunctionCaller', () => {
   it('searches within the run’s scope, with a bounded limit, and passes other calls on', async () => {
     const memory = store();
     const inner = new InMemoryFunctions().add(echo, () => ({ data: 'echoed' }));
-    const caller = new MemoryFunctionCaller(inner, memory, scope);
+    const caller = new MemoryFunctions(inner, memory, scope);
     await caller.call(request(MEMORY_RETRIEVE, { query: 'Cat "OR" *' }));
     await caller.call(request(MEMORY_RETRIEVE, { query: 'cat', limit: 500 }));
     expect(vi.mocked(memory.search).mock.calls).toEqual([
@@ -165,7 +165,7 @@ describe('MemoryFunctionCaller', () => {
 
   it('answers a query without words, an unknown anchor and a failing store as errors, never a throw', async () => {
     const memory = store();
-    const caller = new MemoryFunctionCaller(new InMemoryFunctions(), memory, scope);
+    const caller = new MemoryFunctions(new InMemoryFunctions(), memory, scope);
     expect(await caller.call(request(MEMORY_RETRIEVE, { query: '"*"' }))).toMatchObject({
       status: 'error',
       error: { code: 'invalid_params' },

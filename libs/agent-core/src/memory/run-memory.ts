@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '../agent-definition';
 import type { RunInput } from '../agent-types';
-import type { FunctionCaller } from '../ports';
-import { MemoryFunctionCaller } from './memory-functions';
+import type { Functions } from '../ports';
+import { MemoryFunctions } from './memory-functions';
 import type { MemoryScope, MemoryStore } from './memory-store';
 
 /**
@@ -9,15 +9,15 @@ import type { MemoryScope, MemoryStore } from './memory-store';
  * it within the run's scope, the input's `memoryScope` or else the caller's memories of this agent.
  */
 export function functionsWithMemory(
-  functions: FunctionCaller,
+  functions: Functions,
   memory: MemoryStore | undefined,
   definition: Pick<AgentDefinition, 'name'>,
   input: Pick<RunInput, 'memoryScope' | 'principal'>,
-): FunctionCaller {
+): Functions {
   if (!memory) return functions;
   const scope: MemoryScope = input.memoryScope ?? {
     principal: input.principal ?? '',
     agent: definition.name,
   };
-  return new MemoryFunctionCaller(functions, memory, scope);
+  return new MemoryFunctions(functions, memory, scope);
 }

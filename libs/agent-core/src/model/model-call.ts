@@ -59,6 +59,6 @@ export async function callModel(
   run.addUsage(result.usage);
   if (run.price) ctx.metrics?.modelCost?.(run, costOf(result.usage, run.price));
   await hooks?.afterLlm?.(run, result);
-  await ctx.store?.modelStepCompleted(run, { step, result });
+  await ctx.journal?.modelStepCompleted(run, { step, result });
   return result;
 }

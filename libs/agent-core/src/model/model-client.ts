@@ -43,8 +43,8 @@ export interface CompletionRequest {
   cacheKey?: string;
 }
 
-/** Why the model stopped writing (not why a run ended: that is the contracts' `FinishReason`). */
-export type ModelFinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+/** Why the model stopped writing (not why a run ended: that is the run's `FinishReason`). */
+export type StopReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
 
 /**
  * As the provider billed the call: `prompt_tokens` counts the whole prompt, of which
@@ -61,7 +61,7 @@ export interface CompletionResult {
   text: string;
   toolCalls: NativeToolCall[];
   usage: TokenUsage;
-  finishReason: ModelFinishReason;
+  stopReason: StopReason;
   model: string;
   provider: string;
   elapsedMs: number;

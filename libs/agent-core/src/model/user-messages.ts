@@ -14,7 +14,7 @@ export async function takeUserMessages(ctx: RunContext, messages: ChatMessage[])
   for (const text of journaled) receive(ctx, messages, text);
   for (const text of live) {
     receive(ctx, messages, text);
-    await ctx.store?.userMessageReceived?.(run, { step, text });
+    await ctx.journal?.userMessageReceived?.(run, { step, text });
   }
 }
 

@@ -38,7 +38,7 @@ export async function runPlanStep(ctx: RunContext, step: PlanStep): Promise<Plan
   });
   run.emit('step', step);
   await ctx.hooks?.onPlanStepComplete?.(run, step);
-  await ctx.store?.planChanged(run);
+  await ctx.journal?.planChanged(run);
   return {
     failed: outcome.status !== 'success',
     observation: outcome.observation,

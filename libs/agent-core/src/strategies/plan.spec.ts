@@ -83,7 +83,7 @@ describe('plan-then-execute', () => {
   it('holds the plan for approval when the definition asks', async () => {
     const { agent, functions } = planAgent([planOf(add)], { plan_approval: true });
     const result = await agent.run('compute');
-    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'waiting_approval' });
+    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'awaiting_approval' });
     expect(result.reply).toBe('The plan is waiting for approval:\n1. add (add {"a":1,"b":2})');
     expect(functions.calls).toHaveLength(0);
   });
@@ -128,7 +128,7 @@ describe('plan-then-execute', () => {
       needs_approval: ['multiply'],
     });
     const result = await agent.run('compute');
-    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'waiting_approval' });
+    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'awaiting_approval' });
     expect(result.reply).toMatch(/^Waiting for approval of multiply \(run_[^)]+\)\.$/);
     expect(statuses(result.plan?.steps)).toEqual(['completed', 'pending', 'pending']);
     expect(functions.calls.map((call) => call.name)).toEqual(['add']);

@@ -43,7 +43,7 @@ export async function startPlan(
   run.emit('plan', plan);
   if (run.definition.plan_approval)
     return { finishReason: 'awaiting_approval', reply: describePlan(ctx.prompts, plan) };
-  await ctx.store?.planChanged(run);
+  await ctx.journal?.planChanged(run);
   return carryOutPlan(ctx, conversation, parser);
 }
 
@@ -68,7 +68,7 @@ export async function carryOutPlan(
     // A held step waits for its decision; the steps after it are still to come.
     if (stop && !stop.held) skipFrom(ctx, plan, i + 1);
   }
-  await ctx.store?.planChanged(run);
+  await ctx.journal?.planChanged(run);
   if (run.abortReason) return ended(run, run.abortReason);
   if (stop?.held)
     return {
@@ -139,7 +139,7 @@ async function afterFailure(
   plan.revision += 1;
   progress.planTurns.push(request, { role: 'assistant', content: planText(added) });
   run.emit('plan', plan);
-  await ctx.store?.planChanged(run);
+  await ctx.journal?.planChanged(run);
   return undefined;
 }
 

@@ -209,7 +209,7 @@ describe('ReAct: tool steps', () => {
     });
     expect(result).toMatchObject({
       finish_reason: 'client_tool_calls',
-      phase: 'waiting_caller',
+      phase: 'awaiting_tool_results',
       client_tool_calls: [{ id: 'call_run_1_0', name: 'ask_user', arguments: { question: 'Which?' } }],
     });
   });

@@ -1,5 +1,5 @@
 import type { FunctionDefinition, FunctionResult } from '@app/contracts';
-import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '../ports';
+import type { FunctionCallOutcome, FunctionCallRequest, Functions } from '../ports';
 
 export type InMemoryHandler = (
   args: Record<string, unknown>,
@@ -10,7 +10,7 @@ export type InMemoryHandler = (
  * Functions served in this process: a definition and a handler each. A handler that throws is the
  * call's `function_error`, as a provider reports a function that failed. Records every call, for tests.
  */
-export class InMemoryFunctions implements FunctionCaller {
+export class InMemoryFunctions implements Functions {
   readonly calls: FunctionCallRequest[] = [];
   private readonly functions = new Map<
     string,

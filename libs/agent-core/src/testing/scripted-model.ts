@@ -51,7 +51,7 @@ export class ScriptedModelClient implements ModelClient {
       usage: reply.usage ??
         this.options.billing?.(request) ??
         this.options.usage ?? { prompt_tokens: 10, completion_tokens: 5 },
-      finishReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
+      stopReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
       model: this.model,
       provider: this.name,
       elapsedMs: 1,

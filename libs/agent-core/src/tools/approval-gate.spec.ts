@@ -93,7 +93,7 @@ describe('approval gate', () => {
       needs_approval: ['*'],
     });
     const result = await agent.run('1 + 2?');
-    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'waiting_approval' });
+    expect(result).toMatchObject({ finish_reason: 'awaiting_approval', phase: 'awaiting_approval' });
     expect(result.reply).toContain('add');
     expect(functions.calls).toHaveLength(0);
   });

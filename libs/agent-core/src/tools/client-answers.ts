@@ -33,7 +33,7 @@ export function clientAnswers(
         ...outcomeOf(ctx, call, asked.arguments, { result, executed: true, elapsedMs: 0 }),
         index: CLIENT_INDEX + index,
       };
-      await ctx.store?.toolCallCompleted(run, call, outcome);
+      await ctx.journal?.toolCallCompleted(run, call, outcome);
       return outcome;
     };
   const indices = calls.flatMap((call, index) => (tools.has(call.name) ? [index] : []));

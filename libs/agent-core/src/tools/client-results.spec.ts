@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../agent-definition';
-import { InMemoryRunStore } from '../journal/in-memory-run-store';
+import { InMemoryRunJournal } from '../journal/in-memory-run-journal';
 import type { JournalEntry } from '../journal/journal-entry';
 import { JournalReplay, resumeFromJournal } from '../journal/journal-replay';
 import { PromptSet } from '../prompts/prompt-set';
@@ -20,14 +20,14 @@ const askUser = new ClientToolSet([
 /** One run of the agent on `replies`; from `journal` with the caller's `results` when given. */
 async function runOnce(replies: ScriptedReply[], journal?: JournalEntry[], results?: ClientResults) {
   const model = new ScriptedModelClient(replies);
-  const store = new InMemoryRunStore();
+  const store = new InMemoryRunJournal();
   const run = new RunState({ runId: 'run_1', sessionId: '' }, agent, { timeoutMs: 10_000 });
   const live = {
     run,
     model,
     functions: arithmetic(),
     prompts: new PromptSet(agent),
-    store,
+    journal: store,
     clientTools: askUser,
     ...(results ? { clientResults: results } : {}),
   };

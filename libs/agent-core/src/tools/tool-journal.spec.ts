@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryRunStore } from '../journal/in-memory-run-store';
+import { InMemoryRunJournal } from '../journal/in-memory-run-journal';
 import { JournalReplay } from '../journal/journal-replay';
 import { replayJournal } from '../journal/replay-journal';
 import type { RunState } from '../run-state';
@@ -31,7 +31,7 @@ function slowAfterFastJournaled() {
       return { data: { v: 'slow' } };
     })
     .add(numberFunction('fast'), () => ({ data: { v: 'fast' } }));
-  const store = new (class extends InMemoryRunStore {
+  const store = new (class extends InMemoryRunJournal {
     override toolCallCompleted(run: RunState, call: ToolCall, outcome: ToolOutcome): void {
       super.toolCallCompleted(run, call, outcome);
       events.push(`${call.name} journaled`);
@@ -51,7 +51,7 @@ describe('tool calls in the journal', () => {
       const hooks = {
         afterTool: (_run: RunState, outcome: ToolOutcome) => void hooked.push(outcome.call.name),
       };
-      const { agent } = harness([BOTH, 'done'], { protocol: 'native' }, { functions, store, hooks });
+      const { agent } = harness([BOTH, 'done'], { protocol: 'native' }, { functions, journal: store, hooks });
 
       const result = await agent.run({ message: 'both', runId: 'run_1' });
 
@@ -68,7 +68,7 @@ describe('tool calls in the journal', () => {
 
   it('a journal in settling order rebuilds the run as it ran, calls in call order', async () => {
     const { functions, store } = slowAfterFastJournaled();
-    const { agent, model } = harness([BOTH, 'done'], { protocol: 'native' }, { functions, store });
+    const { agent, model } = harness([BOTH, 'done'], { protocol: 'native' }, { functions, journal: store });
     const result = await agent.run({ message: 'both', runId: 'run_1' });
     const entries = store.load('run_1');
 

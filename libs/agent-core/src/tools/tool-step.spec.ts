@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../agent-definition';
-import { InMemoryRunStore } from '../journal/in-memory-run-store';
+import { InMemoryRunJournal } from '../journal/in-memory-run-journal';
 import { PromptSet } from '../prompts/prompt-set';
 import { RunState } from '../run-state';
 import { runStrategy } from '../run-turn';
@@ -10,12 +10,12 @@ import { InMemoryFunctions } from '../testing/in-memory-functions';
 import { ScriptedModelClient } from '../testing/scripted-model';
 
 /** A journal whose call-start writes wait until the test lets them through. */
-class GatedStore extends InMemoryRunStore {
+class GatedStore extends InMemoryRunJournal {
   private open!: () => void;
   readonly gate = new Promise<void>((resolve) => (this.open = resolve));
   startsHandedOver = 0;
 
-  override toolCallStarted(...args: Parameters<InMemoryRunStore['toolCallStarted']>): Promise<void> {
+  override toolCallStarted(...args: Parameters<InMemoryRunJournal['toolCallStarted']>): Promise<void> {
     this.startsHandedOver += 1;
     super.toolCallStarted(...args);
     return this.gate;
@@ -40,7 +40,7 @@ function turnCallingAdd(idempotent: boolean) {
   const model = new ScriptedModelClient([action('add', { a: 2, b: 3 }), finalAnswer('5')]);
   run.transition('running');
   const outcome = runStrategy(
-    { run, model, functions, prompts: new PromptSet(definition), store },
+    { run, model, functions, prompts: new PromptSet(definition), journal: store },
     [{ role: 'user', content: 'add them' }],
     JSON_PLAN_PARSER,
   );

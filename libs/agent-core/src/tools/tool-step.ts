@@ -163,7 +163,7 @@ async function settle(
     elapsed_ms: outcome.elapsedMs,
   });
   // journaled as it settles, not behind the slowest call of its step (the entry carries its index)
-  if (!outcome.replayed) await ctx.store?.toolCallCompleted(run, call, outcome);
+  if (!outcome.replayed) await ctx.journal?.toolCallCompleted(run, call, outcome);
   return outcome;
 }
 
@@ -230,7 +230,7 @@ async function journalStart(
   started: { step: number; index: number; name: string; args: Record<string, unknown> },
   definition?: FunctionDefinition,
 ): Promise<void> {
-  const written = ctx.store?.toolCallStarted?.(ctx.run, started);
+  const written = ctx.journal?.toolCallStarted?.(ctx.run, started);
   if (!definition?.idempotent) return written;
   // Not awaited, so not failing the call either: the store reports its own failed writes.
   void Promise.resolve(written).catch(() => undefined);

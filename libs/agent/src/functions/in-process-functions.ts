@@ -1,4 +1,4 @@
-import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '@app/agent-core';
+import type { FunctionCallOutcome, FunctionCallRequest, Functions } from '@app/agent-core';
 import { AppError, type FunctionDefinition, type FunctionResult } from '@app/contracts';
 import {
   abortOnTimeout,
@@ -21,12 +21,12 @@ interface Entry {
 }
 
 /**
- * The application's functions, run in its own process (the run engine's FunctionCaller): the same
+ * The application's functions, run in its own process (the run engine's Functions): the same
  * validation as the platform's providers (`parseParams`), an AbortSignal that fires at the
  * shorter of the call's and the function's time limit and when the run stops, and every failure
  * answered as an error outcome (never thrown), so the model reads why.
  */
-export class InProcessFunctions implements FunctionCaller {
+export class InProcessFunctions implements Functions {
   private readonly byName = new Map<string, Entry>();
   private readonly sorted: FunctionDefinition[];
 

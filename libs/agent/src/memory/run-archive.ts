@@ -3,7 +3,7 @@ import {
   InMemoryMemoryStore,
   type MemoryScope,
   type MemoryStore,
-  segmentRun,
+  RunArchiver,
 } from '@app/agent-core';
 import type { FunctionLogger } from '@app/functions';
 
@@ -16,55 +16,47 @@ export interface AgentMemoryOptions {
 
 /**
  * One agent's memory: the store its runs search within the scope (the runtime's memory port), and
- * each completed run archived there behind its result.
+ * each completed run archived there behind its result (the engine's `RunArchiver`, as the
+ * platform's executor archives).
  */
 export class RunArchive {
   readonly store: MemoryStore;
   readonly scope: MemoryScope;
-  private readonly pending = new Set<Promise<void>>();
+  private readonly archiver: RunArchiver;
 
   constructor(
     options: AgentMemoryOptions,
     private readonly agent: string,
-    private readonly logger?: FunctionLogger,
+    logger?: FunctionLogger,
   ) {
     this.store = options.store ?? new InMemoryMemoryStore();
     this.scope = options.scope;
+    this.archiver = new RunArchiver(this.store, {
+      failed: (run, _count, err) =>
+        logger?.error('could not archive the run to memory; the run is not affected', {
+          run_id: run.runId,
+          error: (err as Error).message,
+        }),
+    });
   }
 
   /** Returns at once; the write happens after, and its failure is logged, never the run's. */
   archive(result: AgentResult): void {
     if (result.phase !== 'completed') return;
-    const write = new Promise((resolve) => setImmediate(resolve))
-      .then(() => this.write(result))
-      .finally(() => this.pending.delete(write));
-    this.pending.add(write);
+    this.archiver.archive({
+      runId: result.run_id,
+      principal: this.scope.principal,
+      sessionId: result.session_id,
+      agent: this.agent,
+      input: result.input,
+      trace: result.trace,
+      reply: result.reply,
+      at: new Date(),
+    });
   }
 
   /** Resolves when every archive started so far is written (or given up). */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all(this.pending);
-  }
-
-  private async write(result: AgentResult): Promise<void> {
-    try {
-      await this.store.append(
-        segmentRun({
-          runId: result.run_id,
-          principal: this.scope.principal,
-          sessionId: result.session_id,
-          agent: this.agent,
-          input: result.input,
-          trace: result.trace,
-          reply: result.reply,
-          at: new Date(),
-        }),
-      );
-    } catch (err) {
-      this.logger?.error('could not archive the run to memory; the run is not affected', {
-        run_id: result.run_id,
-        error: (err as Error).message,
-      });
-    }
+  settled(): Promise<void> {
+    return this.archiver.settled();
   }
 }

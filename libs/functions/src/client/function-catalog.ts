@@ -1,5 +1,4 @@
-import type { Subscription } from '@nats-io/transport-node';
-import { type Bus, NatsUnavailableError } from '@app/bus';
+import { type Bus, NatsUnavailableError, type Subscription } from '@app/bus';
 import {
   Events,
   type FnCatalogReply,

@@ -1,5 +1,4 @@
-import type { Subscription } from '@nats-io/transport-node';
-import { ACK_AFTER_MS, type Bus, type HandlerContext, KvBucket } from '@app/bus';
+import { ACK_AFTER_MS, type Bus, type HandlerContext, KvBucket, type Subscription } from '@app/bus';
 import {
   Buckets,
   type FnAnnounce,

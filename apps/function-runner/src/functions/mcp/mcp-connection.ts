@@ -13,11 +13,13 @@ import {
 import type { McpServerConfig } from '@app/config';
 import { FunctionFailedError, type FunctionResult, TimeoutError, UnavailableError } from '@app/contracts';
 import type { Logger } from '@app/observability';
+import { Backoff } from '@app/retry';
 import { toFunctionResult, type ToolCallResult } from './mcp-tool-result';
 import type { NetworkIsolation } from '../sandbox/network-isolation';
 import { openTransport } from './mcp-transport';
 
-const BACKOFF_MS = [100, 200, 400, 800, 1_600, 2_000];
+/** Reconnects: 0.1 s doubling to 2 s. */
+const RECONNECT = { firstMs: 100, maxMs: 2_000 };
 const MAX_PAGES = 50;
 
 type State = { kind: 'connecting' } | { kind: 'ready'; client: Client } | { kind: 'down'; reason: string };
@@ -30,7 +32,7 @@ type State = { kind: 'connecting' } | { kind: 'ready'; client: Client } | { kind
  */
 export class McpConnection {
   private state: State = { kind: 'down', reason: 'not connected yet' };
-  private attempt = 0;
+  private readonly backoff = new Backoff(RECONNECT);
   private retryTimer?: NodeJS.Timeout;
   private connecting?: Promise<void>;
   private closed = false;
@@ -147,7 +149,7 @@ export class McpConnection {
       const tools = await this.listTools(client);
       if (this.closed) return void (await client.close());
       this.state = { kind: 'ready', client };
-      this.attempt = 0;
+      this.backoff.reset();
       this.logger.info(`MCP server '${this.server.name}' connected`, { tools: tools.length });
       this.onTools(tools);
     } catch (err) {
@@ -155,7 +157,7 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       const reason = `${(err as Error).message} ${detail(stderrTail())}`.trim().slice(0, 500);
       this.state = { kind: 'down', reason };
-      if (this.attempt === 0)
+      if (this.backoff.retries === 0)
         this.logger.warn(`MCP server '${this.server.name}' could not connect: ${reason}`);
       this.retry();
     }
@@ -172,10 +174,8 @@ export class McpConnection {
 
   private retry(): void {
     if (this.closed) return;
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    this.attempt++;
     clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    this.retryTimer = setTimeout(() => void this.connect(), this.backoff.next());
     this.retryTimer.unref();
   }
 

@@ -12,6 +12,7 @@ import {
 } from '@app/contracts';
 import { CallNotDeliveredError, FunctionCatalog, FunctionClient } from '@app/functions';
 import { KeyBudgetRepository, UsageLimits } from '@app/limits';
+import { retry } from '@app/retry';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import type { FireOutcome } from '../domain/fire-outcome';
 import type { DelayTask } from '../domain/task';
@@ -31,8 +32,8 @@ export type RunnableTask = Pick<
   | 'traceparent'
 > & { catchup_window_ms?: number };
 
-const FIRST_RETRY_MS = 500;
-const MAX_RETRY_MS = 4_000;
+/** A target that never received the fire is asked again: 0.5 s doubling to 4 s. */
+const RETRIES = { firstMs: 500, maxMs: 4_000 };
 
 /** An agent turn that ended this way did what it was asked (a plan may wait for a human). */
 const FINISHED = new Set<FinishReason>(['final', 'awaiting_approval']);
@@ -66,17 +67,16 @@ export class TaskRunner {
     const catchupEnds = due.getTime() + (task.catchup_window_ms ?? this.settings.catchupWindowMs);
     const giveUpAt = Math.min(fireEnds, catchupEnds);
     return inSpan(`fire ${task.name}`, { attributes, links: linkTo(task.traceparent) }, async () => {
-      for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
+      const attempt = () => {
         const timeoutMs = Math.max(1, fireEnds - Date.now());
-        try {
-          return task.target === 'agent'
-            ? await this.runAgent(task, timeoutMs)
-            : await this.runFunction(task, fireId, timeoutMs);
-        } catch (err) {
-          if (!neverReceived(err) || Date.now() + wait >= giveUpAt)
-            return { status: 'failed', error: describe(err, task) };
-          await new Promise((resolve) => setTimeout(resolve, wait));
-        }
+        return task.target === 'agent'
+          ? this.runAgent(task, timeoutMs)
+          : this.runFunction(task, fireId, timeoutMs);
+      };
+      try {
+        return await retry(attempt, { policy: RETRIES, retryable: neverReceived, deadline: giveUpAt });
+      } catch (err) {
+        return { status: 'failed', error: describe(err, task) };
       }
     });
   }

@@ -3,7 +3,7 @@ import type { FunctionCallRequest } from '@app/agent-core';
 import { type Bus, NoRespondersError, ResponderGoneError } from '@app/bus';
 import { TimeoutError } from '@app/contracts';
 import { FunctionClient } from '@app/functions';
-import { BusFunctionCaller } from './bus-function.caller';
+import { BusFunctions } from './bus-functions';
 import type { FunctionCatalogService } from './function-catalog.service';
 
 const request: FunctionCallRequest = {
@@ -16,17 +16,17 @@ const request: FunctionCallRequest = {
 };
 
 /** The real function client over a bus whose request fails the way NATS does. */
-function callerOver(bus: Partial<Bus>): BusFunctionCaller {
+function callerOver(bus: Partial<Bus>): BusFunctions {
   const client = new FunctionClient({ connected: true, publish: vi.fn(), ...bus } as unknown as Bus);
-  return new BusFunctionCaller(client, {} as FunctionCatalogService);
+  return new BusFunctions(client, {} as FunctionCatalogService);
 }
 
 const failing = (err: Error) => callerOver({ request: vi.fn().mockRejectedValue(err) });
 
-describe('BusFunctionCaller', () => {
+describe('BusFunctions', () => {
   it('sends the engine’s idempotency key with the call, and none when the engine names none', async () => {
     const call = vi.fn().mockResolvedValue({ status: 'success', result: { message: 'ok' }, elapsed_ms: 1 });
-    const caller = new BusFunctionCaller({ call } as unknown as FunctionClient, {} as FunctionCatalogService);
+    const caller = new BusFunctions({ call } as unknown as FunctionClient, {} as FunctionCatalogService);
     await caller.call({ ...request, idempotencyKey: 'run_1:3:0' });
     await caller.call(request);
     expect(call.mock.calls[0][2]).toMatchObject({ idempotencyKey: 'run_1:3:0', callId: 'call_1' });

@@ -1,11 +1,11 @@
-import type { RunStore } from '../ports';
+import type { RunJournal } from '../ports';
 import type { RunState } from '../run-state';
 import type { ToolCall, ToolOutcome } from '../tools/tool-call';
 import type { CompletionResult } from '../model/model-client';
 import { JournalCursor, type JournalEntry } from './journal-entry';
 
 /** Journals kept in this process's memory: for tests and embedded runtimes. */
-export class InMemoryRunStore implements RunStore {
+export class InMemoryRunJournal implements RunJournal {
   private readonly journals = new Map<string, { cursor: JournalCursor; entries: JournalEntry[] }>();
 
   modelStepCompleted(run: RunState, step: { step: number; result: CompletionResult }): void {

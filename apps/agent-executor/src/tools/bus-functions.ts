@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FunctionCallOutcome, FunctionCallRequest, FunctionCaller } from '@app/agent-core';
+import type { FunctionCallOutcome, FunctionCallRequest, Functions } from '@app/agent-core';
 import { type ErrorBody, type FunctionDefinition, toAppError } from '@app/contracts';
 import { FunctionClient, NoProviderError } from '@app/functions';
 import { FunctionCatalogService } from './function-catalog.service';
@@ -10,7 +10,7 @@ import { FunctionCatalogService } from './function-catalog.service';
  * with the function client's own code and message.
  */
 @Injectable()
-export class BusFunctionCaller implements FunctionCaller {
+export class BusFunctions implements Functions {
   constructor(
     @Inject(FunctionClient) private readonly functions: FunctionClient,
     @Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService,

@@ -1,0 +1,2 @@
+export { Backoff, type BackoffPolicy, sleep } from './backoff';
+export { retry, type RetryOptions } from './retry';

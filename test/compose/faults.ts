@@ -28,6 +28,73 @@ async function turnSucceeds(stack: Stack, timeoutMs: number): Promise<void> {
   );
 }
 
+/** The executor's process killed with -9 while its run waits on the model: back, and the run answered. */
+async function killExecutorMidRun(stack: Stack): Promise<void> {
+  await script(stack.llm, {
+    rules: [
+      { match: '/<result name="whoami"/', reply: 'survived' },
+      { match: 'compose-crash', reply: { text: `Working.${call('whoami')}`, latencyMs: 4_000 } },
+    ],
+  });
+  const turn = api(stack.base, 'POST', '/api/v1/chat', { message: 'compose-crash' });
+  const running = await expectEventually(
+    async () => {
+      const page = await api(stack.base, 'GET', '/api/v1/runs?status=running');
+      const items = page.body.items as { id: string }[];
+      expect(items).toHaveLength(1);
+      return items[0].id;
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
+  const [executor] = await containersOf('agent-executor');
+  const before = await inspect(executor);
+  process.kill(before.pid, 'SIGKILL');
+  await expectEventually(
+    async () => {
+      const after = await inspect(executor);
+      expect(after.restarts).toBeGreaterThan(before.restarts);
+      expect(after.health).toBe('healthy');
+    },
+    { timeoutMs: 90_000, intervalMs: 1_000 },
+  );
+  const answered = await turn;
+  if (answered.status === 200) expect(answered.body.reply).toBe('survived');
+  await expectEventually(
+    async () => {
+      const run = await api(stack.base, 'GET', `/api/v1/runs/${running}`);
+      expect(run.body).toMatchObject({ status: 'completed', reply: 'survived' });
+    },
+    { timeoutMs: 60_000, intervalMs: 1_000 },
+  );
+}
+
+/** `down` then `up`: what the volumes keep. */
+async function downAndUp(stack: Stack): Promise<void> {
+  const key = await api(stack.base, 'POST', '/api/v1/keys', {
+    name: 'compose-key',
+    scopes: ['chat', 'tasks:read'],
+  });
+  expect(key.status, JSON.stringify(key.body)).toBe(201);
+  const later = await api(stack.base, 'POST', '/api/v1/delays', {
+    name: 'compose-kept',
+    run_at: new Date(Date.now() + 86_400_000).toISOString(),
+    function: 'whoami',
+  });
+  expect(later.status).toBe(201);
+  stack.natsLogs.push(await logsOf('nats'));
+  await compose(['down'], 300_000);
+  await compose(['up', '-d'], 600_000);
+  await untilHealthy(['nats', 'redis', 'postgres', ...SERVICES], 1, 180_000);
+  stack.llm = await published('llm', 4010);
+  for (const session of stack.sessions)
+    expect((await api(stack.base, 'GET', `/api/v1/sessions/${session}`)).status, session).toBe(200);
+  expect((await api(stack.base, 'GET', '/api/v1/delays/compose-kept')).body.status).toBe('pending');
+  expect((await api(stack.base, 'GET', '/api/v1/crons/compose-cron')).status).toBe(200);
+  const me = await api(stack.base, 'GET', '/api/v1/me', undefined, key.body.key as string);
+  expect(me.status, JSON.stringify(me.body)).toBe(200);
+  await turnSucceeds(stack, 60_000);
+}
+
 /** --scale function-runner=3 and the faults: NATS restarted, the executor killed, the stack down and up. */
 export function scaleAndFaultChecks(stack: Stack): void {
   it('spreads calls over three function-runner containers (--scale function-runner=3)', async () => {
@@ -61,70 +128,11 @@ export function scaleAndFaultChecks(stack: Stack): void {
     });
   });
 
-  it('brings an executor killed with kill -9 back (restart policy), and its run is answered', async () => {
-    await script(stack.llm, {
-      rules: [
-        { match: '/<result name="whoami"/', reply: 'survived' },
-        { match: 'compose-crash', reply: { text: `Working.${call('whoami')}`, latencyMs: 4_000 } },
-      ],
-    });
-    const turn = api(stack.base, 'POST', '/api/v1/chat', { message: 'compose-crash' });
-    const running = await expectEventually(
-      async () => {
-        const page = await api(stack.base, 'GET', '/api/v1/runs?status=running');
-        const items = page.body.items as { id: string }[];
-        expect(items).toHaveLength(1);
-        return items[0].id;
-      },
-      { timeoutMs: 30_000, intervalMs: 200 },
-    );
-    const [executor] = await containersOf('agent-executor');
-    const before = await inspect(executor);
-    process.kill(before.pid, 'SIGKILL');
-    await expectEventually(
-      async () => {
-        const after = await inspect(executor);
-        expect(after.restarts).toBeGreaterThan(before.restarts);
-        expect(after.health).toBe('healthy');
-      },
-      { timeoutMs: 90_000, intervalMs: 1_000 },
-    );
-    const answered = await turn;
-    if (answered.status === 200) expect(answered.body.reply).toBe('survived');
-    await expectEventually(
-      async () => {
-        const run = await api(stack.base, 'GET', `/api/v1/runs/${running}`);
-        expect(run.body).toMatchObject({ status: 'completed', reply: 'survived' });
-      },
-      { timeoutMs: 60_000, intervalMs: 1_000 },
-    );
-  });
+  it('brings an executor killed with kill -9 back (restart policy), and its run is answered', () =>
+    killExecutorMidRun(stack));
 
-  it('keeps sessions, tasks and API keys across docker-compose down and up (volumes)', async () => {
-    const key = await api(stack.base, 'POST', '/api/v1/keys', {
-      name: 'compose-key',
-      scopes: ['chat', 'tasks:read'],
-    });
-    expect(key.status, JSON.stringify(key.body)).toBe(201);
-    const later = await api(stack.base, 'POST', '/api/v1/delays', {
-      name: 'compose-kept',
-      run_at: new Date(Date.now() + 86_400_000).toISOString(),
-      function: 'whoami',
-    });
-    expect(later.status).toBe(201);
-    stack.natsLogs.push(await logsOf('nats'));
-    await compose(['down'], 300_000);
-    await compose(['up', '-d'], 600_000);
-    await untilHealthy(['nats', 'redis', 'postgres', ...SERVICES], 1, 180_000);
-    stack.llm = await published('llm', 4010);
-    for (const session of stack.sessions)
-      expect((await api(stack.base, 'GET', `/api/v1/sessions/${session}`)).status, session).toBe(200);
-    expect((await api(stack.base, 'GET', '/api/v1/delays/compose-kept')).body.status).toBe('pending');
-    expect((await api(stack.base, 'GET', '/api/v1/crons/compose-cron')).status).toBe(200);
-    const me = await api(stack.base, 'GET', '/api/v1/me', undefined, key.body.key as string);
-    expect(me.status, JSON.stringify(me.body)).toBe(200);
-    await turnSucceeds(stack, 60_000);
-  });
+  it('keeps sessions, tasks and API keys across docker-compose down and up (volumes)', () =>
+    downAndUp(stack));
 
   it('never had NATS refuse a service anything during the whole test', async () => {
     const logs = [...stack.natsLogs, await logsOf('nats')].join('\n');

@@ -2,8 +2,8 @@ import { expect, it } from 'vitest';
 import { expectEventually } from '@app/testing';
 import { api, call, containersOf, inspect, script, SERVICES, type Stack } from './stack';
 
-/** The stack serves: health, NATS users, metrics, a turn with a call, a stream, a delay, a cron by the AI. */
-export function servingChecks(stack: Stack): void {
+/** The stack is up: every service healthy, connected as its NATS user, with its metrics. */
+export function upChecks(stack: Stack): void {
   it('reports every service healthy, and /health 200 with the scripted model', async () => {
     const ps = await stack.ps();
     for (const service of [...SERVICES, 'nats', 'redis', 'postgres'])
@@ -42,7 +42,10 @@ export function servingChecks(stack: Stack): void {
       expect(text, service).toMatch(new RegExp(`^ac_\\w+\\{.*service="${service}"`, 'm'));
     }
   });
+}
 
+/** The stack serves: a turn with a call, a stream, a delay, a cron the AI makes. */
+export function servingChecks(stack: Stack): void {
   it('answers a chat turn that calls a function, through the published gateway port', async () => {
     await script(stack.llm, {
       rules: [

@@ -5,7 +5,7 @@
 import { beforeAll, describe } from 'vitest';
 import { scaleAndFaultChecks } from './faults';
 import { imageChecks, type StartTime, startTimes } from './images';
-import { servingChecks } from './serving';
+import { servingChecks, upChecks } from './serving';
 import { ADMIN_KEY, compose, published, SERVICES, type Stack, untilHealthy } from './stack';
 
 describe('docker compose up, for real', () => {
@@ -27,6 +27,7 @@ describe('docker compose up, for real', () => {
     stack.llm = await published('llm', 4010);
   }, 900_000);
 
+  describe('is up', () => upChecks(stack));
   describe('serves', () => servingChecks(stack));
   describe('ships images worth shipping', () => imageChecks(stack, () => times));
   describe('scales and survives its faults', () => scaleAndFaultChecks(stack));

@@ -26,7 +26,8 @@ export const TASK_NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,63}$/u;
 export const MAX_PARAMS_CHARS = 64_000;
 
 /**
- * `unknown`: the fire was interrupted (its scheduler stopped while the target ran) and no record
+ * `refused`: the task was not run, because the API key that created it was revoked or deleted
+ * (`error` says which). `unknown`: the fire was interrupted (its scheduler stopped while the target ran) and no record
  * of the function call says how it ended: it may have run, in part or in full, or not at all.
  */
 export const DELAY_STATUSES = [
@@ -36,10 +37,11 @@ export const DELAY_STATUSES = [
   'failed',
   'cancelled',
   'missed',
+  'refused',
   'unknown',
 ] as const;
 export type DelayStatus = (typeof DELAY_STATUSES)[number];
-export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed', 'unknown'] as const;
+export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed', 'refused', 'unknown'] as const;
 export type FireStatus = (typeof FIRE_STATUSES)[number];
 /** What happens to a delay that was due while no scheduler ran . */
 export const MISFIRE_POLICIES = ['missed', 'run_once'] as const;

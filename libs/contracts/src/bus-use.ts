@@ -151,7 +151,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
     buckets: [Buckets.fnOutcomes],
   },
   scheduler: {
-    asks: all(...functionCaller.asks, ...functionProvider([]).asks, Routes.agentRun),
+    asks: all(...functionCaller.asks, ...functionProvider([]).asks, Routes.agentRun, Routes.agentProfileGet),
     serves: all(
       Routes.schedulerDelayCreate,
       Routes.schedulerDelayList,

@@ -83,6 +83,10 @@ try {
   if (err instanceof UsageError) fail(err.message);
   throw err;
 }
+if (options.help) {
+  console.log(options.help);
+  process.exit(0);
+}
 if (options.build) build();
 const config = loadConfig();
 const { maskUrl } = require(join(root, 'dist/libs/config/src'));

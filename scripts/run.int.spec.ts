@@ -80,9 +80,7 @@ describe('scripts/run.mjs, the launcher of npm start, npm test and the tools', (
     writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock));
     const reinstalled = npmRun(dir);
     expect(reinstalled.status, reinstalled.stderr).toBe(0);
-    expect(reinstalled.stderr).toContain(
-      'dep is 1.0.0, package-lock.json asks for 1.0.1: npm ci',
-    );
+    expect(reinstalled.stderr).toContain('dep is 1.0.0, package-lock.json asks for 1.0.1: npm ci');
   });
 
   it('never runs npm ci through a node_modules that is a link (a worktree sharing one)', () => {

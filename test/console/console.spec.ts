@@ -154,6 +154,10 @@ describe('the web console in Chromium against the four services', () => {
       await expectEventually(async () =>
         expect(await page.getByLabel('Agent').locator('option').count()).toBeGreaterThan(2),
       );
+      // the default agent offered once, by its name
+      expect(
+        (await page.getByLabel('Agent').locator('option').allTextContents()).filter((t) => /default/.test(t)),
+      ).toEqual(['default']);
       await page.getByLabel('Agent').selectOption('approver');
       await page.getByLabel('Message').fill('Four plus four');
       await page.getByLabel('Message').press('Enter');

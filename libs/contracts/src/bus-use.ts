@@ -12,6 +12,15 @@ export const Buckets = {
 } as const;
 
 /**
+ * The JetStream streams of the platform (besides the buckets'): each keeps the events published on
+ * some subjects for a while, for readers to read again.
+ */
+export const Streams = {
+  /** Every run's events (`agent.events.<run>`): a stream that lost its connection resumes from them. */
+  runEvents: { name: 'RUN_EVENTS', subjects: [Events.agentEvents(ANY_TOKEN).subject] },
+} as const;
+
+/**
  * What one service does on the bus. A route or event may name a family of subjects with
  * `ANY_TOKEN` (`agent.events.*`), or with a token that ends in `*` for every token starting so
  * (`fn.exec.agent_*`: NATS itself can only grant the whole token, `fn.exec.*`).
@@ -30,6 +39,8 @@ export interface BusUse {
   hears: readonly OnSubject[];
   /** JetStream key-value buckets it opens, reads, writes and watches. */
   buckets: readonly string[];
+  /** JetStream streams (of `Streams`) it opens (creating or updating them) and reads. */
+  streams: readonly string[];
 }
 
 const all = (...items: OnSubject[]): readonly OnSubject[] => items;
@@ -92,8 +103,10 @@ export const BusUses: Record<ServiceName, BusUse> = {
     ),
     serves: all(Routes.servicePing('gateway')),
     publishes: all(),
-    hears: all(Events.agentEvents(ANY_TOKEN), Events.agentRunResumed, Events.fnAnnounce),
+    // a run's events are read from the stream that keeps them (`streams`), on its own inbox
+    hears: all(Events.agentRunResumed, Events.fnAnnounce),
     buckets: [],
+    streams: [Streams.runEvents.name],
   },
   'agent-executor': {
     asks: all(
@@ -141,6 +154,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
     ),
     hears: all(Events.agentProfileChanged, ...functionCaller.hears, ...functionProvider([]).hears),
     buckets: [Buckets.fnOutcomes],
+    streams: [],
   },
   'function-runner': {
     ...functionProvider([Routes.fnExec(ANY_TOKEN)]),
@@ -149,6 +163,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
       Routes.servicePing('function-runner'),
     ),
     buckets: [Buckets.fnOutcomes],
+    streams: [],
   },
   scheduler: {
     asks: all(...functionCaller.asks, ...functionProvider([]).asks, Routes.agentRun),
@@ -167,6 +182,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
     publishes: all(...functionCaller.publishes, ...functionProvider([]).publishes),
     hears: all(...functionCaller.hears, ...functionProvider([]).hears),
     buckets: [Buckets.fnOutcomes],
+    streams: [],
   },
 };
 
@@ -189,13 +205,17 @@ export function natsGrants(service: ServiceName): NatsGrants {
       use.serves.some((served) => subjectsMeet(asked.subject, served.subject)),
     ),
   );
-  const ownInbox = use.asks.length > 0 || use.buckets.length > 0 ? [`${Subjects.inbox(service)}.>`] : [];
+  const ownInbox =
+    use.asks.length > 0 || use.buckets.length > 0 || use.streams.length > 0
+      ? [`${Subjects.inbox(service)}.>`]
+      : [];
   return {
     publish: fewest([
       ...use.asks.map((r) => r.subject),
       ...use.publishes.map((e) => e.subject),
       ...askers.map((asker) => `${Subjects.inbox(asker)}.>`),
       ...use.buckets.flatMap(bucketPublishSubjects),
+      ...use.streams.flatMap(streamPublishSubjects),
     ]),
     subscribe: fewest([...ownInbox, ...use.serves.map((r) => r.subject), ...use.hears.map((e) => e.subject)]),
   };
@@ -218,6 +238,24 @@ function bucketPublishSubjects(bucket: string): string[] {
     `$JS.API.CONSUMER.DELETE.${stream}.*`,
     `$JS.FC.${stream}.>`,
     `$KV.${bucket}.>`,
+  ];
+}
+
+/**
+ * What the official JetStream client (`@nats-io/jetstream`) publishes to open and read one stream:
+ * its API (open or create, update its limits, read its status, get the last message of a subject),
+ * the ordered consumers that read it (create, read, delete) and their flow control answers.
+ */
+function streamPublishSubjects(stream: string): string[] {
+  return [
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.STREAM.CREATE.${stream}`,
+    `$JS.API.STREAM.UPDATE.${stream}`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.>`,
+    `$JS.API.CONSUMER.INFO.${stream}.*`,
+    `$JS.API.CONSUMER.DELETE.${stream}.*`,
+    `$JS.FC.${stream}.>`,
   ];
 }
 

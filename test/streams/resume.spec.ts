@@ -3,6 +3,7 @@
 // database; each service its own NATS user of deploy/nats/auth.conf): exactly the events after the
 // last one received, none twice, ending with `run_end` — while the run goes on, and after it ended.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentChassisClient, type ChatEvent } from '@app/client';
 import type { RunView } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import type { SseEvent } from '../chat/chat-stack';
@@ -113,7 +114,68 @@ describe('a stream resumed with Last-Event-ID (two gateways, NATS users, the scr
     ]);
   });
 
+  it('the typed client resumes a dropped stream by itself, with Last-Event-ID', async () => {
+    const asked: string[] = [];
+    let cuts = 0;
+    const cuttingFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const lastEventId = new Headers(init?.headers).get('last-event-id');
+      asked.push(
+        `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}${lastEventId ? ` after ${lastEventId}` : ''}`,
+      );
+      if (cuts > 0 || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream'))
+        return res;
+      cuts++;
+      return new Response(cutAfter(res.body, 'event: tool_result'), {
+        status: res.status,
+        headers: res.headers,
+      });
+    };
+    stack.llm.setScript({
+      ...SLOW_ANSWER,
+      rules: [...SLOW_ANSWER.rules, { match: 'client-resume', reply: addCall(2, 3) }],
+    });
+    const client = new AgentChassisClient({ baseUrl: a, fetch: cuttingFetch });
+    const events: ChatEvent[] = [];
+    for await (const event of client.chatStream({ message: 'client-resume' })) events.push(event);
+
+    const runId = (events[0].data as { run_id: string }).run_id;
+    const toolResult = events.find((e) => e.type === 'tool_result');
+    expect(asked).toEqual(['POST /api/v1/chat', `GET /api/v1/runs/${runId}/events after ${toolResult?.id}`]);
+    const whole = await resume(a, runId);
+    expect(events.map((e) => [e.type, e.id, e.data])).toEqual(
+      whole.events.map((e) => [e.event, e.id, e.data]),
+    );
+    expect(events.at(-1)?.type).toBe('run_end');
+  });
+
   it('leaves no NATS permission violation in the broker’s log', () => {
     expect(stack.nats.violations()).toEqual([]);
   });
 });
+
+/**
+ * The body of a stream, cut as a dropped connection cuts it: passed on up to the end of the event
+ * whose text includes `marker`, then the connection is closed and the reader gets fetch's error.
+ */
+function cutAfter(body: ReadableStream<Uint8Array>, marker: string): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let text = '';
+  let sent = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      text += decoder.decode(value, { stream: true });
+      const at = text.indexOf(marker);
+      const end = at < 0 ? -1 : text.indexOf('\n\n', at);
+      controller.enqueue(encoder.encode(text.slice(sent, end < 0 ? text.length : end + 2)));
+      sent = text.length;
+      if (end < 0) return;
+      await reader.cancel();
+      controller.error(new TypeError('terminated'));
+    },
+  });
+}

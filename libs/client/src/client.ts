@@ -34,6 +34,7 @@ import type {
 } from '@app/contracts';
 import { AgentChassisError } from './errors';
 import { Http, segment } from './http';
+import { EVENT_TYPES } from './event-types';
 import { readSse } from './sse';
 import type {
   ChatEvent,
@@ -54,18 +55,6 @@ export interface ClientOptions {
   /** Extra headers on every request. */
   headers?: Record<string, string>;
 }
-
-const EVENT_TYPES = new Set<string>([
-  'run_start',
-  'thought',
-  'tool_call',
-  'tool_result',
-  'plan',
-  'step',
-  'delta',
-  'run_end',
-  'error',
-]);
 
 /** A typed client of the AgentChassis gateway (REST + SSE); nothing but the platform's fetch. */
 export class AgentChassisClient {
@@ -265,7 +254,7 @@ export class AgentChassisClient {
         status: res.status,
       });
     for await (const message of readSse(res.body, signal)) {
-      if (!EVENT_TYPES.has(message.event)) continue;
+      if (!Object.hasOwn(EVENT_TYPES, message.event)) continue;
       let data: unknown;
       try {
         data = JSON.parse(message.data);

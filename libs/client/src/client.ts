@@ -84,7 +84,7 @@ export class AgentChassisClient {
     request: ChatRequest,
     options: StreamOptions = {},
   ): AsyncGenerator<ChatEvent, void, undefined> {
-    yield* this.stream('/api/v1/chat', { ...request, stream: true }, options.signal);
+    yield* this.stream('/api/v1/chat', { ...request, stream: true }, options);
   }
 
   /** The calling key: its principal, scopes and id. */
@@ -119,7 +119,7 @@ export class AgentChassisClient {
       id: string,
       options: StreamOptions & { decision?: ApproveRunBody } = {},
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream(`/api/v1/runs/${segment(id)}/approve`, options.decision, options.signal, id),
+      this.stream(`/api/v1/runs/${segment(id)}/approve`, options.decision, options, id),
     /** Rejects a held plan, or a held function call (`{hash, call_id?, reason?}`: the model reads the reason). */
     reject: (id: string, decision?: RejectRunBody): Promise<AgentRunReply> =>
       this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`, decision ? { body: decision } : {}),
@@ -128,7 +128,7 @@ export class AgentChassisClient {
       id: string,
       options: StreamOptions & { decision: RejectRunBody },
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream(`/api/v1/runs/${segment(id)}/reject`, options.decision, options.signal, id),
+      this.stream(`/api/v1/runs/${segment(id)}/reject`, options.decision, options, id),
     /**
      * A new run that takes this run's steps before `from_step` from its journal and runs live from
      * there, with the message, agent, model or previous results changed as asked; answered when it ends.
@@ -144,7 +144,7 @@ export class AgentChassisClient {
       body: ForkRunBody,
       options: StreamOptions = {},
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream(`/api/v1/runs/${segment(id)}/fork`, { ...body, stream: true }, options.signal),
+      this.stream(`/api/v1/runs/${segment(id)}/fork`, { ...body, stream: true }, options),
     /** What model step `step` sent (system prompt, history, results) and got back, each part with its tokens. */
     stepMessages: (id: string, step: number): Promise<StepMessagesView> =>
       this.http.json('GET', `/api/v1/runs/${segment(id)}/steps/${step}/messages`),
@@ -156,7 +156,7 @@ export class AgentChassisClient {
       request: RunPlanRequest,
       options: StreamOptions = {},
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream('/api/v1/runs', { ...request, stream: true }, options.signal),
+      this.stream('/api/v1/runs', { ...request, stream: true }, options),
   };
 
   readonly memory = {
@@ -242,7 +242,7 @@ export class AgentChassisClient {
   private async *stream(
     path: string,
     body: unknown,
-    signal: AbortSignal | undefined,
+    { signal, onReconnect }: StreamOptions,
     runId?: string,
   ): AsyncGenerator<ChatEvent, void, undefined> {
     const res = await this.http.send('POST', path, { body, accept: 'text/event-stream', signal });
@@ -263,6 +263,7 @@ export class AgentChassisClient {
       },
       runId,
       signal,
+      onReconnect,
     });
   }
 }

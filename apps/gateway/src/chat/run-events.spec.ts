@@ -114,7 +114,7 @@ describe('runEvents', () => {
     expect(seen).toEqual([{ type: 'run_end', run_id: 'run_1', seq: 0, data: REPLY }]);
   });
 
-  it("ends with the reply, numbered after the last event seen, when the run's own run_end never comes", async () => {
+  it("reads again what a reader lost, then ends with the reply when the run's own run_end never comes", async () => {
     const { source, keep } = fakeLog();
     const seen = await all(
       runEvents(
@@ -130,7 +130,8 @@ describe('runEvents', () => {
     );
     expect(seen.map((e) => [e.type, e.seq])).toEqual([
       ['run_start', 1],
-      ['run_end', 1],
+      ['delta', 2],
+      ['run_end', 2],
     ]);
   });
 

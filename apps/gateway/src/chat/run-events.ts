@@ -49,7 +49,8 @@ export async function* runEvents(
 ): RunEvents {
   const after = options.after ?? (await source.last(runId))?.seq ?? 0;
   const queue = new EventQueue();
-  const stop = await source.read(runId, after, (event) => queue.push(event));
+  const push = (event: AgentEvent) => queue.push(event);
+  let stop = await source.read(runId, after, push);
   let seen = after;
   let reply: AgentRunReply | undefined;
   const answered = start().then(
@@ -65,6 +66,10 @@ export async function* runEvents(
       if (next.kind === 'reply') {
         reply = next.reply;
         if (!(await keptMore(source, runId, seen))) return yield ending(reply);
+        // read again from the last event seen: a reader whose deliveries were lost with the bus
+        // connection would only notice at its next heartbeat (events seen twice are skipped)
+        stop();
+        stop = await source.read(runId, seen, push);
         continue;
       }
       const event = next.event;

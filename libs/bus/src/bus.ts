@@ -42,7 +42,8 @@ export class Bus {
 
   private constructor(
     readonly connection: NatsConnection,
-    inboxPrefix?: string,
+    /** Where its connection takes what is sent to it (replies, consumers' deliveries). */
+    readonly inboxPrefix?: string,
   ) {
     this.watch = new ConnectionWatch(connection);
     this.replies = new ReplyInbox(connection, this.watch, inboxPrefix);

@@ -90,6 +90,16 @@ export const CONFIG_KEYS = [
   key('nats.tls_ca_file', 'NATS_TLS_CA_FILE', 'string'),
   key('nats.tls_cert_file', 'NATS_TLS_CERT_FILE', 'string'),
   key('nats.tls_key_file', 'NATS_TLS_KEY_FILE', 'string'),
+  // Copies of each JetStream stream the platform creates (a run's events): 3 on a three-node cluster.
+  key('nats.jetstream_replicas', 'NATS_JETSTREAM_REPLICAS', 'int', { default: 1, min: 1, max: 5 }),
+  // How long a run's events stay readable for a stream resumed with `Last-Event-ID` (then only its reply).
+  key('events.retention', 'RUN_EVENTS_RETENTION', 'duration', { default: 3_600_000, min: 1_000 }),
+  // Most bytes the run events' stream keeps: past it, the oldest events go first.
+  key('events.max_bytes', 'RUN_EVENTS_MAX_BYTES', 'int', {
+    default: 1_073_741_824,
+    min: 1_048_576,
+    unit: 'bytes',
+  }),
   key('redis.url', 'REDIS_URL', 'url', {
     default: 'redis://127.0.0.1:6379',
     oneOf: ['redis', 'rediss'],
@@ -148,6 +158,9 @@ export const CONFIG_KEYS = [
   }),
   // On SIGTERM, how long in-flight requests may take to finish before the bus closes.
   key('shutdown.timeout', 'SHUTDOWN_TIMEOUT', 'duration', { default: 30_000, min: 0 }),
+  // How long a stopping gateway keeps answering 503 (/health "draining") before it closes its port,
+  // even with nothing in flight: the time a load balancer needs to take it out.
+  key('shutdown.drain_delay', 'SHUTDOWN_DRAIN_DELAY', 'duration', { default: 0, min: 0 }),
   key('log.level', 'LOG_LEVEL', 'string', { default: 'info', oneOf: ['debug', 'info', 'warn', 'error'] }),
   key('log.format', 'LOG_FORMAT', 'string', { default: 'text', oneOf: ['json', 'text'] }),
   key('functions.dir', 'FUNCTIONS_DIR', 'string', { default: './functions' }),

@@ -54,7 +54,11 @@ export class ReplSession {
   private async say(message: string): Promise<void> {
     const request = { message, session_id: this.sessionId, agent: this.sessionId ? undefined : this.agent };
     this.turn = new InterruptibleTurn(this.client, (err) => this.report(err));
-    await this.follow(this.client.chatStream(request, { signal: this.turn.signal }));
+    const onReconnect = (attempt: number, after: string) =>
+      this.ctx.warn(
+        this.ctx.style.dim(`[connection lost: resuming after event ${after}, attempt ${attempt}]`),
+      );
+    await this.follow(this.client.chatStream(request, { signal: this.turn.signal, onReconnect }));
   }
 
   private async follow(events: AsyncIterable<ChatEvent>): Promise<void> {
@@ -86,6 +90,8 @@ export class ReplSession {
     switch (name) {
       case '/agent':
         if (!rest[0]) return this.ctx.line(`agent: ${this.agent ?? 'default'}`);
+        // Checked now, not at the next message: an unknown name leaves the agent as it was.
+        await this.client.agents.get(rest[0]);
         this.agent = rest[0];
         this.sessionId = undefined;
         return this.ctx.line(s.dim(`now ${this.describe()}`));

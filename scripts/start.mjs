@@ -1,13 +1,14 @@
-// `npm start`: build, validate the configuration, check NATS and Redis (starting local ones that
+// `npm start`: build what changed, validate the configuration, check NATS and Redis (starting local ones that
 // are installed but not running), apply migrations, then run the four services as separate
 // processes (as in production) with prefixed logs, restarting any that exits. It runs in the
 // foreground; SIGINT / SIGTERM / SIGHUP stop everything gracefully, a second signal at once.
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale } from './run/build.mjs';
 import { parseStartArgs, SERVICES, UsageError } from './start/args.mjs';
 import { planDependencies, waitForDependencies } from './start/dependencies.mjs';
+import { privateDist } from './start/private-dist.mjs';
 import { log, Supervisor } from './start/supervisor.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,14 +31,14 @@ function fail(message) {
 
 function build() {
   try {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    buildIfStale(root);
   } catch {
     fail('the build failed (see above)');
   }
 }
 
 function loadConfig() {
-  const { loadConfig: load, ConfigError } = require(join(root, 'dist/libs/config/src'));
+  const { loadConfig: load, ConfigError } = require(join(dist, 'libs/config/src'));
   try {
     return load();
   } catch (err) {
@@ -47,7 +48,7 @@ function loadConfig() {
 }
 
 async function migrate(config) {
-  const { Migrator } = require(join(root, 'dist/libs/persistence/src'));
+  const { Migrator } = require(join(dist, 'libs/persistence/src'));
   const migrator = await Migrator.open(config.database.url, root);
   const applied = await migrator.deploy();
   await migrator.close();
@@ -67,7 +68,7 @@ function serviceSpecs(replicas, metricsPort) {
       if (service !== 'gateway' && metricsPort !== undefined) {
         env.METRICS_PORT = String(metricsPort === 0 ? 0 : metricsPort + probes++);
       }
-      const main = join(root, 'dist/apps', service, 'src/main.js');
+      const main = join(dist, 'apps', service, 'src/main.js');
       const args = [...NODE_FLAGS, '--require', join(root, 'scripts/start/orphan-guard.cjs'), main];
       const name = replicas[service] > 1 ? `${service}#${i}` : service;
       specs.push({ name, command: process.execPath, args, env, cwd: root });
@@ -83,9 +84,21 @@ try {
   if (err instanceof UsageError) fail(err.message);
   throw err;
 }
+if (options.help) {
+  console.log(options.help);
+  process.exit(0);
+}
 if (options.build) build();
+// The services run from a copy of dist of their own: a later build (`npm run cli` builds what
+// changed) never rewrites the files a running platform executes.
+let dist;
+try {
+  dist = privateDist(root);
+} catch (err) {
+  fail(err.message);
+}
 const config = loadConfig();
-const { maskUrl } = require(join(root, 'dist/libs/config/src'));
+const { maskUrl } = require(join(dist, 'libs/config/src'));
 const supervisor = new Supervisor();
 let signals = 0;
 

@@ -227,6 +227,7 @@ export function ChatView({ client, arg }: ViewProps) {
 
 function Item({ item }: { item: TurnItem }) {
   if (item.kind === 'thought') return <p class="thought">Thought: {item.text}</p>;
+  if (item.kind === 'note') return <p class="note">{item.text}</p>;
   const state = item.status ?? 'running';
   return (
     <details class={`tool ${state}`}>

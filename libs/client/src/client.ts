@@ -54,18 +54,6 @@ export interface ClientOptions {
   headers?: Record<string, string>;
 }
 
-const EVENT_TYPES = new Set<string>([
-  'run_start',
-  'thought',
-  'tool_call',
-  'tool_result',
-  'plan',
-  'step',
-  'delta',
-  'run_end',
-  'error',
-]);
-
 /** A typed client of the AgentChassis gateway (REST + SSE); nothing but the platform's fetch. */
 export class AgentChassisClient {
   private readonly http: Http;
@@ -263,14 +251,14 @@ export class AgentChassisClient {
       return;
     }
     yield* resumable({
-      first: chatEvents(res, EVENT_TYPES, signal),
+      first: chatEvents(res, signal),
       resume: async (run, lastEventId) => {
         const resumed = await this.http.send('GET', `/api/v1/runs/${segment(run)}/events`, {
           accept: 'text/event-stream',
           headers: { 'last-event-id': lastEventId },
           signal,
         });
-        return chatEvents(resumed, EVENT_TYPES, signal);
+        return chatEvents(resumed, signal);
       },
       runId,
       signal,

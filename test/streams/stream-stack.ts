@@ -36,7 +36,15 @@ export interface StreamStack {
 export async function startStreamStack(): Promise<StreamStack> {
   const [nats, llm] = await Promise.all([startNatsWithUsers(), startScriptedLlm()]);
   const config = join(mkdtempSync(join(tmpdir(), 'ac-streams-')), 'agentchassis.yaml');
-  writeFileSync(config, stringify({ agents: [{ name: 'default', allowed_tools: ['add'] }] }));
+  writeFileSync(
+    config,
+    stringify({
+      agents: [
+        { name: 'default', allowed_tools: ['add'] },
+        { name: 'approver', mode: 'plan', allowed_tools: ['add'], plan_approval: true },
+      ],
+    }),
+  );
   const env = {
     AC_CONFIG: config,
     DATABASE_URL: await migratedSqliteUrl(),

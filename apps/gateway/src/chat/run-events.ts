@@ -72,7 +72,10 @@ export async function* runEvents(
         // read again from the last event seen: a reader whose deliveries were lost with the bus
         // connection would only notice at its next heartbeat (events seen twice are skipped)
         stop();
-        stop = await source.read(runId, seen, push);
+        stop = () => undefined;
+        const reread = await source.read(runId, seen, push).catch(() => undefined);
+        if (!reread) return yield ending(reply);
+        stop = reread;
         continue;
       }
       const event = next.event;

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   mkdirSync,
@@ -34,7 +34,7 @@ function project(): string {
   const build =
     "node -e \"require('fs').mkdirSync('dist',{recursive:true});" +
     "require('fs').writeFileSync('dist/tool.js','console.log(JSON.stringify({ok:process.argv.slice(2)}))')\"" +
-    " && echo 'console: 1 script(s), 34 KB gzipped'";
+    " && echo built >> builds.txt && sleep 1 && echo 'console: 1 script(s), 34 KB gzipped'";
   const manifest = {
     name: 'p',
     version: '1.0.0',
@@ -81,6 +81,29 @@ describe('scripts/run.mjs, the launcher of npm start, npm test and the tools', (
     const reinstalled = npmRun(dir);
     expect(reinstalled.status, reinstalled.stderr).toBe(0);
     expect(reinstalled.stderr).toContain('dep is 1.0.0, package-lock.json asks for 1.0.1: npm ci');
+  });
+
+  it('builds once when two commands start together (the README starts two)', async () => {
+    const dir = project();
+    expect(npmRun(dir).status).toBe(0);
+    const earlier = new Date(Date.now() - 60_000);
+    utimesSync(join(dir, 'dist/.built'), earlier, earlier); // a source changed after that build
+    const both = await Promise.all(
+      ['a', 'b'].map(
+        (arg) =>
+          new Promise<{ code: number | null; stdout: string }>((resolve) => {
+            const child = spawn('npm', ['run', '-s', 'tool', '--', arg], { cwd: dir });
+            let stdout = '';
+            child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+            child.once('close', (code) => resolve({ code, stdout }));
+          }),
+      ),
+    );
+    expect(both).toEqual([
+      { code: 0, stdout: '{"ok":["a"]}\n' },
+      { code: 0, stdout: '{"ok":["b"]}\n' },
+    ]);
+    expect(readFileSync(join(dir, 'builds.txt'), 'utf8')).toBe('built\nbuilt\n');
   });
 
   it('never runs npm ci through a node_modules that is a link (a worktree sharing one)', () => {

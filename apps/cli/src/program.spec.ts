@@ -1,13 +1,30 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { AgentChassisClient } from '@app/client';
 import { CliContext } from './context';
 import { runCli } from './program';
 
-/** The CLI with captured output; a call that reached the gateway would open a socket (refused here). */
+/** The gateway's answer to every request, for the commands that call it. */
+let answer: (url: string) => Response = () => {
+  throw new Error('no gateway in this test');
+};
+
+/** The CLI's context, its client talking to `answer` rather than a socket (none in this tier). */
+class TestContext extends CliContext {
+  override client(_command: Command): AgentChassisClient {
+    return new AgentChassisClient({
+      baseUrl: 'http://gateway.test',
+      fetch: async (input) => answer(String(input)),
+    });
+  }
+}
+
+/** The CLI with captured output. */
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const ctx = new CliContext(
+  const ctx = new TestContext(
     {
       out: { write: (text: string) => out.push(text) },
       err: { write: (text: string) => err.push(text) },
@@ -43,5 +60,20 @@ describe('the agentchassis command line', () => {
   it('takes a message that starts with a dash as a message', async () => {
     const { err } = await cli('run', '-m', '-5 degrees: what now?');
     expect(err).not.toContain('looks like an option');
+  });
+
+  it('health lists every part, the model included', async () => {
+    const report = {
+      status: 'degraded',
+      services: { gateway: 'ok', 'agent-executor': 'ok' },
+      nats: 'ok',
+      database: 'ok',
+      redis: 'ok',
+      llm: 'not configured',
+    };
+    answer = () => Response.json(report, { status: 503 });
+    const { out } = await cli('health');
+    expect(out).toMatch(/^ {2}llm +not configured$/m);
+    expect(out).toMatch(/^ {2}redis +ok$/m);
   });
 });

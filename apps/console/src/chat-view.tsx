@@ -118,12 +118,14 @@ export function ChatView({ client, arg }: ViewProps) {
       <div class="row">
         <label for="chat-agent">Agent</label>
         <select id="chat-agent" value={agent} onChange={(e) => setAgent(e.currentTarget.value)}>
-          <option value="">(default)</option>
-          {agents.value?.map((a) => (
-            <option value={a.name} key={a.name}>
-              {a.name}
-            </option>
-          ))}
+          <option value="">default</option>
+          {agents.value
+            ?.filter((a) => a.name !== 'default') // the option above: no agent named is the default one
+            .map((a) => (
+              <option value={a.name} key={a.name}>
+                {a.name}
+              </option>
+            ))}
         </select>
         {sessionId && <span class="muted">session {sessionId}</span>}
         <button

@@ -33,6 +33,7 @@ import type {
   WhoAmIView,
 } from '@app/contracts';
 import { Http, segment } from './http';
+import { EVENT_TYPES } from './event-types';
 import { chatEvents, resumable } from './resumable-stream';
 import type {
   ChatEvent,
@@ -251,14 +252,14 @@ export class AgentChassisClient {
       return;
     }
     yield* resumable({
-      first: chatEvents(res, signal),
+      first: chatEvents(res, EVENT_TYPES, signal),
       resume: async (run, lastEventId) => {
         const resumed = await this.http.send('GET', `/api/v1/runs/${segment(run)}/events`, {
           accept: 'text/event-stream',
           headers: { 'last-event-id': lastEventId },
           signal,
         });
-        return chatEvents(resumed, signal);
+        return chatEvents(resumed, EVENT_TYPES, signal);
       },
       runId,
       signal,

@@ -1,6 +1,6 @@
 // The one reader of the dates and time zones the platform is given (REST bodies, the scheduler's
 // built-in functions, the CLI through them): each is checked as written, never shifted.
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { ValidateBy } from 'class-validator';
 
 /** ISO 8601 date-time that states its offset (`Z` or `±hh:mm`), so it means one instant. */
 export const ISO_WITH_OFFSET =
@@ -62,7 +62,9 @@ export function isTimeZone(name: string): boolean {
 
 export const TIME_ZONE_RULE = 'use an IANA name such as UTC or Asia/Shanghai';
 
-export function IsIsoWithOffset(options?: ValidationOptions) {
+// No class-validator type in these signatures: the typed client ships the contracts' declarations
+// without class-validator (its package would otherwise depend on it).
+export function IsIsoWithOffset(): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isIsoWithOffset',
@@ -71,11 +73,11 @@ export function IsIsoWithOffset(options?: ValidationOptions) {
         defaultMessage: (args) => isoProblem(args?.value) ?? ISO_RULE,
       },
     },
-    { ...options, context: { jsonSchema: { type: 'string', format: 'date-time' } } },
+    { context: { jsonSchema: { type: 'string', format: 'date-time' } } },
   );
 }
 
-export function IsTimeZone(options?: ValidationOptions) {
+export function IsTimeZone(): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isTimeZone',
@@ -84,6 +86,6 @@ export function IsTimeZone(options?: ValidationOptions) {
         defaultMessage: (args) => `unknown time zone '${String(args?.value)}'; ${TIME_ZONE_RULE}`,
       },
     },
-    { ...options, context: { description: 'an IANA time zone, e.g. UTC or Asia/Shanghai' } },
+    { context: { description: 'an IANA time zone, e.g. UTC or Asia/Shanghai' } },
   );
 }

@@ -82,6 +82,18 @@ describe('HttpIntake (a real HTTP server)', () => {
     await expect(get(served.port, '/quick')).rejects.toThrow();
   });
 
+  it('with a drain delay, answers 503 for that long with nothing in flight, then closes', async () => {
+    served = await serve();
+    let done = false;
+    const drained = served.intake.drain(served.server, 10_000, 1_000).then(() => (done = true));
+    const health = await getWithHeaders(served.port, '/api/v1/health');
+    expect(done).toBe(false);
+    expect(health).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+    expect(JSON.parse(health.body)).toMatchObject({ status: 'draining' });
+    await drained;
+    expect(served.server.listening).toBe(false);
+  });
+
   it('answers a request arriving on an open connection with 503, a JSON error and Connection: close', async () => {
     served = await serve();
     const socket = connect(served.port, '127.0.0.1');

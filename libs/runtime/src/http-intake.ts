@@ -44,10 +44,11 @@ export class HttpIntake {
   };
 
   /**
-   * Refuses new requests (still listening), waits up to `timeoutMs` for the open ones, then closes
-   * the listener and cuts what is left.
+   * Refuses new requests (still listening), waits up to `timeoutMs` for the open ones and at least
+   * `delayMs` in all, then closes the listener and cuts what is left.
    */
-  async drain(server: Server, timeoutMs: number): Promise<void> {
+  async drain(server: Server, timeoutMs: number, delayMs = 0): Promise<void> {
+    const closeAt = Date.now() + delayMs;
     this.draining = true;
     server.closeIdleConnections();
     for (const res of this.open) if (!res.headersSent) res.setHeader('connection', 'close');
@@ -59,6 +60,8 @@ export class HttpIntake {
       });
       clearTimeout(timer);
     }
+    const left = closeAt - Date.now();
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
     server.close();
     server.closeAllConnections();
   }

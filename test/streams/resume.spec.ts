@@ -168,8 +168,18 @@ describe('a stream resumed with Last-Event-ID (two gateways, NATS users, the scr
 
   it('goes on on the other gateway when the stream’s own is killed', async () => {
     const [, second] = stack.gateways;
-    const first = await startTurn(b, 'resume-elsewhere');
-    await second.process.kill();
+    stack.llm.setScript({
+      ...SLOW_ANSWER,
+      rules: [...SLOW_ANSWER.rules, { match: 'resume-elsewhere', reply: addCall(2, 3) }],
+    });
+    // killed -9 as the stream reaches the tool's result: the stream drops with its gateway
+    const first = await readStream(
+      `${b}/api/v1/chat`,
+      { method: 'POST', body: { message: 'resume-elsewhere', stream: true } },
+      (event) => (event.event === 'tool_result' && void second.process.kill(), false),
+    );
+    expect(first.dropped).toBe(true);
+    expect(first.events.map((e) => e.event)).toContain('tool_result');
     const runId = runIdOf(first.events);
     const rest = await resume(a, runId, first.events.at(-1)!.id);
     expect(rest.status).toBe(200);

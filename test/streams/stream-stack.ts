@@ -82,6 +82,8 @@ export interface StreamRead {
   events: SseEvent[];
   /** Whether the test cut the connection (`cutAfter` said so) rather than the server ending the stream. */
   cut: boolean;
+  /** Whether the server's end of the connection closed before the response ended. */
+  dropped?: boolean;
   body?: unknown;
 }
 
@@ -128,7 +130,11 @@ export function readStream(
         const json = res.headers['content-type']?.startsWith('application/json');
         resolve({ status: res.statusCode ?? 0, events, cut, body: json ? JSON.parse(buffer) : undefined });
       });
-      res.on('error', (err) => (cut ? undefined : reject(err)));
+      // the server went away mid-stream (its process killed): what came before is the answer
+      res.on('error', () => undefined);
+      res.on('close', () => {
+        if (!cut && !res.complete) resolve({ status: res.statusCode ?? 0, events, cut, dropped: true });
+      });
     });
     req.end(body);
   });

@@ -81,16 +81,6 @@ describe('a stream resumed with Last-Event-ID (two gateways, NATS users, the scr
     await expectWhole(a, runId, first.events, rest.events);
   });
 
-  it('goes on on the other gateway when the stream’s own is killed', async () => {
-    const [, second] = stack.gateways;
-    const first = await startTurn(b, 'resume-elsewhere');
-    await second.process.kill();
-    const runId = runIdOf(first.events);
-    const rest = await resume(a, runId, first.events.at(-1)!.id);
-    expect(rest.status).toBe(200);
-    await expectWhole(a, runId, first.events, rest.events);
-  });
-
   it('ends at once with run_end when resumed after the run_end it got', async () => {
     stack.llm.setScript({ replies: ['Done.'] });
     const whole = await readStream(`${a}/api/v1/chat`, {
@@ -102,6 +92,33 @@ describe('a stream resumed with Last-Event-ID (two gateways, NATS users, the scr
     expect(end.id).toMatch(/^\d+$/);
     const again = await resume(a, runIdOf(whole.events), end.id);
     expect(again.events.map((e) => [e.event, e.id])).toEqual([['run_end', end.id]]);
+  });
+
+  it('numbers the events of a run across its pause: each leg resumes after its own ids', async () => {
+    stack.llm.setScript({
+      replies: ['{"steps":[{"description":"add","tool":"add","params":{"a":1,"b":1}}]}', 'Two.'],
+    });
+    const held = await readStream(`${a}/api/v1/chat`, {
+      method: 'POST',
+      body: { message: 'One plus one', agent: 'approver', stream: true },
+    });
+    const pause = held.events.at(-1)!;
+    expect([pause.event, (pause.data as { finish_reason: string }).finish_reason]).toEqual([
+      'run_end',
+      'awaiting_approval',
+    ]);
+    const runId = runIdOf(held.events);
+    const approved = await readStream(`${b}/api/v1/runs/${runId}/approve`, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(approved.events.at(-1)?.event).toBe('run_end');
+    expect(Number(approved.events[0].id)).toBeGreaterThan(Number(pause.id));
+
+    // every event kept: the first leg, ending at its run_end (the stream closes there)
+    expect((await resume(a, runId)).events).toEqual(held.events);
+    // after the pause: the second leg, as its own stream sent it
+    expect((await resume(a, runId, pause.id)).events).toEqual(approved.events);
   });
 
   it('refuses an id that is not one, and a run that does not exist, before streaming', async () => {
@@ -147,6 +164,26 @@ describe('a stream resumed with Last-Event-ID (two gateways, NATS users, the scr
       whole.events.map((e) => [e.event, e.id, e.data]),
     );
     expect(events.at(-1)?.type).toBe('run_end');
+  });
+
+  it('goes on on the other gateway when the stream’s own is killed', async () => {
+    const [, second] = stack.gateways;
+    stack.llm.setScript({
+      ...SLOW_ANSWER,
+      rules: [...SLOW_ANSWER.rules, { match: 'resume-elsewhere', reply: addCall(2, 3) }],
+    });
+    // killed -9 as the stream reaches the tool's result: the stream drops with its gateway
+    const first = await readStream(
+      `${b}/api/v1/chat`,
+      { method: 'POST', body: { message: 'resume-elsewhere', stream: true } },
+      (event) => (event.event === 'tool_result' && void second.process.kill(), false),
+    );
+    expect(first.dropped).toBe(true);
+    expect(first.events.map((e) => e.event)).toContain('tool_result');
+    const runId = runIdOf(first.events);
+    const rest = await resume(a, runId, first.events.at(-1)!.id);
+    expect(rest.status).toBe(200);
+    await expectWhole(a, runId, first.events, rest.events);
   });
 
   it('leaves no NATS permission violation in the broker’s log', () => {

@@ -36,7 +36,15 @@ export interface StreamStack {
 export async function startStreamStack(): Promise<StreamStack> {
   const [nats, llm] = await Promise.all([startNatsWithUsers(), startScriptedLlm()]);
   const config = join(mkdtempSync(join(tmpdir(), 'ac-streams-')), 'agentchassis.yaml');
-  writeFileSync(config, stringify({ agents: [{ name: 'default', allowed_tools: ['add'] }] }));
+  writeFileSync(
+    config,
+    stringify({
+      agents: [
+        { name: 'default', allowed_tools: ['add'] },
+        { name: 'approver', mode: 'plan', allowed_tools: ['add'], plan_approval: true },
+      ],
+    }),
+  );
   const env = {
     AC_CONFIG: config,
     DATABASE_URL: await migratedSqliteUrl(),
@@ -74,6 +82,8 @@ export interface StreamRead {
   events: SseEvent[];
   /** Whether the test cut the connection (`cutAfter` said so) rather than the server ending the stream. */
   cut: boolean;
+  /** Whether the server's end of the connection closed before the response ended. */
+  dropped?: boolean;
   body?: unknown;
 }
 
@@ -120,7 +130,11 @@ export function readStream(
         const json = res.headers['content-type']?.startsWith('application/json');
         resolve({ status: res.statusCode ?? 0, events, cut, body: json ? JSON.parse(buffer) : undefined });
       });
-      res.on('error', (err) => (cut ? undefined : reject(err)));
+      // the server went away mid-stream (its process killed): what came before is the answer
+      res.on('error', () => undefined);
+      res.on('close', () => {
+        if (!cut && !res.complete) resolve({ status: res.statusCode ?? 0, events, cut, dropped: true });
+      });
     });
     req.end(body);
   });

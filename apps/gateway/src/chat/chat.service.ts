@@ -104,7 +104,10 @@ export class ChatService {
    * (0: from its first kept event) — to its end; a run that kept none ends with its reply.
    */
   follow(runId: string, caller: Caller, after?: number): RunEvents {
-    return runEvents(this.events, runId, () => this.followStarted(runId, caller), { after });
+    return runEvents(this.events, runId, (ended) => this.followStarted(runId, caller, ended), {
+      after,
+      waitForReply: false,
+    });
   }
 
   /**
@@ -165,9 +168,9 @@ export class ChatService {
   }
 
   /** A retry's answer: the run its key started, followed (its stored answer once it has one). */
-  private async followStarted(runId: string, caller: Caller): Promise<AgentRunReply> {
+  private async followStarted(runId: string, caller: Caller, signal?: AbortSignal): Promise<AgentRunReply> {
     const timeoutMs = this.config.executor.run_timeout + EXECUTOR_REPLY_GRACE_MS;
-    const reply = await followStartedRun(this.bus, runId, caller.principal || undefined, timeoutMs);
+    const reply = await followStartedRun(this.bus, runId, caller.principal || undefined, timeoutMs, signal);
     if (reply.error) throw failedRun(reply, reply.error);
     return reply;
   }

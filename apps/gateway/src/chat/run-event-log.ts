@@ -10,7 +10,7 @@ import type { RunEventSource } from './run-events';
  * (file storage, `events.retention` long, at most `events.max_bytes`, `nats.jetstream_replicas`
  * copies): the streams of every gateway read them there, so that one resumed with `Last-Event-ID`,
  * here or on another gateway, goes on after the event it names. Opened at start (the stream is
- * created before any run streams) and again on first use if that failed.
+ * created before any run streams, without holding the start up) and again on first use if that failed.
  */
 @Injectable()
 export class RunEventLog implements RunEventSource, OnApplicationBootstrap {
@@ -22,8 +22,9 @@ export class RunEventLog implements RunEventSource, OnApplicationBootstrap {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.log().catch((err: Error) =>
+  /** Not awaited: the gateway is ready without it, and a stream asked meanwhile waits for the same opening. */
+  onApplicationBootstrap(): void {
+    void this.log().catch((err: Error) =>
       this.logger.warn(`run events cannot be kept yet (streams will not resume): ${err.message}`),
     );
   }

@@ -25,6 +25,8 @@ export interface RunEventsOptions {
    * after the last event kept when asked (a request starting a run, or a leg of it, from now on).
    */
   after?: number;
+  /** Whether the stream's end waits for the request's own (false for a follower: it charges nothing). */
+  waitForReply?: boolean;
   /** After the reply, how long the run's `run_end` may still take to be kept (ms). */
   endGraceMs?: number;
 }
@@ -44,7 +46,7 @@ const END_GRACE_MS = 5_000;
 export async function* runEvents(
   source: RunEventSource,
   runId: string,
-  start: () => Promise<AgentRunReply>,
+  start: (ended: AbortSignal) => Promise<AgentRunReply>,
   options: RunEventsOptions = {},
 ): RunEvents {
   const after = options.after ?? (await source.last(runId))?.seq ?? 0;
@@ -53,7 +55,8 @@ export async function* runEvents(
   let stop = await source.read(runId, after, push);
   let seen = after;
   let reply: AgentRunReply | undefined;
-  const answered = start().then(
+  const ended = new AbortController();
+  const answered = start(ended.signal).then(
     (answer) => queue.answer(answer),
     (err: unknown) => queue.fail(err),
   );
@@ -69,7 +72,10 @@ export async function* runEvents(
         // read again from the last event seen: a reader whose deliveries were lost with the bus
         // connection would only notice at its next heartbeat (events seen twice are skipped)
         stop();
-        stop = await source.read(runId, seen, push);
+        stop = () => undefined;
+        const reread = await source.read(runId, seen, push).catch(() => undefined);
+        if (!reread) return yield ending(reply);
+        stop = reread;
         continue;
       }
       const event = next.event;
@@ -77,13 +83,15 @@ export async function* runEvents(
       seen = event.seq;
       yield event;
       if (event.type === 'run_end') {
-        // the request's own end (its usage charged to the key) before the stream's
-        await answered;
+        // the request's own end (its usage charged to the key) before the stream's; a follower
+        // charges nothing and its run may go on past this run_end (a pause, then another leg)
+        if (options.waitForReply ?? true) await answered;
         return;
       }
     }
   } finally {
     stop();
+    ended.abort();
   }
 }
 

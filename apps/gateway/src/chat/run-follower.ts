@@ -155,8 +155,9 @@ export function followStartedRun(
   runId: string,
   principal: string | undefined,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<AgentRunReply> {
-  return replyOfStoredRun(bus, { runId, principal }, Date.now() + timeoutMs);
+  return replyOfStoredRun(bus, { runId, principal }, Date.now() + timeoutMs, signal);
 }
 
 /** Whether no executor knows the run (it never started); false when it is known, or could not be asked. */
@@ -172,10 +173,12 @@ async function replyOfStoredRun(
   bus: Bus,
   { runId, principal, waiting }: Pick<Followed, 'runId' | 'principal' | 'waiting'>,
   deadline: number,
+  signal?: AbortSignal,
 ): Promise<AgentRunReply> {
   const polls = new Backoff(POLLS);
   let untakenSince: number | undefined;
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     if (await bus.untilConnected(deadline - Date.now())) {
       const run = await lookUp(bus, runId, principal, deadline);
       const untaken = run === null || (run !== undefined && waiting !== undefined && waiting(run));

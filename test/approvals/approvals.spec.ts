@@ -76,15 +76,42 @@ describe.each(MIGRATED_DATABASES)(
 
       const approved = await decide(runId, 'approve', { call_id: callId, hash });
       expect(approved.status).toBe(200);
-      expect((await approved.json()) as AgentRunReply).toMatchObject({
-        reply: ANSWER,
-        finish_reason: 'final',
-      });
+      const reply = (await approved.json()) as AgentRunReply;
+      expect(reply).toMatchObject({ reply: ANSWER, finish_reason: 'final' });
+      // the result decoded, as every other reply has it (not the <result> text the model read)
+      expect(reply.function_calls).toEqual([
+        { name: approvals.transfer, status: 'success', result: expect.objectContaining({}) },
+      ]);
+      expect(typeof reply.function_calls[0].result).toBe('object');
       expect(lastPrompt()).toContain('sent 5 to bob');
       await expectEventually(async () => expect(await transfersOf(runId)).toBe(1));
       const run = await view(runId);
       expect(run).toMatchObject({ status: 'completed', used_tools: { [approvals.transfer]: { count: 1 } } });
       expect(run.approvals).toBeUndefined();
+      // the decision on record, for an auditor: who (the key, never its secret), what, when
+      const me = (await (
+        await fetch(`${approvals.stack.base}/api/v1/me`, { headers: bearer(key) })
+      ).json()) as {
+        key_id: string;
+        principal: string;
+      };
+      const decision = {
+        call_id: callId,
+        function: approvals.transfer,
+        action: 'approve',
+        by: me.principal,
+        key_id: me.key_id,
+        at: expect.any(String),
+      };
+      expect(run.decisions).toEqual([expect.objectContaining(decision)]);
+      expect(run.trace).toContainEqual(
+        expect.objectContaining({
+          kind: 'approval',
+          call_id: callId,
+          decision: expect.objectContaining(decision),
+        }),
+      );
+      expect(JSON.stringify(run)).not.toContain(key);
       // decided once: a second decision finds nothing waiting
       expect((await decide(runId, 'approve', { hash })).status).toBe(409);
     }, 60_000);

@@ -108,11 +108,14 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
       expect(text).toMatch(/Step 1 · model.*prompt.*completion tokens/);
       expect(text).toContain('Step 1 · inventory');
       expect(text).toContain('Step 2 · add');
-      expect(text).toMatch(/alice approved add.*at \d/);
+      // who decided: the principal and the key's id (never its secret)
+      expect(text).toMatch(/alice \(key [\w-]+\) approved add.*at \d/);
       expect(text).toContain('Taken over by another executor');
-      expect(await p.getByRole('list', { name: 'Approval decisions' }).textContent()).toContain(
-        'alice approved add',
+      expect(await p.getByRole('list', { name: 'Approval decisions' }).textContent()).toMatch(
+        /alice \(key [\w-]+\) approved add/,
       );
+      // and in the run's steps, where the call was held
+      expect(await p.locator('body').textContent()).toMatch(/Approval: alice \(key [\w-]+\) approved add/);
 
       const result = p.getByRole('group', { name: 'inventory result, step 1' });
       const table = result.getByRole('region', { name: 'inventory result, step 1 data' });

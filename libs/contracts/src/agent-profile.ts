@@ -185,6 +185,11 @@ export class AgentProfileView {
   @ValidateNested() @Type(() => MemoryView) memory!: MemoryView;
   @IsOptional() @IsIn(PROMPT_LANGUAGES) language?: PromptLanguage;
   @IsOptional() @ValidateNested() @Type(() => PromptOverrides) prompts?: PromptOverrides;
+  /**
+   * In the reply that created or replaced the profile only: what was accepted but may not work yet
+   * (an `allowed_tools` name no function provider serves now; a provider may start later).
+   */
+  @IsOptional() @IsArray() @IsString({ each: true }) warnings?: string[];
 }
 
 export class AgentNameRequest {

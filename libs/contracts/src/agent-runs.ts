@@ -74,6 +74,8 @@ export const TRACE_STEP_KINDS = [
   'user_message',
   /** Where a message without a run id went (`join` or `new`), and why. */
   'routing',
+  /** A decision on a call held for approval (`decision`: who took it, what, when), at the call's step. */
+  'approval',
 ] as const;
 
 /** A `hook` step: which hook ran, how it ended (`ok`, `error`, `timeout`) and what it decided. */
@@ -86,6 +88,22 @@ export interface HookTrace {
   decision?: string;
   /** The hook failed and its policy let the run go on (`fail_open`) or stopped it (`fail_closed`). */
   policy?: string;
+}
+
+/** A person's decision on a held call: who decided what, and when. */
+export class ApprovalDecisionView {
+  @IsString() call_id!: string;
+  @IsString() function!: string;
+  @IsIn(['approve', 'reject', 'respond', 'timeout']) action!: 'approve' | 'reject' | 'respond' | 'timeout';
+  /** The deciding key's principal; empty with authentication off or for a timeout's default. */
+  @IsString() by!: string;
+  /** The deciding API key's id (never its secret); absent for a timeout's default. */
+  @IsOptional() @IsString() key_id?: string;
+  @IsString() at!: string;
+  @IsString() asked_at!: string;
+  @IsOptional() @IsString() reason?: string;
+  /** `approve` with edited arguments. */
+  @IsOptional() @IsBoolean() edited?: boolean;
 }
 
 /** One entry of a run's trace: an action with its observation, or a model step. */
@@ -104,6 +122,8 @@ export class TraceStep {
   @IsOptional() @IsString() message?: string;
   /** `routing`: the decision taken for the message, and why. */
   @IsOptional() @IsObject() routing?: RoutingDecision;
+  /** `approval`: the decision taken on the held call `call_id`. */
+  @IsOptional() @ValidateNested() @Type(() => ApprovalDecisionView) decision?: ApprovalDecisionView;
   @IsInt() elapsed_ms!: number;
   @IsOptional() @ValidateNested() @Type(() => Usage) tokens?: Usage;
 }
@@ -155,20 +175,6 @@ export class TimelineSpan {
 export class ForkOrigin {
   @IsString() run_id!: string;
   @IsInt() step!: number;
-}
-
-/** A person's decision on a held call: who decided what, and when. */
-export class ApprovalDecisionView {
-  @IsString() call_id!: string;
-  @IsString() function!: string;
-  @IsIn(['approve', 'reject', 'respond', 'timeout']) action!: 'approve' | 'reject' | 'respond' | 'timeout';
-  /** The deciding key's principal; empty with authentication off or for a timeout's default. */
-  @IsString() by!: string;
-  @IsString() at!: string;
-  @IsString() asked_at!: string;
-  @IsOptional() @IsString() reason?: string;
-  /** `approve` with edited arguments. */
-  @IsOptional() @IsBoolean() edited?: boolean;
 }
 
 /** `GET /api/v1/runs/:id`: a run with its trace. Optional fields here are present, possibly null. */

@@ -83,4 +83,6 @@ export class ToolDecision {
   @IsOptional() @IsString() @MaxLength(REASON_MAX) reason?: string;
   /** The deciding key's principal, set by the gateway: the run records who decided. */
   @IsOptional() @IsString() @MaxLength(128) decider?: string;
+  /** The deciding API key's id, set by the gateway alongside `decider`. */
+  @IsOptional() @IsString() @MaxLength(64) decider_key?: string;
 }

@@ -167,7 +167,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
     streams: [],
   },
   scheduler: {
-    asks: all(...functionCaller.asks, ...functionProvider([]).asks, Routes.agentRun),
+    asks: all(...functionCaller.asks, ...functionProvider([]).asks, Routes.agentRun, Routes.agentProfileGet),
     serves: all(
       Routes.schedulerDelayCreate,
       Routes.schedulerDelayList,

@@ -93,6 +93,25 @@ describe('agent profiles over the bus', () => {
     expect(JSON.stringify(list)).not.toMatch(/sk-ops-secret|api_key|base_url/);
   });
 
+  it('accepts allowed_tools naming no function served now, with a warning for each (a provider may start later)', async () => {
+    const created = await create({
+      profile: { name: 'hopeful', allowed_tools: ['nosuchfn', 'http_*', 'function_describe'] },
+    });
+    expect(created).toMatchObject({
+      name: 'hopeful',
+      allowed_tools: ['nosuchfn', 'http_*', 'function_describe'],
+    });
+    expect(created.warnings).toEqual([
+      expect.stringMatching(/^allowed_tools names 'nosuchfn', which no function provider serves now/),
+    ]);
+    // the warning belongs to the reply that made the profile, not to the stored profile
+    expect((await get('hopeful')).warnings).toBeUndefined();
+    const replaced = await world.bus.request(Routes.agentProfileUpdate, {
+      profile: { name: 'hopeful', allowed_tools: ['nosuchfn', 'alsonot'] },
+    } as never);
+    expect(replaced.warnings).toHaveLength(2);
+  });
+
   it('refuses a name that is taken, a key over REST and an unknown agent', async () => {
     await expect(create({ profile: { name: 'ops' } })).rejects.toMatchObject({
       code: 'conflict',

@@ -12,11 +12,16 @@ import {
 import { Bus } from '@app/bus';
 import { ConfigError, type PlatformConfig } from '@app/config';
 import { PLATFORM_CONFIG } from '@app/runtime';
+import { MEMORY_FUNCTION_NAMES } from '@app/agent-core';
+import { FUNCTION_DESCRIBE } from '@app/protocol';
 import { checkWebhooks } from '../hooks/webhook-guard';
+import { FunctionCatalogService } from '../tools/function-catalog.service';
 import { AgentProfileRepository } from '../store/agent-profile.repository';
 import { type AgentProfile, BUILTIN_DEFAULT, DEFAULT_AGENT, resolveProfile, toView } from './agent-profile';
 
 const API_PROFILE_TTL_MS = 10_000;
+/** Functions every run answers itself, never in the catalogue. */
+const LOCAL_FUNCTIONS = new Set<string>([FUNCTION_DESCRIBE, ...MEMORY_FUNCTION_NAMES]);
 
 /**
  * Agent profiles from three places, first match wins: the configuration file (validated at boot:
@@ -33,6 +38,7 @@ export class AgentProfilesService {
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
     @Inject(AgentProfileRepository) private readonly repository: AgentProfileRepository,
     @Inject(Bus) private readonly bus: Bus,
+    @Inject(FunctionCatalogService) private readonly catalog: FunctionCatalogService,
   ) {
     this.webhookDomains = config.functions.http.allowed_domains;
     const profiles = readConfigProfiles(config.sections.agents, this.webhookDomains);
@@ -68,7 +74,7 @@ export class AgentProfilesService {
       throw new ConflictError(`agent '${spec.name}' already exists`);
     }
     this.changed(spec.name);
-    return toView(resolveProfile(spec, 'api'));
+    return this.withWarnings(toView(resolveProfile(spec, 'api')));
   }
 
   /** Replaces a profile made over the API; the next run of the agent, on any executor, uses it. */
@@ -77,7 +83,7 @@ export class AgentProfilesService {
     checkWebhooks(this.webhookDomains, spec.hooks);
     if (!(await this.repository.replace(spec))) throw new AgentNotFoundError(spec.name);
     this.changed(spec.name);
-    return toView(resolveProfile(spec, 'api'));
+    return this.withWarnings(toView(resolveProfile(spec, 'api')));
   }
 
   /** Deletes a profile made over the API; its runs and sessions stay. */
@@ -114,6 +120,23 @@ export class AgentProfilesService {
       throw new ConflictError(
         `agent '${name}' comes from ${configured.source === 'builtin' ? 'the platform' : 'the configuration file'}; only a profile made over the API can be changed`,
       );
+  }
+
+  /**
+   * An `allowed_tools` name no provider serves now is accepted (an MCP server still connecting, a
+   * provider not started yet would serve it), with a warning in the reply: not refused, not silent.
+   */
+  private async withWarnings(view: AgentProfileView): Promise<AgentProfileView> {
+    const exact = view.allowed_tools.filter((entry) => !entry.includes('*') && !LOCAL_FUNCTIONS.has(entry));
+    if (exact.length === 0) return view;
+    const served = new Set((await this.catalog.list().catch(() => [])).map((fn) => fn.name));
+    const warnings = exact
+      .filter((name) => !served.has(name))
+      .map(
+        (name) =>
+          `allowed_tools names '${name}', which no function provider serves now; the agent can call it once one does`,
+      );
+    return warnings.length > 0 ? { ...view, warnings } : view;
   }
 
   private async fromApi(name: string): Promise<AgentProfile | undefined> {

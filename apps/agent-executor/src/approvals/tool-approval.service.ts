@@ -68,6 +68,7 @@ export class ToolApprovalService {
       decision: { ...(await this.decisionOf(target, decision)), hash: target.hash },
       decided_by: 'caller',
       ...(decision.decider !== undefined ? { decider: decision.decider } : {}),
+      ...(decision.decider_key !== undefined ? { decider_key: decision.decider_key } : {}),
       decided_at: new Date().toISOString(),
     };
     return this.apply(record, [decided], stream);

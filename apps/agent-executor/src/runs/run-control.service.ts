@@ -18,7 +18,7 @@ import { runView } from './run-view';
 import { modelNameOf } from '../agents/agent-profile';
 import { AgentProfilesService } from '../agents/agent-profiles.service';
 import { RunJournalRepository } from '../store/run-journal.repository';
-import { decisionsOf, timelineOf } from './run-timeline';
+import { decisionsOf, timelineOf, traceWithDecisions } from './run-timeline';
 import { RunFinisherService } from '../turns/run-finisher.service';
 import { RunListRepository } from '../store/run-list.repository';
 import { type RunRecord, RunRepository } from '../store/run.repository';
@@ -58,6 +58,7 @@ export class RunControlService {
     const decisions = decisionsOf(record.approvals);
     return {
       ...view,
+      trace: traceWithDecisions(view.trace, record.approvals),
       timeline: timelineOf(timings, record.created_at, view.usage, price),
       ...(decisions.length ? { decisions } : {}),
     };

@@ -1,4 +1,4 @@
-import type { ApprovalDecisionView, TimelineSpan, Usage } from '@app/contracts';
+import type { ApprovalDecisionView, TimelineSpan, TraceStep, Usage } from '@app/contracts';
 import type { HeldApproval } from '../store/held-approval';
 import type { JournalTiming } from '../store/run-journal.repository';
 
@@ -89,6 +89,7 @@ export function decisionsOf(approvals: HeldApproval[]): ApprovalDecisionView[] {
         function: held.function,
         action: timedOut ? 'timeout' : decision.action,
         by: timedOut ? '' : (held.decider ?? ''),
+        ...(!timedOut && held.decider_key ? { key_id: held.decider_key } : {}),
         at: held.decided_at!,
         asked_at: held.asked_at,
         ...(decision.action === 'reject' && decision.reason ? { reason: decision.reason } : {}),
@@ -96,4 +97,20 @@ export function decisionsOf(approvals: HeldApproval[]): ApprovalDecisionView[] {
         ...(decision.action === 'approve' && decision.args ? { edited: true } : {}),
       };
     });
+}
+
+/** The run's trace with each decision on a held call as an `approval` step, at the call's step. */
+export function traceWithDecisions(trace: TraceStep[], approvals: HeldApproval[]): TraceStep[] {
+  const decisions = decisionsOf(approvals);
+  if (decisions.length === 0) return trace;
+  const stepOf = new Map(approvals.map((held) => [held.call_id, held.step]));
+  const out = [...trace];
+  for (const decision of decisions) {
+    const step = stepOf.get(decision.call_id) ?? 0;
+    const at = out.findIndex((entry) => entry.step > step);
+    const entry: TraceStep = { step, kind: 'approval', call_id: decision.call_id, decision, elapsed_ms: 0 };
+    if (at < 0) out.push(entry);
+    else out.splice(at, 0, entry);
+  }
+  return out;
 }

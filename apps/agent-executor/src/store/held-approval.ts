@@ -10,6 +10,8 @@ export interface HeldApproval extends PendingApproval {
   decided_by?: 'caller' | 'timeout';
   /** The deciding key's principal (empty with authentication off). */
   decider?: string;
+  /** The deciding API key's id. */
+  decider_key?: string;
   decided_at?: string;
 }
 

@@ -1,10 +1,10 @@
 import type { AgentChassisClient, RunView, TraceStep } from '@app/client';
 import { useState } from 'preact/hooks';
-import { formatMs, json } from '../format';
+import { formatMs, formatTime, json } from '../format';
 import { Pre } from '../ui';
 import { PromptView } from './prompt-view';
 import { ResultView } from './result-view';
-import { addUsage, hookText, type StepGroup, stepsOf } from './timeline';
+import { addUsage, decisionText, hookText, type StepGroup, stepsOf } from './timeline';
 import { usageText } from './waterfall';
 
 export interface StepActions {
@@ -92,7 +92,17 @@ function Entry({ entry }: { entry: TraceStep }) {
       )}
       {entry.hook && <p class="hook">{hookText(entry)}</p>}
       {entry.kind === 'takeover' && <p class="note">Another executor took the run over here.</p>}
-      {entry.kind === 'user_message' && <p class="note">Message added: {entry.message}</p>}
+      {entry.kind === 'user_message' && (
+        <p class="note">
+          Message added: {entry.message}
+          {entry.error && ` (${entry.error})`}
+        </p>
+      )}
+      {entry.kind === 'approval' && entry.decision && (
+        <p class="note">
+          Approval: {decisionText(entry.decision)} · {formatTime(entry.decision.at)}
+        </p>
+      )}
       {entry.kind === 'routing' && entry.routing && (
         <p class="note">
           Routing ({entry.routing.routing}): {entry.routing.decision}, {entry.routing.reason}

@@ -114,7 +114,8 @@ const VERB: Record<ApprovalDecisionView['action'], string> = {
 };
 
 export function decisionText(d: ApprovalDecisionView): string {
-  const who = d.action === 'timeout' ? 'The approval timeout' : d.by || 'Someone (no authentication)';
+  const by = d.by || 'Someone (no authentication)';
+  const who = d.action === 'timeout' ? 'The approval timeout' : d.key_id ? `${by} (key ${d.key_id})` : by;
   const how = d.edited ? ' with edited arguments' : '';
   const why = d.reason ? `: ${d.reason}` : '';
   return `${who} ${VERB[d.action]} ${d.function}${how}${why}`;

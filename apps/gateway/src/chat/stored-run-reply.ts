@@ -1,4 +1,5 @@
 import type { AgentRunReply, ClientToolCall, FunctionCallSummary, RunView } from '@app/contracts';
+import { decodeResult } from '@app/protocol';
 
 /** Statuses at which a turn has answered: the run ended, or paused for its caller. */
 const ANSWERED = new Set(['completed', 'failed', 'cancelled', 'awaiting_approval', 'awaiting_tool_results']);
@@ -10,7 +11,9 @@ export function hasAnswered(run: RunView): boolean {
 
 /**
  * The reply `agent.run` would have given, built from the stored run: for a caller whose reply was
- * lost with the bus connection. The calls' results are their observations as the model read them.
+ * lost with the bus connection, or whose run went on at another executor (an approved call's run).
+ * The calls' results are read back from the observations the model read: the decoded object a
+ * live reply has (`message`, `data`, `markdown`), or the text when it was cut too short to decode.
  */
 export function replyFromRun(run: RunView): AgentRunReply {
   const finish = run.finish_reason ?? 'error';
@@ -27,7 +30,7 @@ export function replyFromRun(run: RunView): AgentRunReply {
       calls.push({
         name: step.action.tool,
         status: step.error ? 'error' : 'success',
-        result: step.error ?? step.observation ?? null,
+        result: step.error ?? resultOf(step.observation),
       });
   }
   return {
@@ -44,6 +47,21 @@ export function replyFromRun(run: RunView): AgentRunReply {
     ...(clientCalls.length > 0 && finish === 'client_tool_calls' ? { client_tool_calls: clientCalls } : {}),
     ...(run.approvals?.length ? { approvals: run.approvals } : {}),
   };
+}
+
+/** A `<result>` observation as the function's result; the text itself when it does not decode. */
+function resultOf(observation: string | undefined): unknown {
+  if (observation === undefined) return null;
+  try {
+    const { message, data, markdown } = decodeResult(observation);
+    return {
+      ...(message !== undefined ? { message } : {}),
+      ...(data !== undefined ? { data } : {}),
+      ...(markdown !== undefined ? { markdown } : {}),
+    };
+  } catch {
+    return observation;
+  }
 }
 
 /** The ids of the client tool calls a paused run waits for: those of its last model step. */

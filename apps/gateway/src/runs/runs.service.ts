@@ -87,7 +87,9 @@ export class RunsService {
           ...ref(runId, principal),
           stream,
           scopes: caller.scopes,
-          ...(decision ? { decision: { ...decision, decider: caller.principal } } : {}),
+          ...(decision
+            ? { decision: { ...decision, decider: caller.principal, decider_key: caller.keyId } }
+            : {}),
         },
         { timeoutMs, takeovers: this.takeovers },
       );

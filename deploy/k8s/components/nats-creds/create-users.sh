@@ -65,7 +65,7 @@ user function-runner \
   --allow-sub '_INBOX.function-runner.>,fn.exec.*,fn.catalog,svc.ping.function-runner,fn.cancel'
 
 user scheduler \
-  --allow-pub 'fn.exec.*,fn.catalog,fn.calls.record,agent.run,fn.cancel,fn.announce' \
+  --allow-pub 'fn.exec.*,fn.catalog,fn.calls.record,agent.run,agent.profiles.get,fn.cancel,fn.announce' \
   --allow-pub '_INBOX.gateway.>,_INBOX.agent-executor.>,_INBOX.scheduler.>' \
   --allow-pub '$JS.API.STREAM.INFO.KV_fn_outcomes,$JS.API.STREAM.CREATE.KV_fn_outcomes' \
   --allow-pub '$JS.API.STREAM.UPDATE.KV_fn_outcomes,$JS.API.DIRECT.GET.KV_fn_outcomes.>' \

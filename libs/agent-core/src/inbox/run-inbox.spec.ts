@@ -120,6 +120,35 @@ describe('a message added while the run gives its answer', () => {
     );
   });
 
+  it('a run taken up from its journal after such a step reads the message again, not the old answer', async () => {
+    const whole = await postedDuringModelCall(
+      [action('add', { a: 2, b: 3 }), finalAnswer('5'), finalAnswer('20')],
+      1,
+    );
+    // the executor stopped after the message was journaled, before the third model step
+    const journal = whole.entries.filter((e) => !(e.kind === 'model_step' && e.step === 3));
+    const model = new ScriptedModelClient([finalAnswer('20')]);
+    const run = new RunState({ runId: 'run_1', sessionId: '' }, react, {
+      timeoutMs: 10_000,
+      events: { emit: () => undefined },
+    });
+    const live = {
+      run,
+      model,
+      functions: arithmetic(),
+      prompts: new PromptSet(react),
+      inbox: new InMemoryRunInbox(),
+    };
+    run.transition('running');
+    const outcome = await runStrategy(
+      resumeFromJournal(live, new JournalReplay(journal)),
+      [{ role: 'user', content: 'add 2 and 3' }],
+      JSON_PLAN_PARSER,
+    );
+    expect(outcome).toMatchObject({ finishReason: 'final', reply: '20' });
+    expect(lastUserTurn(model.requests[0].messages)?.content).toBe(ADDED);
+  });
+
   it('is refused once the run is on its last step (it could not be read), and after the run ended', async () => {
     const limited = defineAgent({ ...react, max_steps: 2 });
     const { outcome, model, accepted, inbox } = await postedDuringModelCall(

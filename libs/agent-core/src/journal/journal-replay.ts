@@ -46,6 +46,11 @@ export class JournalReplay {
     return texts;
   }
 
+  /** Whether the journal has the run go on after model step `step` (a message came as it answered). */
+  continuesAfter(step: number): boolean {
+    return this.messages.has(step + 1) || this.models.some((entry) => entry.step > step);
+  }
+
   /** The journaled reply of model step `step`, or undefined: call the model. */
   modelStep(step: number): CompletionResult | undefined {
     const next = this.models[0];

@@ -54,7 +54,8 @@ export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Pr
     const { value: reply, result, tokens } = step;
     if (reply.kind === 'final') {
       run.addTrace({ step: run.step, kind: 'final', elapsed_ms: result.elapsedMs, tokens });
-      if (ctx.inbox?.waiting() && run.step < maxSteps) {
+      const more = ctx.inbox?.waiting() || ctx.replay?.continuesAfter(run.step);
+      if (more && run.step < maxSteps) {
         // The caller wrote while the model answered: another step reads it, rather than drop it.
         if (reply.answer) run.emit('thought', { step: run.step, text: reply.answer });
         messages.push(assistantTurn(result, protocol));

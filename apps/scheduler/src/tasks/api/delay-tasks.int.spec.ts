@@ -1,7 +1,15 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { AGENT_FUNCTION_PROVIDER, type AgentRunReply, type AgentRunRequest, Routes } from '@app/contracts';
+import {
+  AGENT_FUNCTION_PROVIDER,
+  AgentNotFoundError,
+  type AgentProfileView,
+  type AgentRunReply,
+  type AgentRunRequest,
+  InvalidParamsError,
+  Routes,
+} from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import {
   type CountingFunction,
@@ -71,8 +79,46 @@ describe.each(DATABASES)('delay tasks on $name (real Redis and NATS)', (kind) =>
     );
   });
 
+  /** An executor's answer to `agent.profiles.get`: the agents named exist, any other does not. */
+  const serveProfiles = (bus: Bus, ...names: string[]) =>
+    bus.serve(Routes.agentProfileGet, ({ name }) => {
+      if (!names.includes(name)) throw new AgentNotFoundError(name);
+      return { name } as AgentProfileView;
+    });
+
+  it('refuses a delay whose agent does not exist when it is made, not when it fires', async () => {
+    // no executor answers: the agent cannot be checked, so the task is refused for now
+    await expect(
+      delays.create({ name: 'nobody-home', run_at: inMs(60_000), message: 'hi', agent: 'coach' }),
+    ).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/agent 'coach' cannot be checked/),
+    });
+    const agentBus = await Bus.connect({ url: world.nats.url, name: 'profiles-stub' });
+    try {
+      serveProfiles(agentBus, 'coach');
+      await agentBus.flush();
+      const refused = await delays
+        .create({ name: 'ghost-agent', run_at: inMs(60_000), message: 'hi', agent: 'nosuchagent' })
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(InvalidParamsError);
+      expect((refused as InvalidParamsError).fields).toEqual([
+        { field: 'agent', message: expect.stringMatching(/^unknown agent 'nosuchagent'/) },
+      ]);
+      await expect(delays.get('ghost-agent')).rejects.toMatchObject({ code: 'not_found' });
+      // without an agent the default one runs: nothing to check
+      await expect(
+        delays.create({ name: 'default-agent', run_at: inMs(60_000), message: 'hi' }),
+      ).resolves.toMatchObject({ status: 'pending' });
+      await delays.cancel('default-agent');
+    } finally {
+      await agentBus.drain();
+    }
+  });
+
   it('runs an agent turn on its session when the task carries a message, and stores the reply', async () => {
     const agentBus = await Bus.connect({ url: world.nats.url, name: 'agent-stub' });
+    serveProfiles(agentBus, 'coach');
     const turns: AgentRunRequest[] = [];
     agentBus.serve(Routes.agentRun, (request): AgentRunReply => {
       turns.push(request);

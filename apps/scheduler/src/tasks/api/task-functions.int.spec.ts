@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bus } from '@app/bus';
-import { type FnExecReply, type Scope, Routes } from '@app/contracts';
+import {
+  AgentNotFoundError,
+  type AgentProfileView,
+  type FnExecReply,
+  Routes,
+  type Scope,
+} from '@app/contracts';
 import { FunctionClient } from '@app/functions';
 import {
   type CountingFunction,
@@ -35,6 +41,12 @@ describe('the scheduler functions (fn.exec over real NATS, SQLite)', () => {
     scheduler = await world.start({ SCHEDULER_MAX_TASKS_PER_OWNER: '4', SCHEDULER_MIN_CRON_INTERVAL: '1m' });
     bus = await Bus.connect({ url: world.nats.url, name: 'functions-spec' });
     client = new FunctionClient(bus);
+    // the executor's side of a task's agent check: the calling agent exists
+    bus.serve(Routes.agentProfileGet, ({ name }) => {
+      if (name !== 'ops') throw new AgentNotFoundError(name);
+      return { name } as AgentProfileView;
+    });
+    await bus.flush();
   });
   afterAll(async () => {
     await bus.drain();

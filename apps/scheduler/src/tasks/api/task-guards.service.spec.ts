@@ -1,3 +1,4 @@
+import type { Bus } from '@app/bus';
 import { describe, expect, it } from 'vitest';
 import { AppError, type FunctionDefinition } from '@app/contracts';
 import type { FunctionCatalog } from '@app/functions';
@@ -38,7 +39,8 @@ function guards(definitions: FunctionDefinition[], { stale = false } = {}): Task
   const settings = { maxTasksPerOwner: 10 } as SchedulerSettings;
   const delays = { countPending: async () => 0 } as unknown as DelayTaskRepository;
   const crons = { countEnabled: async () => 0 } as unknown as CronTaskRepository;
-  return new TaskGuards(settings, delays, crons, catalog);
+  // function tasks only here: the agent check asks an executor (delay-tasks.int.spec)
+  return new TaskGuards(settings, delays, crons, catalog, {} as Bus);
 }
 
 const target = (function_name: string, params: Record<string, unknown>): TaskTargetSpec => ({

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type FunctionDefinition, InvalidParamsError, UnavailableError } from '@app/contracts';
+import { Bus, NoRespondersError } from '@app/bus';
+import {
+  AgentNotFoundError,
+  AppError,
+  type FunctionDefinition,
+  InvalidParamsError,
+  Routes,
+  UnavailableError,
+} from '@app/contracts';
 import { FunctionCatalog } from '@app/functions';
 import { type ParamsValidation, validateParams } from '@app/protocol';
 import { FUNCTION_PROVIDER, SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
@@ -7,9 +15,12 @@ import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
 import type { TaskTargetSpec } from '../domain/task';
 
+const AGENT_CHECK_TIMEOUT_MS = 5_000;
+
 /**
  * The rules a new task must pass beyond its own fields: the owner's quota, and a function that
- * exists and accepts the task's params — checked now, not days later when the task fires.
+ * exists and accepts the task's params, or an agent that exists — checked now, not days later when
+ * the task fires.
  */
 @Injectable()
 export class TaskGuards {
@@ -18,6 +29,7 @@ export class TaskGuards {
     @Inject(DelayTaskRepository) private readonly delays: DelayTaskRepository,
     @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
     @Inject(FunctionCatalog) private readonly catalog: FunctionCatalog,
+    @Inject(Bus) private readonly bus: Bus,
   ) {}
 
   async admit(owner: string, target: TaskTargetSpec): Promise<void> {
@@ -25,6 +37,28 @@ export class TaskGuards {
     if (target.target === 'function') {
       const definition = await this.findFunction(target.function_name);
       checkParams(definition, JSON.parse(target.params) as Record<string, unknown>);
+    }
+    if (target.target === 'agent' && target.agent) await this.findAgent(target.agent);
+  }
+
+  /**
+   * The agent a turn is scheduled for must exist now (an executor knows every agent: the
+   * configuration's and those made over the API). No executor answering means nothing can be
+   * checked: refused for now (503), as for a function.
+   */
+  private async findAgent(name: string): Promise<void> {
+    try {
+      await this.bus.request(Routes.agentProfileGet, { name }, { timeoutMs: AGENT_CHECK_TIMEOUT_MS });
+    } catch (err) {
+      if (err instanceof AppError && AgentNotFoundError.agentOf(err.toBody()) === name)
+        throw new InvalidParamsError([
+          { field: 'agent', message: `unknown agent '${name}'; list them with GET /api/v1/agents` },
+        ]);
+      if (err instanceof NoRespondersError)
+        throw new UnavailableError(
+          `no agent-executor answers right now, so agent '${name}' cannot be checked; try again shortly`,
+        );
+      throw err;
     }
   }
 

@@ -1,25 +1,36 @@
 // The command line of `npm start -- ...`: `--scale <service>=<n>` runs n replicas of a service;
-// `--no-build` runs what is in dist as it is.
+// `--no-build` runs what is in dist as it is; `--cluster` (`npm run cluster`) runs the production
+// shape (scripts/start/cluster.mjs), two gateways behind a load balancer among it.
 import { parseArgs } from 'node:util';
 
 export const SERVICES = ['gateway', 'agent-executor', 'function-runner', 'scheduler'];
 export const MAX_REPLICAS = 16;
-const USAGE = 'usage: npm start -- [--scale <service>=<n>]... [--no-build]';
+/** What `--cluster` runs unless `--scale` says otherwise. */
+export const CLUSTER_REPLICAS = { gateway: 2, 'agent-executor': 2, 'function-runner': 3, scheduler: 2 };
+const USAGE = 'usage: npm start -- [--scale <service>=<n>]... [--no-build] [--cluster]';
 
 export class UsageError extends Error {}
 
-/** Returns whether to build and how many replicas of each service to run; throws a one-line UsageError. */
+/**
+ * Returns whether to build, whether to run as a cluster and how many replicas of each service to
+ * run; throws a one-line UsageError.
+ */
 export function parseStartArgs(argv) {
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { scale: { type: 'string', multiple: true }, 'no-build': { type: 'boolean' } },
+      options: {
+        scale: { type: 'string', multiple: true },
+        'no-build': { type: 'boolean' },
+        cluster: { type: 'boolean' },
+      },
     }));
   } catch (err) {
     throw new UsageError(`${err.message.split('\n')[0]} (${USAGE})`);
   }
-  const replicas = Object.fromEntries(SERVICES.map((name) => [name, 1]));
+  const cluster = Boolean(values.cluster);
+  const replicas = cluster ? { ...CLUSTER_REPLICAS } : Object.fromEntries(SERVICES.map((name) => [name, 1]));
   for (const spec of values.scale ?? []) {
     const match = /^([^=]+)=(.*)$/.exec(spec);
     if (!match)
@@ -33,12 +44,12 @@ export function parseStartArgs(argv) {
         `--scale ${spec}: the number of replicas must be a whole number from 1 to ${MAX_REPLICAS}`,
       );
     }
-    if (name === 'gateway' && count !== '1') {
+    if (name === 'gateway' && count !== '1' && !cluster) {
       throw new UsageError(
-        `--scale ${spec}: npm start runs one gateway, as it listens on PORT (behind a load balancer, run more)`,
+        `--scale ${spec}: npm start runs one gateway, as it listens on PORT (npm run cluster runs more, behind a load balancer)`,
       );
     }
     replicas[name] = Number(count);
   }
-  return { build: !values['no-build'], replicas };
+  return { build: !values['no-build'], cluster, replicas };
 }

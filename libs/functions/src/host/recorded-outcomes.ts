@@ -159,6 +159,16 @@ export class RecordedOutcomes {
     throw error;
   }
 
+  /**
+   * Opens the store now rather than at the first keyed call, so that its settings (a cluster's
+   * replicas) are applied, and can be checked, from the start; a failure is retried on first use.
+   */
+  prepare(): void {
+    this.bucket().catch((err: unknown) =>
+      this.logger.warn('the call outcome store could not be opened yet', { error: (err as Error).message }),
+    );
+  }
+
   private bucket(): Promise<KvBucket> {
     this.opening ??= this.open().catch((err: unknown) => {
       this.opening = undefined;

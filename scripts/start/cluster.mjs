@@ -182,9 +182,13 @@ export async function planCluster({ root, host, port, databaseUrl, gateways }) {
   const ownPostgres = !/^postgres(ql)?:/.test(databaseUrl);
   if (ownPostgres) ports.postgres = await freePort();
 
-  // a letter first: a value of digits first would be read by the server's config parser as a number
+  // The users' passwords: the operator's (the variables deploy/nats/auth.conf reads), else new ones,
+  // a letter first: a value of digits first would be read by the server's config parser as a number.
   const passwords = Object.fromEntries(
-    Object.keys(PASSWORD_VARIABLES).map((s) => [s, `ac${randomBytes(16).toString('hex')}`]),
+    Object.entries(PASSWORD_VARIABLES).map(([s, variable]) => [
+      s,
+      process.env[variable] || `ac${randomBytes(16).toString('hex')}`,
+    ]),
   );
   const natsEnv = { ...process.env };
   for (const [service, variable] of Object.entries(PASSWORD_VARIABLES))

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Bus } from '@app/bus';
+import { Bus, type BusOptions } from '@app/bus';
 import { loadConfig } from '@app/config';
 import { type FnCatalogReply, type FnExecReply, type FnExecRequest, Routes } from '@app/contracts';
 import { Logger } from '@app/observability';
@@ -153,6 +153,8 @@ export interface CountingOptions {
   provider?: string;
   /** The tokens each call reports, as an agent's run does. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** How it connects besides the URL (a NATS user, its inbox), as a deployed provider would. */
+  connect?: Partial<BusOptions>;
 }
 
 export interface FunctionCall {
@@ -174,7 +176,7 @@ export async function serveCountingFunction(
   natsUrl: string,
   options: CountingOptions = {},
 ): Promise<CountingFunction> {
-  const bus = await Bus.connect({ url: natsUrl, name: 'counting-function' });
+  const bus = await Bus.connect({ url: natsUrl, name: 'counting-function', ...options.connect });
   const name = `count_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const calls: FunctionCall[] = [];
   bus.serve(Routes.fnExec(name), async (request): Promise<FnExecReply> => {

@@ -129,9 +129,11 @@ export interface FaultReport {
   fires: number;
   firesLost: number;
   firesDoubled: number;
-  firesMissing: number[];
+  firesMissing: string[];
   delaysLost: number;
   delaysDoubled: number;
+  /** The longest the test's own process (the counting function's provider) was stalled. */
+  testLagMaxMs: number;
   /** A few unanswered conversations and what they last got. */
   unanswered: string[];
 }
@@ -154,7 +156,7 @@ export function conversationFigures(cluster: Cluster, done: Conversation[], faul
     conversations: done.length,
     acceptedRunsLost: done.filter((c) => c.accepted && !c.answered).length,
     answeredTwice: done.filter((c) => c.runIds.size > 1).length,
-    sideEffectsTwice: done.filter((c) => cluster.fn.callsTagged(c.tag).length > 1).length,
+    sideEffectsTwice: done.filter((c) => sideEffects(cluster, c.tag) > 1).length,
     streamsEndedWithoutRunEnd: done.reduce((sum, c) => sum + c.streamsCut, 0),
     pastDeadline: done.filter((c) => !c.answered).length,
     p99DelayMs: Math.max(
@@ -170,6 +172,16 @@ export function conversationFigures(cluster: Cluster, done: Conversation[], faul
       .slice(0, 3)
       .map((c) => `${c.tag}: ${c.last}`),
   };
+}
+
+/**
+ * The function's calls for one conversation, as a provider that honours idempotency keys (the
+ * platform's function host) would do them: repeats of one key are replays of one call.
+ */
+function sideEffects(cluster: Cluster, tag: string): number {
+  const calls = cluster.fn.callsTagged(tag);
+  const keyed = new Set(calls.filter((c) => c.key).map((c) => c.key));
+  return keyed.size + calls.filter((c) => !c.key).length;
 }
 
 /** POST through the load balancer, retried on 502/503 (a request in flight on a dying gateway). */

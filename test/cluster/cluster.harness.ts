@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import { connectMigrated, type Db } from '@app/persistence';
@@ -11,7 +12,9 @@ import {
   serveCountingFunction,
 } from '../../apps/scheduler/src/testing/scheduler.harness';
 import { LEASE_ENV } from '../durable/durable-stack';
-import { alive, commandOf } from '../platform/npm-start.harness';
+import { alive } from '../platform/npm-start.harness';
+
+const run = promisify(execFile);
 
 export const ADMIN_KEY = 'ac_cluster_test_admin_key_0123456789abcd';
 /** The runner's password, so that the test's own function provider connects as deployed. */
@@ -42,9 +45,9 @@ export interface Cluster {
   fn: CountingFunction;
   output(): string;
   /** The live processes of one piece (several for a replicated service). */
-  pids(piece: Piece): number[];
+  pids(piece: Piece): Promise<number[]>;
   /** The gateway process listening on `port`. */
-  gatewayPid(port: number): number | undefined;
+  gatewayPid(port: number): Promise<number | undefined>;
   /** Signals one process of `piece` (the first unless `pid`); resolves once it is gone. */
   kill(piece: Piece, signal?: NodeJS.Signals, pid?: number): Promise<number>;
   /** Resolves once `piece` runs `count` processes again (the supervisor restarts what died). */
@@ -90,10 +93,10 @@ export async function startCluster({ stepMs = 1_000 }: { stepMs?: number } = {})
   const fn = await serveCountingFunction(natsUrl, {
     connect: { user: 'function-runner', password: RUNNER_PASSWORD, inboxPrefix: '_INBOX.function-runner' },
   });
-  const descendants = () => descendantsOf(child.pid!);
-  const pids = (piece: Piece) => descendants().filter((pid) => matches(piece, commandOf(pid)));
-  const gatewayPid = (gatewayPort: number) =>
-    pids('gateway').find((pid) => environ(pid).PORT === String(gatewayPort));
+  const pids = async (piece: Piece) =>
+    (await descendantsOf(child.pid!)).filter((p) => matches(piece, p.command)).map((p) => p.pid);
+  const gatewayPid = async (gatewayPort: number) =>
+    (await pids('gateway')).find((pid) => environ(pid).PORT === String(gatewayPort));
   return {
     base: `http://127.0.0.1:${port}`,
     gateways,
@@ -105,18 +108,21 @@ export async function startCluster({ stepMs = 1_000 }: { stepMs?: number } = {})
     pids,
     gatewayPid,
     kill: async (piece, signal = 'SIGKILL', pid) => {
-      const target = pid ?? pids(piece)[0];
+      const target = pid ?? (await pids(piece))[0];
       if (target === undefined) throw new Error(`no ${piece} is running`);
       process.kill(target, signal);
       await expectEventually(() => expect(alive(target)).toBe(false), { timeoutMs: 30_000 });
       return target;
     },
     restarted: (piece, count) =>
-      expectEventually(() => expect(pids(piece)).toHaveLength(count), { timeoutMs: 60_000, intervalMs: 250 }),
+      expectEventually(async () => expect(await pids(piece)).toHaveLength(count), {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      }),
     close: async () => {
       await fn.close().catch(() => undefined);
       await db.$disconnect();
-      const all = descendants();
+      const all = (await descendantsOf(child.pid!)).map((p) => p.pid);
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
       await expectEventually(() => expect(all.filter(alive)).toEqual([]), { timeoutMs: 30_000 });
@@ -181,17 +187,25 @@ function environ(pid: number): Record<string, string> {
   }
 }
 
-function descendantsOf(root: number): number[] {
-  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+/**
+ * The live processes below `root` with their command lines, from one `ps` run asynchronously: the
+ * counting function is served from this process, whose event loop must not stall on it.
+ */
+async function descendantsOf(root: number): Promise<{ pid: number; command: string }[]> {
+  const { stdout } = await run('ps', ['-e', '-o', 'pid=,ppid=,args='], { maxBuffer: 16 * 1024 * 1024 });
+  const table = stdout
     .trim()
     .split('\n')
-    .map((row) => row.trim().split(/\s+/).map(Number));
-  const found: number[] = [];
+    .map((row) => {
+      const [, pid, ppid, command] = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(row) ?? [];
+      return { pid: Number(pid), ppid: Number(ppid), command: command ?? '' };
+    });
+  const found: { pid: number; command: string }[] = [];
   const walk = (parent: number) => {
-    for (const [pid, ppid] of table)
-      if (ppid === parent) {
-        found.push(pid);
-        walk(pid);
+    for (const row of table)
+      if (row.ppid === parent) {
+        found.push(row);
+        walk(row.pid);
       }
   };
   walk(root);

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type Conversation, conversationFigures, conversations, type FaultReport } from './cluster-load';
 import type { Cluster } from './cluster.harness';
 import { schedule } from './scheduled';
@@ -25,6 +26,9 @@ export async function underLoad(
     firstDueInMs: STEADY_MS,
     cronForMs: CRON_FOR_MS,
   });
+  // The counting function is served from this process: a stall of its own would read as the platform's.
+  const lag = monitorEventLoopDelay({ resolution: 20 });
+  lag.enable();
   const load = conversations(cluster, IN_FLIGHT, prefix);
   await pause(STEADY_MS);
   const faultAt = Date.now();
@@ -36,7 +40,9 @@ export async function underLoad(
     fault: prefix,
     ...conversationFigures(cluster, done, faultAt),
     ...(await scheduled.figures()),
+    testLagMaxMs: Math.round(lag.max / 1e6),
   };
+  lag.disable();
   console.log(`cluster fault ${JSON.stringify(report)}`);
   return { ...report, done };
 }

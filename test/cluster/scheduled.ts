@@ -11,7 +11,7 @@ export interface Scheduled {
     fires: number;
     firesLost: number;
     firesDoubled: number;
-    firesMissing: number[];
+    firesMissing: string[];
     delaysLost: number;
     delaysDoubled: number;
   }>;
@@ -85,11 +85,14 @@ export async function schedule(
         firesLost: span - new Set(seconds).size + (fires.length - completed),
         // which seconds (after the first fire) had none, or did not complete
         firesMissing: Array.from({ length: span }, (_, i) => seconds[0] + i)
-          .filter(
-            (second) =>
-              !fires.some((f) => f.scheduled_at.getTime() / 1_000 === second && f.status === 'completed'),
-          )
-          .map((second) => second - seconds[0]),
+          .map((second) => ({
+            second,
+            fire: fires.find((f) => f.scheduled_at.getTime() / 1_000 === second),
+          }))
+          .filter(({ fire }) => fire?.status !== 'completed')
+          .map(
+            ({ second, fire }) => `${second - seconds[0]}: ${fire ? `${fire.status} ${fire.error}` : 'none'}`,
+          ),
         firesDoubled: Math.max(0, calls - fires.length),
         delaysLost: delayCalls.filter((n) => n === 0).length,
         delaysDoubled: delayCalls.filter((n) => n > 1).length,

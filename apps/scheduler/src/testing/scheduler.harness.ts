@@ -161,6 +161,8 @@ export interface FunctionCall {
   params: Record<string, unknown>;
   caller: FnExecRequest['caller'];
   at: number;
+  /** The call's idempotency key, when it had one: repeats with one key are one call's replays. */
+  key?: string;
 }
 
 export interface CountingFunction {
@@ -180,7 +182,12 @@ export async function serveCountingFunction(
   const name = `count_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const calls: FunctionCall[] = [];
   bus.serve(Routes.fnExec(name), async (request): Promise<FnExecReply> => {
-    calls.push({ params: request.params, caller: request.caller, at: Date.now() });
+    calls.push({
+      params: request.params,
+      caller: request.caller,
+      at: Date.now(),
+      key: request.idempotency_key,
+    });
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs).unref());
     if (options.fail)
       return { status: 'error', error: { code: 'function_error', message: 'disk full' }, elapsed_ms: 1 };

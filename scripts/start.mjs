@@ -164,8 +164,12 @@ if (cluster) {
   log(
     `HAProxy on ${config.gateway.host}:${config.gateway.port}, round robin over the gateways on ${gateways}`,
   );
-  const { Buckets } = require(join(root, 'dist/libs/contracts/src'));
-  const expected = Object.values(Buckets).map((bucket) => `KV_${bucket}`);
+  // every stream and bucket the platform creates (a bucket is the stream KV_<name>)
+  const { Buckets, Streams } = require(join(root, 'dist/libs/contracts/src'));
+  const expected = [
+    ...Object.values(Streams).map((stream) => stream.name),
+    ...Object.values(Buckets).map((bucket) => `KV_${bucket}`),
+  ];
   checkReplication(cluster.monitorUrls, expected).then(
     (streams) => log(`JetStream: ${streams.map((s) => `${s.name} R${s.replicas}`).join(', ')} on 3 nodes`),
     (err) => abort(err.message),

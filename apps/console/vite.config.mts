@@ -12,6 +12,7 @@ export default defineConfig({
     alias: {
       '@app/client': resolve(root, '../../libs/client/src'),
       '@app/protocol': resolve(root, '../../libs/protocol/src'),
+      '@app/retry': resolve(root, '../../libs/retry/src'),
     },
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },

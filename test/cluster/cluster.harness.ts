@@ -76,7 +76,7 @@ export async function startCluster({ stepMs = 1_000 }: { stepMs?: number } = {})
     );
   try {
     await line(/cluster ready at/);
-    await line(/JetStream: KV_fn_outcomes R3/);
+    await line(/JetStream: RUN_EVENTS R3, KV_fn_outcomes R3/);
   } catch (err) {
     child.kill('SIGKILL');
     await llm.close();

@@ -42,7 +42,8 @@ export class Bus {
 
   private constructor(
     readonly connection: NatsConnection,
-    inboxPrefix?: string,
+    /** Where its connection takes what is sent to it (replies, consumers' deliveries). */
+    readonly inboxPrefix?: string,
     /** Copies of each stream and bucket the platform creates: 3 on a cluster of three (see KvBucket.open). */
     readonly jetstreamReplicas = 1,
   ) {

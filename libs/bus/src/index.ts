@@ -6,3 +6,4 @@ export * from './json.codec';
 export { PROGRESS_HEADER, type ProgressOptions, ResponderGoneError } from './progress-request';
 export { ACK_AFTER_MS } from './answer';
 export { KvBucket, type KvBucketOptions, type KvEntry } from './kv-bucket';
+export { EventLog, type EventLogOptions, type LoggedEvent } from './event-log';

@@ -32,9 +32,8 @@ import type {
   UsageView,
   WhoAmIView,
 } from '@app/contracts';
-import { AgentChassisError } from './errors';
 import { Http, segment } from './http';
-import { readSse } from './sse';
+import { chatEvents, resumable } from './resumable-stream';
 import type {
   ChatEvent,
   ChatRequest,
@@ -96,7 +95,7 @@ export class AgentChassisClient {
     request: ChatRequest,
     options: StreamOptions = {},
   ): AsyncGenerator<ChatEvent, void, undefined> {
-    yield* this.stream('/api/v1/chat', { ...request, stream: true }, options.signal);
+    yield* this.stream('/api/v1/chat', { ...request, stream: true }, options);
   }
 
   /** The calling key: its principal, scopes and id. */
@@ -131,7 +130,7 @@ export class AgentChassisClient {
       id: string,
       options: StreamOptions & { decision?: ApproveRunBody } = {},
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream(`/api/v1/runs/${segment(id)}/approve`, options.decision, options.signal),
+      this.stream(`/api/v1/runs/${segment(id)}/approve`, options.decision, options, id),
     /** Rejects a held plan, or a held function call (`{hash, call_id?, reason?}`: the model reads the reason). */
     reject: (id: string, decision?: RejectRunBody): Promise<AgentRunReply> =>
       this.http.json('POST', `/api/v1/runs/${segment(id)}/reject`, decision ? { body: decision } : {}),
@@ -140,7 +139,7 @@ export class AgentChassisClient {
       id: string,
       options: StreamOptions & { decision: RejectRunBody },
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream(`/api/v1/runs/${segment(id)}/reject`, options.decision, options.signal),
+      this.stream(`/api/v1/runs/${segment(id)}/reject`, options.decision, options, id),
     /**
      * A new run that takes this run's steps before `from_step` from its journal and runs live from
      * there, with the message, agent, model or previous results changed as asked; answered when it ends.
@@ -156,7 +155,7 @@ export class AgentChassisClient {
       body: ForkRunBody,
       options: StreamOptions = {},
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream(`/api/v1/runs/${segment(id)}/fork`, { ...body, stream: true }, options.signal),
+      this.stream(`/api/v1/runs/${segment(id)}/fork`, { ...body, stream: true }, options),
     /** What model step `step` sent (system prompt, history, results) and got back, each part with its tokens. */
     stepMessages: (id: string, step: number): Promise<StepMessagesView> =>
       this.http.json('GET', `/api/v1/runs/${segment(id)}/steps/${step}/messages`),
@@ -168,7 +167,7 @@ export class AgentChassisClient {
       request: RunPlanRequest,
       options: StreamOptions = {},
     ): AsyncGenerator<ChatEvent, void, undefined> =>
-      this.stream('/api/v1/runs', { ...request, stream: true }, options.signal),
+      this.stream('/api/v1/runs', { ...request, stream: true }, options),
   };
 
   readonly memory = {
@@ -247,10 +246,15 @@ export class AgentChassisClient {
     return this.http.json('GET', '/health', { okStatuses: [503] });
   }
 
+  /**
+   * A POST answered as the run's events; a stream that drops before `run_end` is resumed after the
+   * last event id it got (`GET /api/v1/runs/:id/events` with `Last-Event-ID`), by itself.
+   */
   private async *stream(
     path: string,
     body: unknown,
-    signal: AbortSignal | undefined,
+    { signal, onReconnect }: StreamOptions,
+    runId?: string,
   ): AsyncGenerator<ChatEvent, void, undefined> {
     const res = await this.http.send('POST', path, { body, accept: 'text/event-stream', signal });
     if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
@@ -258,31 +262,20 @@ export class AgentChassisClient {
       yield { type: 'run_end', data: (await res.json()) as AgentRunReply };
       return;
     }
-    if (!res.body)
-      throw new AgentChassisError({
-        code: 'internal',
-        message: 'the event stream has no body',
-        status: res.status,
-      });
-    for await (const message of readSse(res.body, signal)) {
-      if (!EVENT_TYPES.has(message.event)) continue;
-      let data: unknown;
-      try {
-        data = JSON.parse(message.data);
-      } catch (err) {
-        throw new AgentChassisError(
-          {
-            code: 'internal',
-            message: `the '${message.event}' event's data is not JSON`,
-            status: res.status,
-          },
-          { cause: err },
-        );
-      }
-      const event = { type: message.event, data, ...(message.id ? { id: message.id } : {}) } as ChatEvent;
-      yield event;
-      if (event.type === 'run_end' || event.type === 'error') return;
-    }
+    yield* resumable({
+      first: chatEvents(res, EVENT_TYPES, signal),
+      resume: async (run, lastEventId) => {
+        const resumed = await this.http.send('GET', `/api/v1/runs/${segment(run)}/events`, {
+          accept: 'text/event-stream',
+          headers: { 'last-event-id': lastEventId },
+          signal,
+        });
+        return chatEvents(resumed, EVENT_TYPES, signal);
+      },
+      runId,
+      signal,
+      onReconnect,
+    });
   }
 }
 

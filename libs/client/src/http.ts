@@ -11,6 +11,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | undefined>;
   accept?: string;
+  /** Headers of this request only (e.g. `Last-Event-ID`). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Statuses answered with a body rather than thrown (e.g. 503 for `/health`). */
   okStatuses?: number[];
@@ -43,7 +45,7 @@ export class Http {
     const url = new URL(path.replace(/^\//, ''), this.options.baseUrl.replace(/\/*$/, '/'));
     for (const [key, value] of Object.entries(options.query ?? {}))
       if (value !== undefined) url.searchParams.set(key, value);
-    const headers: Record<string, string> = { ...this.options.headers };
+    const headers: Record<string, string> = { ...this.options.headers, ...options.headers };
     if (options.accept) headers.accept = options.accept;
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';

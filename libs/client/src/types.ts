@@ -113,4 +113,6 @@ export type ChatEventType = ChatEvent['type'];
 export interface StreamOptions {
   /** Aborting stops reading (the run goes on on the server: cancel it with `runs.cancel`). */
   signal?: AbortSignal;
+  /** Told before each reconnect of a stream that dropped (`attempt` from 1; the last event id it got). */
+  onReconnect?: (attempt: number, lastEventId: string) => void;
 }

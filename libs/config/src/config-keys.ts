@@ -89,8 +89,8 @@ export const CONFIG_KEYS = [
     several: true,
   }),
   // How many servers keep a copy of each JetStream stream and key-value bucket the platform creates
-  // (the bucket fn_outcomes): 3 on a cluster of three, so one node's loss loses nothing. At most
-  // the cluster's size; an existing stream is changed to it when a service opens it.
+  // (the stream RUN_EVENTS, the bucket fn_outcomes): 3 on a cluster of three, so one node's loss
+  // loses nothing. At most the cluster's size; an existing stream is changed to it when opened.
   key('nats.jetstream_replicas', 'NATS_JETSTREAM_REPLICAS', 'int', { default: 1, min: 1, max: 5 }),
   key('nats.user', 'NATS_USER', 'string'),
   key('nats.password', 'NATS_PASSWORD', 'string', { secret: true }),
@@ -98,6 +98,14 @@ export const CONFIG_KEYS = [
   key('nats.tls_ca_file', 'NATS_TLS_CA_FILE', 'string'),
   key('nats.tls_cert_file', 'NATS_TLS_CERT_FILE', 'string'),
   key('nats.tls_key_file', 'NATS_TLS_KEY_FILE', 'string'),
+  // How long a run's events stay readable for a stream resumed with `Last-Event-ID` (then only its reply).
+  key('events.retention', 'RUN_EVENTS_RETENTION', 'duration', { default: 3_600_000, min: 1_000 }),
+  // Most bytes the run events' stream keeps: past it, the oldest events go first.
+  key('events.max_bytes', 'RUN_EVENTS_MAX_BYTES', 'int', {
+    default: 1_073_741_824,
+    min: 1_048_576,
+    unit: 'bytes',
+  }),
   key('redis.url', 'REDIS_URL', 'url', {
     default: 'redis://127.0.0.1:6379',
     oneOf: ['redis', 'rediss'],

@@ -10,6 +10,7 @@ import {
   Routes,
   SERVICE_NAMES,
   type ServiceName,
+  Streams,
   subjectCovers,
 } from '@app/contracts';
 
@@ -95,9 +96,18 @@ describe('BusUses', () => {
           : [[name, (entry as (a: string) => { subject: string })(ANY_TOKEN).subject]]
         : [[name, (entry as { subject: string }).subject]],
     );
+  const meets = (a: string, b: string) => subjectCovers(a, b) || subjectCovers(b, a);
+  /** Events kept in a stream are heard by its readers, on their own inboxes. */
+  const readFromStream = (service: ServiceName, subject: string) =>
+    Object.values(Streams).some(
+      (stream) =>
+        BusUses[service].streams.includes(stream.name) && stream.subjects.some((s) => meets(s, subject)),
+    );
   const declared = (way: 'asks' | 'serves' | 'publishes' | 'hears', subject: string) =>
-    SERVICE_NAMES.filter((s) =>
-      BusUses[s][way].some((u) => subjectCovers(u.subject, subject) || subjectCovers(subject, u.subject)),
+    SERVICE_NAMES.filter(
+      (s) =>
+        BusUses[s][way].some((u) => meets(u.subject, subject)) ||
+        (way === 'hears' && readFromStream(s, subject)),
     );
 
   it.each(subjectsOf(Routes))('declares who asks and who serves the route %s (%s)', (name, subject) => {

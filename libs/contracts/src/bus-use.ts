@@ -1,4 +1,5 @@
 import { Events } from './events';
+import { bucketPublishSubjects, streamPublishSubjects } from './jetstream-grants';
 import { AGENT_FUNCTION_PREFIX } from './functions';
 import { SERVICE_NAMES, type ServiceName } from './health';
 import { Routes } from './routes';
@@ -9,6 +10,15 @@ import { ANY_TOKEN, Subjects } from './subjects';
 export const Buckets = {
   /** The outcomes of calls sent with an idempotency key, kept by the function providers. */
   fnOutcomes: 'fn_outcomes',
+} as const;
+
+/**
+ * The JetStream streams of the platform (besides the buckets'): each keeps the events published on
+ * some subjects for a while, for readers to read again.
+ */
+export const Streams = {
+  /** Every run's events (`agent.events.<run>`): a stream that lost its connection resumes from them. */
+  runEvents: { name: 'RUN_EVENTS', subjects: [Events.agentEvents(ANY_TOKEN).subject] },
 } as const;
 
 /**
@@ -30,6 +40,8 @@ export interface BusUse {
   hears: readonly OnSubject[];
   /** JetStream key-value buckets it opens, reads, writes and watches. */
   buckets: readonly string[];
+  /** JetStream streams (of `Streams`) it opens (creating or updating them) and reads. */
+  streams: readonly string[];
 }
 
 const all = (...items: OnSubject[]): readonly OnSubject[] => items;
@@ -92,8 +104,10 @@ export const BusUses: Record<ServiceName, BusUse> = {
     ),
     serves: all(Routes.servicePing('gateway')),
     publishes: all(),
-    hears: all(Events.agentEvents(ANY_TOKEN), Events.agentRunResumed, Events.fnAnnounce),
+    // a run's events are read from the stream that keeps them (`streams`), on its own inbox
+    hears: all(Events.agentRunResumed, Events.fnAnnounce),
     buckets: [],
+    streams: [Streams.runEvents.name],
   },
   'agent-executor': {
     asks: all(
@@ -141,6 +155,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
     ),
     hears: all(Events.agentProfileChanged, ...functionCaller.hears, ...functionProvider([]).hears),
     buckets: [Buckets.fnOutcomes],
+    streams: [],
   },
   'function-runner': {
     ...functionProvider([Routes.fnExec(ANY_TOKEN)]),
@@ -149,6 +164,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
       Routes.servicePing('function-runner'),
     ),
     buckets: [Buckets.fnOutcomes],
+    streams: [],
   },
   scheduler: {
     asks: all(...functionCaller.asks, ...functionProvider([]).asks, Routes.agentRun),
@@ -167,6 +183,7 @@ export const BusUses: Record<ServiceName, BusUse> = {
     publishes: all(...functionCaller.publishes, ...functionProvider([]).publishes),
     hears: all(...functionCaller.hears, ...functionProvider([]).hears),
     buckets: [Buckets.fnOutcomes],
+    streams: [],
   },
 };
 
@@ -189,36 +206,20 @@ export function natsGrants(service: ServiceName): NatsGrants {
       use.serves.some((served) => subjectsMeet(asked.subject, served.subject)),
     ),
   );
-  const ownInbox = use.asks.length > 0 || use.buckets.length > 0 ? [`${Subjects.inbox(service)}.>`] : [];
+  const ownInbox =
+    use.asks.length > 0 || use.buckets.length > 0 || use.streams.length > 0
+      ? [`${Subjects.inbox(service)}.>`]
+      : [];
   return {
     publish: fewest([
       ...use.asks.map((r) => r.subject),
       ...use.publishes.map((e) => e.subject),
       ...askers.map((asker) => `${Subjects.inbox(asker)}.>`),
       ...use.buckets.flatMap(bucketPublishSubjects),
+      ...use.streams.flatMap(streamPublishSubjects),
     ]),
     subscribe: fewest([...ownInbox, ...use.serves.map((r) => r.subject), ...use.hears.map((e) => e.subject)]),
   };
-}
-
-/**
- * What the official key-value client (`@nats-io/kv`) publishes for one bucket: its stream's API
- * (open or create, update the TTL, read the status), direct reads of keys, the ordered consumers
- * of a watch (create, read, delete) and their flow control answers, and writes to the keys.
- */
-function bucketPublishSubjects(bucket: string): string[] {
-  const stream = `KV_${bucket}`;
-  return [
-    `$JS.API.STREAM.INFO.${stream}`,
-    `$JS.API.STREAM.CREATE.${stream}`,
-    `$JS.API.STREAM.UPDATE.${stream}`,
-    `$JS.API.DIRECT.GET.${stream}.>`,
-    `$JS.API.CONSUMER.CREATE.${stream}.>`,
-    `$JS.API.CONSUMER.INFO.${stream}.*`,
-    `$JS.API.CONSUMER.DELETE.${stream}.*`,
-    `$JS.FC.${stream}.>`,
-    `$KV.${bucket}.>`,
-  ];
 }
 
 /** Whether subject `grant` (a NATS pattern) covers every subject of `use` (a pattern of `BusUses`). */

@@ -28,8 +28,13 @@ export function chatCommands(program: Command, ctx: CliContext): void {
         ctx.warn(`cancel failed: ${(err as Error).message}`),
       );
       const stopListening = ctx.io.onInterrupt?.(() => turn.interrupt());
+      const resuming = (attempt: number, after: string) =>
+        ctx.warn(ctx.errStyle.dim(`[connection lost: resuming after event ${after}, attempt ${attempt}]`));
       try {
-        for await (const event of client.chatStream(request, { signal: turn.signal })) {
+        for await (const event of client.chatStream(request, {
+          signal: turn.signal,
+          onReconnect: resuming,
+        })) {
           printer.print(event);
           if (event.type === 'run_start') turn.started(event.data.run_id);
         }

@@ -54,7 +54,11 @@ export class ReplSession {
   private async say(message: string): Promise<void> {
     const request = { message, session_id: this.sessionId, agent: this.sessionId ? undefined : this.agent };
     this.turn = new InterruptibleTurn(this.client, (err) => this.report(err));
-    await this.follow(this.client.chatStream(request, { signal: this.turn.signal }));
+    const onReconnect = (attempt: number, after: string) =>
+      this.ctx.warn(
+        this.ctx.style.dim(`[connection lost: resuming after event ${after}, attempt ${attempt}]`),
+      );
+    await this.follow(this.client.chatStream(request, { signal: this.turn.signal, onReconnect }));
   }
 
   private async follow(events: AsyncIterable<ChatEvent>): Promise<void> {

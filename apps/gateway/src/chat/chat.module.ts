@@ -5,6 +5,7 @@ import { ChatService } from './chat.service';
 import { ChatRoutingService } from './chat-routing.service';
 import { IdempotencyKeyRepository } from './idempotency-key.repository';
 import { RunTakeovers } from './run-takeovers';
+import { RunEventLog } from './run-event-log';
 
 @Module({
   controllers: [ChatController],
@@ -14,7 +15,8 @@ import { RunTakeovers } from './run-takeovers';
     ChatIdempotencyService,
     IdempotencyKeyRepository,
     RunTakeovers,
+    RunEventLog,
   ],
-  exports: [ChatService, RunTakeovers],
+  exports: [ChatService, RunTakeovers, RunEventLog],
 })
 export class ChatModule {}

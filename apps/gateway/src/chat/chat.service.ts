@@ -19,6 +19,7 @@ import { ChatIdempotencyService, type KeyedTurn } from './chat-idempotency.servi
 import { followRun, followStartedRun, neverStarted } from './run-follower';
 import { RunTakeovers } from './run-takeovers';
 import { type RunEvents, runEvents } from './run-events';
+import { RunEventLog } from './run-event-log';
 
 export interface Caller {
   principal: string;
@@ -47,6 +48,7 @@ export class ChatService {
     @Inject(UsageLimits) private readonly limits: UsageLimits,
     @Inject(ChatIdempotencyService) private readonly idempotency: ChatIdempotencyService,
     @Inject(RunTakeovers) private readonly takeovers: RunTakeovers,
+    @Inject(RunEventLog) private readonly events: RunEventLog,
   ) {}
 
   /**
@@ -86,9 +88,23 @@ export class ChatService {
     }
   }
 
-  /** A run already going, its events from now (or after the event numbered `after`) to its end. */
+  /**
+   * The caller's run's events after the event numbered `after` (0: every one kept), to its end: a
+   * stream that lost its connection resumed with its `Last-Event-ID`, on any gateway. Refused with
+   * `not_found` before anything is written when the run is not the caller's.
+   */
+  async *resume(runId: string, caller: Caller, after = 0): RunEvents {
+    const ref = caller.principal ? { run_id: runId, principal: caller.principal } : { run_id: runId };
+    await this.bus.request(Routes.agentRunGet, ref);
+    yield* this.follow(runId, caller, after);
+  }
+
+  /**
+   * A run already going (or ended), its events from now — or after the event numbered `after`
+   * (0: from its first kept event) — to its end; a run that kept none ends with its reply.
+   */
   follow(runId: string, caller: Caller, after?: number): RunEvents {
-    return runEvents(this.bus, runId, () => this.followStarted(runId, caller), { after });
+    return runEvents(this.events, runId, () => this.followStarted(runId, caller), { after });
   }
 
   /**
@@ -112,7 +128,7 @@ export class ChatService {
   streamTurn(request: AgentRunRequest, caller: Caller, signal?: AbortSignal): RunEvents {
     const runId = request.run_id ?? runIdFor(request);
     const run = { ...request, ...ownedBy(caller), run_id: runId, stream: true };
-    return runEvents(this.bus, runId, () => this.run(caller, run, signal));
+    return runEvents(this.events, runId, () => this.run(caller, run, signal));
   }
 
   /**

@@ -1,41 +1,80 @@
-import type { Bus } from '@app/bus';
-import { type AgentEvent, type AgentRunReply, Events } from '@app/contracts';
+import type { AgentEvent, AgentRunReply } from '@app/contracts';
 
 /**
  * One run's events as they happen: `run_start` (or `run_resumed`) first, `run_end` last, whose
- * data is the run's reply. Every door translates this one stream into its own protocol.
+ * data is the run's reply. Every door translates this one stream into its own protocol. Each
+ * event's `seq` is its place among the run's kept events (the SSE `id:`): a stream resumed after
+ * it gets the events after it, on any gateway.
  */
 export type RunEvents = AsyncIterable<AgentEvent>;
 
-export interface RunEventsOptions {
-  /** Events numbered up to this one (`seq`) were seen already: the stream starts after it. */
-  after?: number;
+/** Where every run's events are kept for a while, in order, to be read again (`RunEventLog`). */
+export interface RunEventSource {
+  /** The last event kept for the run, or undefined when none is. */
+  last(runId: string): Promise<AgentEvent | undefined>;
+  /**
+   * Calls `onEvent` with each event kept for the run after the one numbered `afterSeq` (0: all),
+   * `seq` set to its place, then with each one as it is kept, until `stop` is called.
+   */
+  read(runId: string, afterSeq: number, onEvent: (event: AgentEvent) => void): Promise<() => void>;
 }
+
+export interface RunEventsOptions {
+  /**
+   * Events numbered up to this one (`seq`) were seen already: the stream starts after it. Unset:
+   * after the last event kept when asked (a request starting a run, or a leg of it, from now on).
+   */
+  after?: number;
+  /** After the reply, how long the run's `run_end` may still take to be kept (ms). */
+  endGraceMs?: number;
+}
+
+/** The reply may reach the gateway before the executor's last events are kept: they are waited for this long. */
+const END_GRACE_MS = 5_000;
 
 /**
  * A run's events, from a request that starts, resumes or follows it (`start`, answered with the
- * run's reply). The subscription is made before `start` is asked, on the same connection, so no
- * event can be missed. A request refused before the run starts throws at the first event, before
- * anything was written. The stream ends after `run_end`: the executor's own, or one made of the
- * reply when the reply comes first. A consumer that stops early does not stop the run: it finishes
- * and stays readable at `GET /api/v1/runs/:id`.
+ * run's reply). The events are read from where they are kept, from the first one after `after`,
+ * before `start` is asked, so no event can be missed. A request refused before the run starts
+ * throws at the first event, before anything was written. The stream ends after `run_end`: the
+ * executor's own, or one made of the reply when the run kept none (it did not stream) or its own
+ * did not come within a grace. A consumer that stops early does not stop the run: it finishes and
+ * stays readable at `GET /api/v1/runs/:id`.
  */
 export async function* runEvents(
-  bus: Bus,
+  source: RunEventSource,
   runId: string,
   start: () => Promise<AgentRunReply>,
-  { after = 0 }: RunEventsOptions = {},
+  options: RunEventsOptions = {},
 ): RunEvents {
+  const after = options.after ?? (await source.last(runId))?.seq ?? 0;
   const queue = new EventQueue();
-  const subscription = bus.subscribe(Events.agentEvents(runId), (event) => queue.push(event));
+  const push = (event: AgentEvent) => queue.push(event);
+  let stop = await source.read(runId, after, push);
+  let seen = after;
+  let reply: AgentRunReply | undefined;
   const answered = start().then(
-    (reply) => queue.push({ type: 'run_end', run_id: runId, seq: 0, data: reply }),
+    (answer) => queue.answer(answer),
     (err: unknown) => queue.fail(err),
   );
+  const ending = (data: AgentRunReply): AgentEvent => ({ type: 'run_end', run_id: runId, seq: seen, data });
   try {
     for (;;) {
-      const event = await queue.next();
-      if (event.seq > 0 && event.seq <= after) continue;
+      // once the reply is in, the run's own last events get a grace each, then the reply ends the stream
+      const next = reply ? await queue.nextWithin(options.endGraceMs ?? END_GRACE_MS) : await queue.next();
+      if (!next) return yield ending(reply as AgentRunReply);
+      if (next.kind === 'reply') {
+        reply = next.reply;
+        if (!(await keptMore(source, runId, seen))) return yield ending(reply);
+        // read again from the last event seen: a reader whose deliveries were lost with the bus
+        // connection would only notice at its next heartbeat (events seen twice are skipped)
+        stop();
+        stop = await source.read(runId, seen, push);
+        continue;
+      }
+      const event = next.event;
+      if (event.seq <= seen) continue;
+      seen = event.seq;
       yield event;
       if (event.type === 'run_end') {
         // the request's own end (its usage charged to the key) before the stream's
@@ -44,18 +83,34 @@ export async function* runEvents(
       }
     }
   } finally {
-    subscription.unsubscribe();
+    stop();
   }
 }
 
-/** Events pushed by the bus, pulled by the stream; a failure is thrown at the pull after the events before it. */
+/** Whether the run kept events after those seen (the reply came first: they are still on their way). */
+async function keptMore(source: RunEventSource, runId: string, seen: number): Promise<boolean> {
+  const last = await source.last(runId).catch(() => undefined);
+  return last !== undefined && last.seq > seen;
+}
+
+type Next = { kind: 'event'; event: AgentEvent } | { kind: 'reply'; reply: AgentRunReply };
+
+/**
+ * Events pushed by the log, and the request's reply, pulled by the stream; a failure is thrown at
+ * the pull after the events before it.
+ */
 class EventQueue {
-  private readonly events: AgentEvent[] = [];
+  private readonly items: Next[] = [];
   private failure?: { err: unknown };
   private wake?: () => void;
 
   push(event: AgentEvent): void {
-    this.events.push(event);
+    this.items.push({ kind: 'event', event });
+    this.wake?.();
+  }
+
+  answer(reply: AgentRunReply): void {
+    this.items.push({ kind: 'reply', reply });
     this.wake?.();
   }
 
@@ -64,13 +119,24 @@ class EventQueue {
     this.wake?.();
   }
 
-  async next(): Promise<AgentEvent> {
+  async next(): Promise<Next> {
     for (;;) {
-      const event = this.events.shift();
-      if (event) return event;
+      const item = this.items.shift();
+      if (item) return item;
       if (this.failure) throw this.failure.err;
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
+    }
+  }
+
+  /** The next item, or undefined when none comes within `ms`. */
+  async nextWithin(ms: number): Promise<Next | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+    try {
+      return await Promise.race([this.next(), timedOut]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -120,6 +120,48 @@ describe('following an approved plan', () => {
   });
 });
 
+describe("following a run going on with the caller's tool results", () => {
+  const clientCall = (step: number, callId: string) => ({
+    step,
+    kind: 'client_tool_call',
+    action: { tool: 'lookup', args: {} },
+    call_id: callId,
+    elapsed_ms: 0,
+  });
+  /** Paused for the client calls of `steps` (the last one's calls are those it waits for). */
+  const paused = (...steps: [number, string][]) =>
+    ({
+      ...stored('running'),
+      status: 'awaiting_tool_results',
+      finish_reason: 'client_tool_calls',
+      trace: steps.map(([step, id]) => clientCall(step, id)),
+    }) as unknown as RunView;
+  const RESULTS = {
+    message: '',
+    run_id: 'run_1',
+    tool_results: [{ tool_call_id: 'call_run_1_0', content: '42' }],
+  };
+
+  it('takes a new pause, for other calls, as the answer when the bus connection dropped mid continuation', async () => {
+    const states = [
+      paused([1, 'call_run_1_0']),
+      stored('running'),
+      paused([1, 'call_run_1_0'], [2, 'call_run_1_1']),
+    ];
+    const { bus } = fakeBus(
+      [
+        async () => {
+          throw new ConnectionLostError(Subjects.agentRun);
+        },
+      ],
+      async () => (states.length > 1 ? states.shift() : states[0]),
+    );
+    const reply = await followRun(bus, RESULTS, { timeoutMs: 10_000 });
+    expect(reply.finish_reason).toBe('client_tool_calls');
+    expect(reply.client_tool_calls?.map((c) => c.id)).toEqual(['call_run_1_0', 'call_run_1_1'].slice(1));
+  });
+});
+
 /** Takeovers whose one watch fires when the test calls `takenOver`. */
 function fakeTakeovers(): { takeovers: RunTakeovers; takenOver: () => void } {
   let fire!: () => void;

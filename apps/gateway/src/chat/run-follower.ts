@@ -8,13 +8,12 @@ import {
   type RunForkRequest,
   RunHandedOverError,
   Routes,
-  type RunStatus,
   type RunView,
   TimeoutError,
   UnavailableError,
 } from '@app/contracts';
 import type { RunTakeovers } from './run-takeovers';
-import { hasAnswered, replyFromRun } from './stored-run-reply';
+import { hasAnswered, pendingClientCalls, replyFromRun } from './stored-run-reply';
 
 /** Polls of a stored run: 0.2 s doubling to 2 s. */
 const POLLS = { firstMs: 200, maxMs: 2_000 };
@@ -40,8 +39,11 @@ interface Followed {
   runId: string;
   principal?: string;
   ask: (timeoutMs: number) => Promise<AgentRunReply>;
-  /** The status the stored run keeps until an executor takes the request up (none: the run is unknown until then). */
-  waitingIn?: RunStatus;
+  /**
+   * Whether the stored run still waits for this request (no executor took it up yet); unset: the
+   * run is unknown until one does.
+   */
+  waiting?: (run: RunView) => boolean;
   /** Said when no executor answers at all. */
   unavailable: string;
 }
@@ -63,8 +65,9 @@ export function followRun(
       runId: request.run_id,
       principal: request.principal,
       ask: (timeoutMs) => bus.request(Routes.agentRun, request, { timeoutMs }),
-      // a run going on with the caller's tool results is stored as paused until an executor takes it up
-      ...(request.tool_results ? { waitingIn: 'awaiting_tool_results' as const } : {}),
+      // a run going on with the caller's tool results is stored as paused for those calls until an
+      // executor takes it up (paused again, it waits for other calls: that is its answer)
+      ...(request.tool_results ? { waiting: waitsFor(request.tool_results.map((r) => r.tool_call_id)) } : {}),
       unavailable: 'no agent-executor answers: chat needs one running',
     },
     options,
@@ -87,7 +90,7 @@ export function followApproval(
       runId: request.run_id,
       principal: request.principal,
       ask: (timeoutMs) => bus.request(Routes.agentRunApprove, request, { timeoutMs }),
-      waitingIn: 'awaiting_approval',
+      waiting: (run) => run.status === 'awaiting_approval',
       unavailable: 'no agent-executor answers: running a plan needs one running',
     },
     options,
@@ -167,7 +170,7 @@ export async function neverStarted(bus: Bus, runId: string, principal: string | 
  */
 async function replyOfStoredRun(
   bus: Bus,
-  { runId, principal, waitingIn }: Pick<Followed, 'runId' | 'principal' | 'waitingIn'>,
+  { runId, principal, waiting }: Pick<Followed, 'runId' | 'principal' | 'waiting'>,
   deadline: number,
 ): Promise<AgentRunReply> {
   const polls = new Backoff(POLLS);
@@ -175,7 +178,7 @@ async function replyOfStoredRun(
   while (Date.now() < deadline) {
     if (await bus.untilConnected(deadline - Date.now())) {
       const run = await lookUp(bus, runId, principal, deadline);
-      const untaken = run === null || (waitingIn !== undefined && run?.status === waitingIn);
+      const untaken = run === null || (run !== undefined && waiting !== undefined && waiting(run));
       if (run && !untaken && hasAnswered(run)) return replyFromRun(run);
       if (untaken) {
         untakenSince ??= Date.now();
@@ -185,6 +188,12 @@ async function replyOfStoredRun(
     await sleep(Math.min(polls.next(), deadline - Date.now()));
   }
   throw new TimeoutError(`run ${runId} did not answer in time; see GET /api/v1/runs/${runId}`);
+}
+
+/** A run paused for the caller's tool results, still waiting for (some of) these calls' results. */
+function waitsFor(callIds: string[]): (run: RunView) => boolean {
+  return (run) =>
+    run.status === 'awaiting_tool_results' && pendingClientCalls(run).some((call) => callIds.includes(call));
 }
 
 function notTakenUp(runId: string, run: RunView | null): UnavailableError {

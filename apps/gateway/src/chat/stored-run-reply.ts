@@ -15,12 +15,15 @@ export function hasAnswered(run: RunView): boolean {
 export function replyFromRun(run: RunView): AgentRunReply {
   const finish = run.finish_reason ?? 'error';
   const calls: FunctionCallSummary[] = [];
+  const lastStep = lastStepOf(run);
   const clientCalls: ClientToolCall[] = [];
   for (const step of run.trace) {
     if (!step.action) continue;
-    if (step.kind === 'client_tool_call' && step.call_id)
-      clientCalls.push({ id: step.call_id, name: step.action.tool, arguments: step.action.args });
-    else if (step.kind === 'action' || step.kind === 'plan_step')
+    if (step.kind === 'client_tool_call' && step.call_id) {
+      // those of the last model step are the ones the run waits for; earlier ones were answered
+      if (step.step === lastStep)
+        clientCalls.push({ id: step.call_id, name: step.action.tool, arguments: step.action.args });
+    } else if (step.kind === 'action' || step.kind === 'plan_step')
       calls.push({
         name: step.action.tool,
         status: step.error ? 'error' : 'success',
@@ -41,4 +44,16 @@ export function replyFromRun(run: RunView): AgentRunReply {
     ...(clientCalls.length > 0 && finish === 'client_tool_calls' ? { client_tool_calls: clientCalls } : {}),
     ...(run.approvals?.length ? { approvals: run.approvals } : {}),
   };
+}
+
+/** The ids of the client tool calls a paused run waits for: those of its last model step. */
+export function pendingClientCalls(run: RunView): string[] {
+  const lastStep = lastStepOf(run);
+  return run.trace.flatMap((step) =>
+    step.kind === 'client_tool_call' && step.call_id && step.step === lastStep ? [step.call_id] : [],
+  );
+}
+
+function lastStepOf(run: RunView): number {
+  return run.trace.reduce((last, step) => Math.max(last, step.step), 0);
 }

@@ -8,8 +8,8 @@ export interface RunStreamFormat {
   /** Extra response headers, from the run's first event (`run_start`). */
   headers(first: AgentEvent): Record<string, string>;
   event(event: AgentEvent): string;
-  /** The run's end: `run_end`'s data is the whole reply. */
-  end(reply: AgentRunReply): string;
+  /** The run's end: `run_end`'s data is the whole reply (`event`, the `run_end` itself, for its id). */
+  end(reply: AgentRunReply, event: AgentEvent): string;
   /** A failure after the stream opened, in the door's own error shape. */
   error(err: unknown): string;
 }
@@ -39,7 +39,7 @@ export async function sendEventStream(
     res.once('close', () => void iterator.return?.());
     for (; !next.done && !gone(); next = await iterator.next()) {
       const event = next.value;
-      send(event.type === 'run_end' ? format.end(event.data as AgentRunReply) : format.event(event));
+      send(event.type === 'run_end' ? format.end(event.data as AgentRunReply, event) : format.event(event));
     }
   } catch (err) {
     if (!res.headersSent) throw err;

@@ -15,6 +15,7 @@ import { type Caller, EXECUTOR_REPLY_GRACE_MS, failedRun, newRunId } from '../ch
 import { followFork } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
 import { type RunEvents, runEvents } from '../chat/run-events';
+import { RunEventLog } from '../chat/run-event-log';
 import { usageAdded } from '../chat/usage-added';
 
 /**
@@ -29,6 +30,7 @@ export class RunForkService {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
     @Inject(RunTakeovers) private readonly takeovers: RunTakeovers,
+    @Inject(RunEventLog) private readonly events: RunEventLog,
   ) {}
 
   async fork(
@@ -45,7 +47,7 @@ export class RunForkService {
   /** `fork`, as the new run's events. */
   forkStream(fromRun: string, body: ForkRunBody, caller: Caller, signal?: AbortSignal): RunEvents {
     const request = this.request(fromRun, body, caller, true);
-    return runEvents(this.bus, request.run_id, () => this.run(request, caller, signal));
+    return runEvents(this.events, request.run_id, () => this.run(request, caller, signal));
   }
 
   /**

@@ -15,7 +15,7 @@ import { platformEvents } from '../chat/platform-events';
 import { closedEarly, sendEventStream } from '../common/event-stream';
 import { idempotencyKeyOf } from '../common/idempotency-key';
 import { wantsEventStream } from '../chat/chat.controller';
-import { resourceId } from './resource-id';
+import { eventIdOf, resourceId } from './resource-id';
 import { approvalOf, rejectionOf } from './run-decision';
 import { RunsService } from './runs.service';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
@@ -76,6 +76,39 @@ export class RunsController {
   @ApiRoute({ summary: 'A run with its trace, plan, tool statistics and usage', response: RunView })
   get(@Param('id') id: string, @CurrentPrincipal() principal: string) {
     return this.runs.get(resourceId('run', id), principal);
+  }
+
+  /**
+   * The run's events as server-sent events, after the one `Last-Event-ID` names (all kept without
+   * it), to its `run_end`: how a stream that lost its connection (or its gateway) goes on.
+   */
+  @Get(':id/events')
+  @ApiRoute({
+    summary: 'A run’s events, resumed after the last one a stream got',
+    description:
+      'Server-sent events as `POST /api/v1/chat` streams them, each with its `id:`. With `Last-Event-ID` ' +
+      '(or `?after=`) the events after that one, then the rest as they happen, ending with `run_end`: no ' +
+      'gap, no duplicate, on any gateway. Without it, every event kept. Events are kept for ' +
+      '`events.retention` (1 h by default); a run whose events are gone answers with its reply as `run_end`.',
+    response: AgentRunReply,
+    status: 200,
+    events: AGENT_SSE_EVENTS,
+    headers: { 'Last-Event-ID': 'The `id:` of the last event the lost stream got.' },
+    errors: {
+      400: 'bad_request: Last-Event-ID (or after) is not an event id',
+      404: 'not_found: no such run (of this key)',
+    },
+  })
+  async events(
+    @Param('id') id: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Query('after') after: string | undefined,
+    @CurrentRunCaller() caller: Caller,
+    @Res() res: Response,
+  ): Promise<void> {
+    const runId = resourceId('run', id);
+    const events = this.chat.resume(runId, caller, eventIdOf(lastEventId ?? after));
+    return sendEventStream(res, events, platformEvents);
   }
 
   @Post(':id/cancel')

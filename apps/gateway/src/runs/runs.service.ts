@@ -19,6 +19,7 @@ import { type Caller, EXECUTOR_REPLY_GRACE_MS } from '../chat/chat.service';
 import { followApproval } from '../chat/run-follower';
 import { RunTakeovers } from '../chat/run-takeovers';
 import { type RunEvents, runEvents } from '../chat/run-events';
+import { RunEventLog } from '../chat/run-event-log';
 import { usageAdded } from '../chat/usage-added';
 
 /** The caller's runs; a run's trace, and the verbs on a run: cancel, approve (a plan or a held call), reject. */
@@ -29,6 +30,7 @@ export class RunsService {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(UsageLimits) private readonly limits: UsageLimits,
     @Inject(RunTakeovers) private readonly takeovers: RunTakeovers,
+    @Inject(RunEventLog) private readonly events: RunEventLog,
   ) {}
 
   list(query: ListRunsQuery, principal: string): Promise<Page<RunSummary>> {
@@ -59,7 +61,7 @@ export class RunsService {
 
   /** `approve`, as the run's events from its resumption to its next stop. */
   approveStream(runId: string, caller: Caller, decision?: ToolDecision): RunEvents {
-    return runEvents(this.bus, runId, () => this.approveRequest(runId, caller, true, decision));
+    return runEvents(this.events, runId, () => this.approveRequest(runId, caller, true, decision));
   }
 
   /**

@@ -30,7 +30,11 @@ user gateway \
   --allow-pub 'scheduler.delays.create,scheduler.delays.list,scheduler.delays.get' \
   --allow-pub 'scheduler.delays.cancel,scheduler.crons.create,scheduler.crons.list' \
   --allow-pub 'scheduler.crons.get,scheduler.crons.delete' \
-  --allow-sub '_INBOX.gateway.>,svc.ping.gateway,agent.events.*,fn.announce'
+  --allow-pub '$JS.API.STREAM.INFO.RUN_EVENTS,$JS.API.STREAM.CREATE.RUN_EVENTS' \
+  --allow-pub '$JS.API.STREAM.UPDATE.RUN_EVENTS,$JS.API.STREAM.MSG.GET.RUN_EVENTS' \
+  --allow-pub '$JS.API.CONSUMER.CREATE.RUN_EVENTS.>,$JS.API.CONSUMER.INFO.RUN_EVENTS.*' \
+  --allow-pub '$JS.API.CONSUMER.DELETE.RUN_EVENTS.*,$JS.FC.RUN_EVENTS.>' \
+  --allow-sub '_INBOX.gateway.>,svc.ping.gateway,agent.events.resumed,fn.announce'
 
 user agent-executor \
   --allow-pub 'fn.exec.*,fn.catalog,fn.calls.record,agent.interrupt.*,agent.inbox.*' \

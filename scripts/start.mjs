@@ -1,16 +1,17 @@
-// `npm start`: build, validate the configuration, check NATS and Redis (starting local ones that
+// `npm start`: build what changed, validate the configuration, check NATS and Redis (starting local ones that
 // are installed but not running), apply migrations, then run the four services as separate
 // processes (as in production) with prefixed logs, restarting any that exits. It runs in the
 // foreground; SIGINT / SIGTERM / SIGHUP stop everything gracefully, a second signal at once.
 // `npm run cluster` (`--cluster`) runs the production shape instead: see scripts/start/cluster.mjs.
-import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale } from './run/build.mjs';
 import { parseStartArgs, SERVICES, UsageError } from './start/args.mjs';
 import { checkReplication, planCluster, untilHealthy } from './start/cluster.mjs';
 import { planDependencies, waitForDependencies } from './start/dependencies.mjs';
+import { privateDist } from './start/private-dist.mjs';
 import { log, Supervisor } from './start/supervisor.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,14 +34,14 @@ function fail(message) {
 
 function build() {
   try {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    buildIfStale(root);
   } catch {
     fail('the build failed (see above)');
   }
 }
 
 function loadConfig() {
-  const { loadConfig: load, ConfigError } = require(join(root, 'dist/libs/config/src'));
+  const { loadConfig: load, ConfigError } = require(join(dist, 'libs/config/src'));
   try {
     return load();
   } catch (err) {
@@ -50,7 +51,7 @@ function loadConfig() {
 }
 
 async function migrate(config) {
-  const { Migrator } = require(join(root, 'dist/libs/persistence/src'));
+  const { Migrator } = require(join(dist, 'libs/persistence/src'));
   const migrator = await Migrator.open(config.database.url, root);
   const applied = await migrator.deploy();
   await migrator.close();
@@ -76,7 +77,7 @@ function serviceSpecs(replicas, metricsPort, cluster) {
       if (service !== 'gateway' && metricsPort !== undefined) {
         env.METRICS_PORT = String(metricsPort === 0 ? 0 : metricsPort + probes++);
       }
-      const main = join(root, 'dist/apps', service, 'src/main.js');
+      const main = join(dist, 'apps', service, 'src/main.js');
       const args = [...NODE_FLAGS, '--require', join(root, 'scripts/start/orphan-guard.cjs'), main];
       const name = replicas[service] > 1 ? `${service}#${i}` : service;
       specs.push({ name, command: process.execPath, args, env, cwd: root });
@@ -92,9 +93,21 @@ try {
   if (err instanceof UsageError) fail(err.message);
   throw err;
 }
+if (options.help) {
+  console.log(options.help);
+  process.exit(0);
+}
 if (options.build) build();
+// The services run from a copy of dist of their own: a later build (`npm run cli` builds what
+// changed) never rewrites the files a running platform executes.
+let dist;
+try {
+  dist = privateDist(root);
+} catch (err) {
+  fail(err.message);
+}
 let config = loadConfig();
-const { maskUrl } = require(join(root, 'dist/libs/config/src'));
+const { maskUrl } = require(join(dist, 'libs/config/src'));
 let cluster;
 if (options.cluster) {
   cluster = await planCluster({
@@ -165,7 +178,7 @@ if (cluster) {
     `HAProxy on ${config.gateway.host}:${config.gateway.port}, round robin over the gateways on ${gateways}`,
   );
   // every stream and bucket the platform creates (a bucket is the stream KV_<name>)
-  const { Buckets, Streams } = require(join(root, 'dist/libs/contracts/src'));
+  const { Buckets, Streams } = require(join(dist, 'libs/contracts/src'));
   const expected = [
     ...Object.values(Streams).map((stream) => stream.name),
     ...Object.values(Buckets).map((bucket) => `KV_${bucket}`),

@@ -8,12 +8,20 @@ export const MAX_REPLICAS = 16;
 /** What `--cluster` runs unless `--scale` says otherwise. */
 export const CLUSTER_REPLICAS = { gateway: 2, 'agent-executor': 2, 'function-runner': 3, scheduler: 2 };
 const USAGE = 'usage: npm start -- [--scale <service>=<n>]... [--no-build] [--cluster]';
+const HELP = [
+  USAGE,
+  '',
+  'Builds what changed, migrates the database and runs the four services in the foreground (Ctrl-C stops).',
+  `  --scale <service>=<n>   run n replicas (1 to ${MAX_REPLICAS}) of ${SERVICES.filter((s) => s !== 'gateway').join(', ')} (of the gateway too with --cluster)`,
+  '  --no-build              run what is in dist as it is',
+  '  --cluster               the production shape: 3 NATS nodes, own PostgreSQL and Redis, HAProxy over 2 gateways (npm run cluster)',
+].join('\n');
 
 export class UsageError extends Error {}
 
 /**
  * Returns whether to build, whether to run as a cluster and how many replicas of each service to
- * run; throws a one-line UsageError.
+ * run, or `{ help }` for --help; throws a one-line UsageError.
  */
 export function parseStartArgs(argv) {
   let values;
@@ -24,11 +32,13 @@ export function parseStartArgs(argv) {
         scale: { type: 'string', multiple: true },
         'no-build': { type: 'boolean' },
         cluster: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (err) {
     throw new UsageError(`${err.message.split('\n')[0]} (${USAGE})`);
   }
+  if (values.help) return { help: HELP };
   const cluster = Boolean(values.cluster);
   const replicas = cluster ? { ...CLUSTER_REPLICAS } : Object.fromEntries(SERVICES.map((name) => [name, 1]));
   for (const spec of values.scale ?? []) {

@@ -14,12 +14,16 @@ describe('npm start arguments', () => {
     expect(parseStartArgs(['--no-build'])).toMatchObject({ build: false });
   });
 
+  it.each([['--help'], ['-h']])('answers %s with the usage', (flag) => {
+    expect(parseStartArgs([flag])).toEqual({ help: expect.stringMatching(/^usage: npm start/) });
+  });
+
   it('takes --scale more than once', () => {
-    expect(
-      parseStartArgs(['--scale', 'agent-executor=2', '--scale=function-runner=3']).replicas,
-    ).toMatchObject({
-      'agent-executor': 2,
-      'function-runner': 3,
+    expect(parseStartArgs(['--scale', 'agent-executor=2', '--scale=function-runner=3'])).toMatchObject({
+      replicas: {
+        'agent-executor': 2,
+        'function-runner': 3,
+      },
     });
   });
 

@@ -148,7 +148,7 @@ describe('A2A 1.0 served at /a2a with the official @a2a-js/sdk client (gateway, 
 
   it('refuses a wrong key, a spent budget and an unknown task in JSON-RPC’s terms', async () => {
     const wrong = await clientFor('', stack.chatKey, 'ac_not_a_key_0123456789abcdef');
-    await expect(send(wrong, message([text('Hi')]))).rejects.toThrow(/invalid or revoked API key|401/);
+    await expect(send(wrong, message([text('Hi')]))).rejects.toThrow(/unknown or revoked API key|401/);
     const broke = await stack.createKey(['chat'], { daily_cost_budget_usd: 0 });
     const poor = await clientFor('', broke);
     await expect(send(poor, message([text('Hi')]))).rejects.toThrow(/budget/);

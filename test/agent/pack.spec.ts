@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   installPacked,
+  nodeBinary,
   packPackage,
   REPO_ROOT,
   type ScriptedLlm,
@@ -107,8 +108,16 @@ export async function turn(): Promise<string[]> {
 }
 `;
 
+/** The oldest Node.js the package's engines take (`>=x.y.z`). */
+const OLDEST_NODE = (
+  JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { engines: { node: string } }
+).engines.node.replace(/^>=/, '');
+/** A Node.js older than that one: the machine's own (Node 20 here). */
+const OLDER_NODE = '/usr/bin/node';
+
 describe('the packed @agentchassis/agent installed in a project outside the monorepo', () => {
   let llm: ScriptedLlm;
+  let app: string | undefined;
   const project = mkdtempSync(join(tmpdir(), 'ac-agent-consumer-'));
 
   beforeAll(async () => {
@@ -135,17 +144,13 @@ describe('the packed @agentchassis/agent installed in a project outside the mono
     expect(existsSync(join(PACKAGE_DIR, 'dist'))).toBe(false);
 
     // Offline: the tarball needs nothing but the npm packages it declares.
-    const app = await installPacked(PACKAGE_DIR, packed.tarball, project);
+    app = await installPacked(PACKAGE_DIR, packed.tarball, project);
     for (const platformOnly of ['@nestjs/common', '@nats-io/transport-node', '@prisma/client', 'ioredis'])
       expect(existsSync(join(app, 'node_modules', platformOnly))).toBe(false);
     await typeCheckConsumer(app, TYPED_CONSUMER, { experimentalDecorators: true, types: [] });
 
     writeFileSync(join(app, 'consumer.mjs'), CONSUMER);
-    const run = await exec(process.execPath, ['consumer.mjs'], {
-      cwd: app,
-      env: { PATH: process.env.PATH ?? '', LLM_BASE_URL: llm.url },
-    });
-    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+    const result = await consume(process.execPath);
     expect(result).toMatchObject({
       first: {
         reply: 'It is 4 °C and cloudy.',
@@ -169,4 +174,36 @@ describe('the packed @agentchassis/agent installed in a project outside the mono
       sent.some((body) => body.includes('What is the weather in Oslo?') && body.includes('Which city')),
     ).toBe(true);
   }, 180_000);
+
+  async function consume(node: string): Promise<Record<string, unknown>> {
+    const run = await exec(node, ['consumer.mjs'], {
+      cwd: app,
+      env: { PATH: process.env.PATH ?? '', LLM_BASE_URL: llm.url },
+    });
+    return JSON.parse(run.stdout) as Record<string, unknown>;
+  }
+
+  it('runs on the oldest Node.js its engines declare', async (ctx) => {
+    expect(app, 'installed by the test above').toBeDefined();
+    const node = await nodeBinary(OLDEST_NODE);
+    if ('missing' in node) return ctx.skip(node.missing);
+    expect(await consume(node.path)).toMatchObject({ turns: 2, second: 'You asked about Oslo.' });
+  });
+
+  it('says in one line which Node.js it needs when imported on an older one', async () => {
+    expect(app, 'installed by the test above').toBeDefined();
+    const version = await exec(OLDER_NODE, ['--version']).then((r) => r.stdout.trim().replace(/^v/, ''));
+    expect(version.localeCompare(OLDEST_NODE, undefined, { numeric: true })).toBeLessThan(0);
+    const run = await exec(OLDER_NODE, ['--input-type=module', '-e', "await import('@agentchassis/agent')"], {
+      cwd: app,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `Error: @agentchassis/agent needs Node.js >= ${OLDEST_NODE}; this is Node.js ${version} (upgrade Node to use it)`,
+    );
+    expect(run.stderr).not.toMatch(/undici|    at /);
+  });
 });

@@ -32,7 +32,8 @@ describe('a conversation that schedules a reminder (gateway, executor, scheduler
   });
 
   it('creates a delay through delay_create, owned by the caller, that fires send_message', async () => {
-    const runAt = new Date(Date.now() + 2_000).toISOString();
+    // far enough ahead that a loaded machine still creates it before its time (a past run_at is refused)
+    const runAt = new Date(Date.now() + 8_000).toISOString();
     stack.llm.setScript({
       replies: [
         `I will set that up.<call name="delay_create"><p>name: remind-ops</p><p>run_at: ${runAt}</p>` +
@@ -61,7 +62,7 @@ describe('a conversation that schedules a reminder (gateway, executor, scheduler
         expect(view.status).toBe('completed');
         return view;
       },
-      { timeoutMs: 15_000 },
+      { timeoutMs: 30_000 },
     );
     expect(task).toMatchObject({ function: 'send_message', owner: 'admin' });
     expect(runner.output()).toMatch(/message for ops: check the backups/);

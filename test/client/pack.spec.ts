@@ -9,6 +9,8 @@ import { ADMIN_KEY, addCall, type ClientStack, startClientStack } from './client
 
 const exec = promisify(execFile);
 const PACKAGE_DIR = join(REPO_ROOT, 'libs/client');
+/** Its engines say `>=20`: the machine's Node 20. */
+const OLDEST_MAJOR_NODE = '/usr/bin/node';
 
 const CONSUMER = `
 import { AgentChassisClient, AgentChassisError } from '@agentchassis/client';
@@ -48,36 +50,49 @@ describe('the packed @agentchassis/client installed in a project outside the mon
   });
   afterAll(() => stack?.close());
 
-  it('installs from the tarball alone, type-checks, and does a chat turn and a function call', async () => {
-    const packed = await packPackage(PACKAGE_DIR, project);
-    expect(packed.files).toEqual(
-      expect.arrayContaining([
-        'package.json',
-        'dist/client/src/index.js',
-        'dist/client/src/index.d.ts',
-        'dist/contracts/src/agent.d.ts',
-      ]),
-    );
-    expect(packed.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-    expect(existsSync(join(PACKAGE_DIR, 'dist'))).toBe(false);
+  it(
+    'installs from the tarball alone, type-checks, and does a chat turn and a function call on Node 24 and 20',
+    { timeout: 120_000 },
+    async () => {
+      const packed = await packPackage(PACKAGE_DIR, project);
+      expect(packed.files).toEqual(
+        expect.arrayContaining([
+          'package.json',
+          'dist/client/src/index.js',
+          'dist/client/src/index.d.ts',
+          'dist/contracts/src/agent.d.ts',
+        ]),
+      );
+      expect(packed.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+      expect(existsSync(join(PACKAGE_DIR, 'dist'))).toBe(false);
 
-    // Offline: the tarball must need nothing from a registry.
-    const app = await installPacked(PACKAGE_DIR, packed.tarball, project);
-    await typeCheckConsumer(app, TYPED_CONSUMER);
+      // Offline: the tarball must need nothing from a registry.
+      const app = await installPacked(PACKAGE_DIR, packed.tarball, project);
+      await typeCheckConsumer(app, TYPED_CONSUMER);
 
+      writeFileSync(join(app, 'consumer.mjs'), CONSUMER);
+      // On the project's Node and on the oldest major its engines take (the machine's Node 20).
+      const oldest = await exec(OLDEST_MAJOR_NODE, ['--version']);
+      expect(oldest.stdout).toMatch(/^v20\./);
+      for (const node of [process.execPath, OLDEST_MAJOR_NODE]) await consume(node, app);
+      await expectEventually(() =>
+        expect(stack.runner.output()).toMatch(/message for ops: from the package/),
+      );
+    },
+  );
+
+  async function consume(node: string, app: string) {
     stack.llm.setScript({ replies: [addCall(2, 3), 'Five.', 'Still five.'] });
-    writeFileSync(join(app, 'consumer.mjs'), CONSUMER);
-    const run = await exec(process.execPath, ['consumer.mjs'], {
+    const run = await exec(node, ['consumer.mjs'], {
       cwd: app,
       env: { PATH: process.env.PATH ?? '', AC_URL: stack.base, AC_API_KEY: ADMIN_KEY },
     });
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(result).toMatchObject({
+    expect(result, node).toMatchObject({
       reply: { reply: 'Five.', finish_reason: 'final', function_calls: [{ name: 'add', status: 'success' }] },
       events: ['run_start', 'delta', 'run_end'],
       invoked: { status: 'success' },
       error: { typed: true, code: 'not_found', status: 404 },
     });
-    await expectEventually(() => expect(stack.runner.output()).toMatch(/message for ops: from the package/));
-  });
+  }
 });

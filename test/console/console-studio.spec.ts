@@ -305,10 +305,12 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
 
   it('fits every view on a 390 px phone (no sideways scroll), names every control, and works by keyboard', async () => {
     stack.llm.setScript({ replies: [addCall(1, 2), 'Three.'] });
-    const run = { id: (await admin.chat({ message: 'one plus two' })).run_id };
+    const reply = await admin.chat({ message: 'one plus two' });
+    const run = { id: reply.run_id };
     const views = [
       'chat',
       'sessions',
+      `sessions/${reply.session_id}`,
       'runs',
       `runs/${run.id}`,
       'agents',
@@ -327,9 +329,11 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
           await p.goto(`${stack.base}/#/${view}`);
           await p.locator('main h2').first().waitFor();
           await p.waitForLoadState('networkidle');
+          // the session's page lists its runs (long ids) once they have loaded
+          if (view.startsWith('sessions/')) await p.locator('main').getByText(run.id).first().waitFor();
           await screenshot(
             p,
-            `${view.replace(run.id, 'one').replaceAll('/', '-')}-${viewport.width}`,
+            `${view.replace(run.id, 'one').replace(reply.session_id, 'one').replaceAll('/', '-')}-${viewport.width}`,
             'scratch',
           );
           await expectNoSideScroll(p);

@@ -43,7 +43,7 @@ describe('the web console in Chromium against the four services', () => {
       await page.getByLabel('API key').fill('ac_not_a_real_key_000');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expectEventually(async () =>
-        expect(await page.getByRole('alert').textContent()).toContain('invalid or revoked API key'),
+        expect(await page.getByRole('alert').textContent()).toContain('unknown or revoked API key'),
       );
 
       await signIn(page, stack.base, ADMIN_KEY);
@@ -154,6 +154,10 @@ describe('the web console in Chromium against the four services', () => {
       await expectEventually(async () =>
         expect(await page.getByLabel('Agent').locator('option').count()).toBeGreaterThan(2),
       );
+      // the default agent offered once, by its name
+      expect(
+        (await page.getByLabel('Agent').locator('option').allTextContents()).filter((t) => /default/.test(t)),
+      ).toEqual(['default']);
       await page.getByLabel('Agent').selectOption('approver');
       await page.getByLabel('Message').fill('Four plus four');
       await page.getByLabel('Message').press('Enter');

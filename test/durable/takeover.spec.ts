@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentChassisClient, type ChatEvent } from '@app/client';
 import type { AgentRunReply, RunView } from '@app/contracts';
 import { expectEventually, MIGRATED_DATABASES } from '@app/testing';
-import { readEvents } from '../chat/chat-stack';
 import { bearer, post } from '../faults/fault-stack';
 import { uniqueNamespace } from '../functions/plugins';
 import { type DurableStack, startDurableStack } from './durable-stack';
@@ -77,9 +77,17 @@ describe.each(MIGRATED_DATABASES)(
           replies: [`<call name="${ns}_sleep"><p>ms: 6000</p></call>`, ANSWER],
         });
         const before = durable.stack.llm.requests().length;
-        const streamed = await chat('Sleep on it, then answer.', true);
-        expect(streamed.status).toBe(200);
-        const events = readEvents(streamed);
+        // through the typed client, as the CLI and the console read a run's events
+        const client = new AgentChassisClient({ baseUrl: durable.stack.base, apiKey: key });
+        const events = (async () => {
+          const out: ChatEvent[] = [];
+          for await (const event of client.chatStream({
+            message: 'Sleep on it, then answer.',
+            agent: 'helper',
+          }))
+            out.push(event);
+          return out;
+        })();
         let runId: string | undefined;
         await expectEventually(async () => {
           runId = await durable.runningRun();
@@ -92,13 +100,13 @@ describe.each(MIGRATED_DATABASES)(
         await killHolderOf(runId as string);
 
         const told = await events;
-        const resumed = told.find((event) => event.event === 'run_resumed');
+        const resumed = told.find((event) => event.type === 'run_resumed');
         expect(resumed?.data).toMatchObject({ run_id: runId, takeovers: 1, step: 2 });
         expect(told.at(-1)).toMatchObject({
-          event: 'run_end',
+          type: 'run_end',
           data: { reply: ANSWER, finish_reason: 'final' },
         });
-        expect(told.filter((event) => event.event === 'run_end')).toHaveLength(1);
+        expect(told.filter((event) => event.type === 'run_end')).toHaveLength(1);
         // the journaled model step was not asked again
         expect(durable.stack.llm.requests().length - before).toBe(2);
         const run = await view(runId as string);

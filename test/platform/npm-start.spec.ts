@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectEventually, REPO_ROOT } from '@app/testing';
 import {
@@ -34,10 +36,15 @@ describe('npm start, stopped through the npm process', () => {
       await waitHealthy(app);
       const pids = app.descendants();
       expect(app.services()).toHaveLength(4);
+      // Run from a copy of dist of their own, so a build meanwhile (npm run cli) rewrites nothing they run.
+      const supervisor = pids.find((pid) => commandOf(pid).includes('scripts/start.mjs'));
+      const copy = join(REPO_ROOT, 'data/run', String(supervisor), 'dist');
+      for (const pid of app.services()) expect(commandOf(pid)).toContain(`${copy}/apps/`);
       stop(app);
       await expectEventually(() => expect(pids.filter(alive)).toEqual([]), { timeoutMs: STOPPED_WITHIN_MS });
       await portClosed(app.base);
       expect(await app.exited).toEqual({ code: 0, signal: null });
+      expect(existsSync(copy)).toBe(false);
       expect(app.output()).not.toMatch(/restart \d+ in|killing every process/);
       for (const service of ['gateway', 'agent-executor', 'function-runner', 'scheduler']) {
         expect(app.output()).toMatch(new RegExp(`${service} +\\| .*\\[${service}\\] stopped`));

@@ -118,4 +118,17 @@ describe('ChatPrinter', () => {
         '[awaiting_approval] run run_1\n',
     );
   });
+
+  it('tells of a message added to the running run and of a run taken over by another executor', () => {
+    const { out } = printed(
+      [
+        { type: 'user_message', data: { step: 2, text: 'use metric units' } },
+        { type: 'run_resumed', data: { run_id: 'run_1', takeovers: 1, step: 3 } },
+      ],
+      false,
+    );
+    expect(out).toBe(
+      '+ your message, read at step 2: use metric units\n· resumed on another executor at step 3\n',
+    );
+  });
 });

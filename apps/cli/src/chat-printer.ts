@@ -60,6 +60,14 @@ export class ChatPrinter {
       case 'approval_required':
         this.endLive();
         return this.held(event.data);
+      case 'user_message':
+        this.endLive();
+        this.out.write(`${s.cyan('+')} your message, read at step ${event.data.step}: ${event.data.text}\n`);
+        return;
+      case 'run_resumed':
+        this.endLive();
+        this.out.write(`${s.dim(`· resumed on another executor at step ${event.data.step}`)}\n`);
+        return;
       case 'plan':
         this.endLive();
         this.out.write(`${s.bold('plan')}${s.dim(` (revision ${event.data.revision})`)}\n`);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { AgentChassisError } from '@app/client';
+import { looksLikeOption } from '@app/config';
 import { chatCommands } from './commands/chat.commands';
 import { resourceCommands } from './commands/resources.commands';
 import { taskCommands } from './commands/tasks.commands';
@@ -16,6 +17,7 @@ export function createProgram(ctx: CliContext): Command {
     .option('--url <url>', 'the gateway (default: $AC_URL or http://127.0.0.1:3000)')
     .option('--key <key>', 'the API key (default: $AC_API_KEY)')
     .showHelpAfterError()
+    .hook('preAction', (_program, action) => refuseOptionLikeWords(action))
     .configureOutput({
       writeOut: (text) => ctx.io.out.write(text),
       writeErr: (text) => ctx.io.err.write(text),
@@ -54,6 +56,16 @@ function report(ctx: CliContext, err: unknown): number {
   } else if (err instanceof UsageError) ctx.warn(`${s.red('error')}: ${err.message}`);
   else ctx.warn(`${s.red('error')}: ${(err as Error)?.message ?? String(err)}`);
   return EXIT_ERROR;
+}
+
+/** `keys create -n --help` must not make a key named --help: a name or value that is an option word is refused. */
+function refuseOptionLikeWords(command: Command): void {
+  const words = [...command.args, ...Object.values(command.opts()).flat()];
+  const word = words.find((w): w is string => typeof w === 'string' && looksLikeOption(w));
+  if (word !== undefined)
+    throw new UsageError(
+      `'${word}' looks like an option, not a name or a value (see ${command.name()} --help)`,
+    );
 }
 
 function allCommands(command: Command): Command[] {

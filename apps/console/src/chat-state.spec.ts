@@ -185,4 +185,15 @@ describe('the chat view’s event reducer', () => {
     expect(fold([{ type: 'error', data: { error } }])).toMatchObject({ running: false, error });
     expect(failTurn(startTurn('hi'), error)).toMatchObject({ running: false, error });
   });
+
+  it('shows a message added to the running run and a takeover, in order', () => {
+    const turn = fold([
+      { type: 'user_message', data: { step: 2, text: 'use metric units' } },
+      { type: 'run_resumed', data: { run_id: 'run_1', takeovers: 1, step: 3 } },
+    ]);
+    expect(turn.items).toEqual([
+      { kind: 'note', text: 'Message added at step 2: use metric units' },
+      { kind: 'note', text: 'Resumed on another executor at step 3' },
+    ]);
+  });
 });

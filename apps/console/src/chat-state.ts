@@ -11,6 +11,8 @@ import type {
 /** What a turn shows, in the order it happened. */
 export type TurnItem =
   | { kind: 'thought'; step: number; text: string }
+  /** What else the run told: a message added to it mid-run, a takeover by another executor. */
+  | { kind: 'note'; text: string }
   | {
       kind: 'tool';
       step: number;
@@ -90,6 +92,10 @@ export function reduceTurn(turn: Turn, event: ChatEvent): Turn {
       const steps = turn.plan.steps.map((s) => (s.index === event.data.index ? event.data : s));
       return { ...turn, plan: { ...turn.plan, steps } };
     }
+    case 'user_message':
+      return note(turn, `Message added at step ${event.data.step}: ${event.data.text}`);
+    case 'run_resumed':
+      return note(turn, `Resumed on another executor at step ${event.data.step}`);
     case 'approval_required':
       return { ...turn, held: [...turn.held.filter((c) => c.call_id !== event.data.call_id), event.data] };
     case 'delta':
@@ -111,6 +117,10 @@ export function reduceTurn(turn: Turn, event: ChatEvent): Turn {
     default:
       return turn;
   }
+}
+
+function note(turn: Turn, text: string): Turn {
+  return { ...turn, items: [...turn.items, { kind: 'note', text }] };
 }
 
 /** The reply's `approvals` are the calls still waiting; a run that stopped otherwise holds none. */

@@ -118,12 +118,14 @@ export function ChatView({ client, arg }: ViewProps) {
       <div class="row">
         <label for="chat-agent">Agent</label>
         <select id="chat-agent" value={agent} onChange={(e) => setAgent(e.currentTarget.value)}>
-          <option value="">(default)</option>
-          {agents.value?.map((a) => (
-            <option value={a.name} key={a.name}>
-              {a.name}
-            </option>
-          ))}
+          <option value="">default</option>
+          {agents.value
+            ?.filter((a) => a.name !== 'default') // the option above: no agent named is the default one
+            .map((a) => (
+              <option value={a.name} key={a.name}>
+                {a.name}
+              </option>
+            ))}
         </select>
         {sessionId && <span class="muted">session {sessionId}</span>}
         <button
@@ -227,6 +229,7 @@ export function ChatView({ client, arg }: ViewProps) {
 
 function Item({ item }: { item: TurnItem }) {
   if (item.kind === 'thought') return <p class="thought">Thought: {item.text}</p>;
+  if (item.kind === 'note') return <p class="note">{item.text}</p>;
   const state = item.status ?? 'running';
   return (
     <details class={`tool ${state}`}>

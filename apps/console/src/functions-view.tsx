@@ -155,8 +155,8 @@ function Field({
         <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
           <option value="">(none)</option>
           {field.options!.map((o) => (
-            <option value={o} key={o}>
-              {o}
+            <option value={o.value} key={o.value}>
+              {o.label}
             </option>
           ))}
         </select>

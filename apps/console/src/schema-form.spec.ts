@@ -52,7 +52,10 @@ describe('a "Try it" form from a function’s JSON Schema', () => {
         required: false,
         integer: false,
         description: undefined,
-        options: ['"c"', '"f"'],
+        options: [
+          { value: '"c"', label: 'c' },
+          { value: '"f"', label: 'f' },
+        ],
         initial: '',
       },
       { name: 'tags', control: 'json', required: false, integer: false, description: undefined, initial: '' },

@@ -8,7 +8,8 @@ export interface FormField {
   required: boolean;
   integer: boolean;
   description?: string;
-  options?: string[];
+  /** An enum's choices: `value` is the JSON the call sends, `label` what a person reads (strings unquoted). */
+  options?: { value: string; label: string }[];
   /** The form's starting text: the schema's default, else empty. */
   initial: string;
   min?: number;
@@ -34,7 +35,10 @@ function fieldOf(name: string, schema: ParameterSchema, required: boolean): Form
     return {
       ...base,
       control: 'select',
-      options: schema.enum.map((v) => JSON.stringify(v)),
+      options: schema.enum.map((v) => ({
+        value: JSON.stringify(v),
+        label: typeof v === 'string' ? v : JSON.stringify(v),
+      })),
       initial: schema.default === undefined ? '' : JSON.stringify(schema.default),
     };
   switch (schema.type) {

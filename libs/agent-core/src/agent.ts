@@ -17,6 +17,7 @@ import { replyOf, runStrategy } from './run-turn';
 import { rejectPlan } from './strategies/plan-rejection';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
+import { settleInbox } from './inbox/run-inbox';
 
 /**
  * An agent definition bound to a runtime: `run` for the result, `send` for the events too. Every
@@ -170,7 +171,9 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
       await this.runtime.ports.hooks?.onTurnStart?.(run);
       const history = typeof input.history === 'function' ? await input.history(ctx) : (input.history ?? []);
       const conversation: ChatMessage[] = [...history, { role: 'user', content: input.message }];
-      return await runStrategy(ctx, conversation, this.runtime.planParser);
+      const outcome = await runStrategy(ctx, conversation, this.runtime.planParser);
+      await settleInbox(ctx, outcome);
+      return outcome;
     } finally {
       const marker = resume?.marker;
       if (marker) run.insertTrace(marker);

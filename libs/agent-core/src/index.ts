@@ -107,7 +107,7 @@ export { InMemorySessionStore } from './session/in-memory-session.store';
 export { ScriptedModelClient, type ScriptedReply } from './testing/scripted-model';
 export { InMemoryFunctions, type InMemoryHandler } from './testing/in-memory-functions';
 export { newId } from './ids';
-export { InMemoryRunInbox, type RunInbox } from './inbox/run-inbox';
+export { InMemoryRunInbox, type RunInbox, settleInbox } from './inbox/run-inbox';
 export { type AskedVerdict, classifyMessage, type RoutingVerdict } from './inbox/message-routing';
 export type { MemoryExpansion, MemoryRef, MemoryScope, MemorySegment } from './memory/memory-store';
 export { MAX_MEMORY_TERMS, memoryTerms } from './memory/memory-terms';

@@ -1,4 +1,6 @@
 // @agentchassis/agent: AgentChassis agents inside an application's own process.
+// First: an older Node gets one line saying which it needs, before a dependency crashes on it.
+import './node-version';
 export {
   createAgent,
   createTaskAgent,

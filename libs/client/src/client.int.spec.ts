@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_SSE_EVENTS } from '@app/contracts';
 import { AgentChassisClient } from './client';
 import { AgentChassisError } from './errors';
 import type { ChatEvent } from './types';
@@ -131,6 +132,16 @@ describe('AgentChassisClient over HTTP', () => {
     ]);
     expect(seen[0].accept).toBe('text/event-stream');
     expect(JSON.parse(seen[0].body)).toEqual({ message: 'hi', stream: true });
+  });
+
+  it('yields every event type the contracts name (run_end last), none dropped', async () => {
+    const kinds = Object.keys(AGENT_SSE_EVENTS).filter((k) => k !== 'run_end' && k !== 'error');
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end([...kinds, 'run_end'].map((k) => `event: ${k}\ndata: {"kind":"${k}"}\n\n`).join(''));
+    };
+    const events = await collect(client.chatStream({ message: 'hi' }));
+    expect(events.map((e) => e.type)).toEqual([...kinds, 'run_end']);
   });
 
   it('ends a stream on its error event, and throws for a turn refused before it starts', async () => {

@@ -33,6 +33,7 @@ import type {
   WhoAmIView,
 } from '@app/contracts';
 import { Http, segment } from './http';
+import { EVENT_TYPES } from './event-types';
 import { chatEvents, resumable } from './resumable-stream';
 import type {
   ChatEvent,
@@ -53,18 +54,6 @@ export interface ClientOptions {
   /** Extra headers on every request. */
   headers?: Record<string, string>;
 }
-
-const EVENT_TYPES = new Set<string>([
-  'run_start',
-  'thought',
-  'tool_call',
-  'tool_result',
-  'plan',
-  'step',
-  'delta',
-  'run_end',
-  'error',
-]);
 
 /** A typed client of the AgentChassis gateway (REST + SSE); nothing but the platform's fetch. */
 export class AgentChassisClient {

@@ -88,7 +88,7 @@ function endedEarly(cause: unknown, runId: string | undefined): AgentChassisErro
 /** One response's events of the types the client knows, as they come, to `run_end` or `error`. */
 export async function* chatEvents(
   res: Response,
-  types: ReadonlySet<string>,
+  types: Readonly<Record<string, true>>,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<ChatEvent, void, undefined> {
   if (!res.body)
@@ -98,7 +98,7 @@ export async function* chatEvents(
       status: res.status,
     });
   for await (const message of readSse(res.body, signal)) {
-    if (!types.has(message.event)) continue;
+    if (!Object.hasOwn(types, message.event)) continue;
     let data: unknown;
     try {
       data = JSON.parse(message.data);

@@ -164,6 +164,9 @@ export const CONFIG_KEYS = [
   }),
   // On SIGTERM, how long in-flight requests may take to finish before the bus closes.
   key('shutdown.timeout', 'SHUTDOWN_TIMEOUT', 'duration', { default: 30_000, min: 0 }),
+  // How long a stopping gateway keeps answering 503 (/health "draining") before it closes its port,
+  // even with nothing in flight: the time a load balancer needs to take it out.
+  key('shutdown.drain_delay', 'SHUTDOWN_DRAIN_DELAY', 'duration', { default: 0, min: 0 }),
   key('log.level', 'LOG_LEVEL', 'string', { default: 'info', oneOf: ['debug', 'info', 'warn', 'error'] }),
   key('log.format', 'LOG_FORMAT', 'string', { default: 'text', oneOf: ['json', 'text'] }),
   key('functions.dir', 'FUNCTIONS_DIR', 'string', { default: './functions' }),

@@ -6,3 +6,4 @@ export * from './a2a-config';
 export { maskUrl } from './parse-value';
 export * from './platform-config';
 export * from './pricing-config';
+export * from './command-line';

@@ -9,6 +9,7 @@ export * from './run-events';
 export * from './api-keys';
 export * from './bus-use';
 export * from './approvals';
+export * from './dates';
 export * from './errors';
 export * from './function-calls';
 export * from './functions';

@@ -18,16 +18,16 @@ import {
 } from 'class-validator';
 import { ID_PATTERN, MAX_MESSAGE_CHARS, NAME_PATTERN } from './agent';
 import { PRINCIPAL_PATTERN } from './api-keys';
+import { IsIsoWithOffset, IsTimeZone } from './dates';
 import { FUNCTION_NAME_PATTERN } from './functions';
 
 /** Task names appear in URLs (`/delays/:name`) and in the model's replies: short, no spaces. */
 export const TASK_NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,63}$/u;
-/** ISO 8601 date-time that states its offset (`Z` or `±hh:mm`), so it means one instant. */
-export const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 export const MAX_PARAMS_CHARS = 64_000;
 
 /**
- * `unknown`: the fire was interrupted (its scheduler stopped while the target ran) and no record
+ * `refused`: the task was not run, because the API key that created it was revoked or deleted
+ * (`error` says which). `unknown`: the fire was interrupted (its scheduler stopped while the target ran) and no record
  * of the function call says how it ended: it may have run, in part or in full, or not at all.
  */
 export const DELAY_STATUSES = [
@@ -37,10 +37,11 @@ export const DELAY_STATUSES = [
   'failed',
   'cancelled',
   'missed',
+  'refused',
   'unknown',
 ] as const;
 export type DelayStatus = (typeof DELAY_STATUSES)[number];
-export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed', 'unknown'] as const;
+export const FIRE_STATUSES = ['running', 'completed', 'failed', 'missed', 'refused', 'unknown'] as const;
 export type FireStatus = (typeof FIRE_STATUSES)[number];
 /** What happens to a delay that was due while no scheduler ran . */
 export const MISFIRE_POLICIES = ['missed', 'run_once'] as const;
@@ -48,52 +49,8 @@ export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
 export type TaskTarget = 'function' | 'agent';
 
 const TASK_NAME_RULE = 'must be 1-64 letters or digits, then letters, digits, "_", "." or "-" (no spaces)';
-export const ISO_RULE = 'must be an ISO 8601 time with an offset, e.g. 2026-12-25T09:00:00+08:00';
 export const JSON_PARAMS_RULE =
   'must be a JSON object (or its JSON text), e.g. {"to":"alice","message":"hi"}';
-
-/** The instant an ISO 8601 time with an offset names; undefined for anything else. */
-export function isoInstant(value: unknown): Date | undefined {
-  if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value)) return undefined;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : new Date(time);
-}
-
-function IsIsoWithOffset(options?: ValidationOptions) {
-  return ValidateBy(
-    {
-      name: 'isIsoWithOffset',
-      validator: {
-        validate: (value) => isoInstant(value) !== undefined,
-        defaultMessage: () => ISO_RULE,
-      },
-    },
-    { ...options, context: { jsonSchema: { type: 'string', format: 'date-time' } } },
-  );
-}
-
-function IsTimeZone(options?: ValidationOptions) {
-  return ValidateBy(
-    {
-      name: 'isTimeZone',
-      validator: {
-        validate: (value) => typeof value === 'string' && isTimeZone(value),
-        defaultMessage: (args) =>
-          `unknown time zone '${String(args?.value)}'; use an IANA name such as UTC or Asia/Shanghai`,
-      },
-    },
-    { ...options, context: { description: 'an IANA time zone, e.g. UTC or Asia/Shanghai' } },
-  );
-}
-
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `params` is JSON text (as a model writes it); a JSON object is accepted too (REST bodies). */
 function IsJsonParams(options?: ValidationOptions) {

@@ -5,11 +5,28 @@ import {
   FnExecRequest,
   InvalidParamsError,
   ListRunsRequest,
+  PageQuery,
   parseDto,
   schemaValidationGap,
 } from '@app/contracts';
 
 describe('parseDto', () => {
+  it('says a message shared by several failed rules once (limit=abc)', () => {
+    let error: unknown;
+    try {
+      parseDto(PageQuery, { limit: 'abc' }, 'query');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as InvalidParamsError).message).toBe(
+      'invalid query: limit: must be a whole number from 1 to 100',
+    );
+    expect((error as InvalidParamsError).fields).toEqual([
+      { field: 'limit', message: 'must be a whole number from 1 to 100' },
+    ]);
+  });
+
   it('accepts a valid message as it came, a plain object, where the DTO has a strict schema', () => {
     const input = { params: { a: 1 }, timeout_ms: 500, caller: { run_id: 'r1' } };
     expect(schemaValidationGap(FnExecRequest)).toBeUndefined();

@@ -71,10 +71,11 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
     // A missing field fails every rule it has; one line says what is wrong.
     if (error.value === undefined && !error.children?.length) return [{ field, message: 'is required' }];
-    const own = Object.values(error.constraints ?? {}).map((message) => ({
-      field,
-      message: message.replace(/^property \S+ /, '').replace(new RegExp(`^${error.property} `), ''),
-    }));
+    // Rules that share a message (`limit`: an integer, at least 1, at most 100) say it once.
+    const messages = Object.values(error.constraints ?? {}).map((message) =>
+      message.replace(/^property \S+ /, '').replace(new RegExp(`^${error.property} `), ''),
+    );
+    const own = [...new Set(messages)].map((message) => ({ field, message }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }

@@ -14,5 +14,5 @@ export {
 } from './run-slots';
 export { type RunCaller, TokenQuotaUsedUpError, UsageLimits } from './usage-limits.service';
 export { KeySpend, type SpendReservation } from './key-spend';
-export { KeyBudgetRepository } from './key-budget.repository';
+export { KeyBudgetRepository, type KeyStanding } from './key-budget.repository';
 export { DAY_COUNTER_TTL_MS, spendKeyOf, tokensKeyOf, utcDay } from './key-day';

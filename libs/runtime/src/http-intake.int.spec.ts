@@ -42,22 +42,56 @@ function get(port: number, path: string) {
   });
 }
 
+function getWithHeaders(port: number, path: string) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      request({ host: '127.0.0.1', port, path }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    },
+  );
+}
+
 const opened = (served: Served, n: number) => expectEventually(() => expect(served.intake.inFlight).toBe(n));
 
 describe('HttpIntake (a real HTTP server)', () => {
   let served: Served | undefined;
   afterEach(() => served?.server.close());
 
-  it('lets an open request finish while new connections are refused', async () => {
+  it('keeps listening while an open request finishes: new ones get 503 with Retry-After, then it closes', async () => {
     served = await serve();
     const slow = get(served.port, '/slow');
     await opened(served, 1);
     const drained = served.intake.drain(served.server, 10_000);
-    await expect(get(served.port, '/quick')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    const refused = await getWithHeaders(served.port, '/quick');
+    expect(refused).toMatchObject({ status: 503, headers: { 'retry-after': '5', connection: 'close' } });
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'unavailable' } });
+    const health = await getWithHeaders(served.port, '/health');
+    expect(health.status).toBe(503);
+    expect(JSON.parse(health.body)).toMatchObject({ status: 'draining', error: { code: 'unavailable' } });
     served.release();
     expect(await slow).toEqual({ status: 200, body: 'started finished' });
     await drained;
     expect(served.intake.inFlight).toBe(0);
+    expect(served.server.listening).toBe(false);
+    await expect(get(served.port, '/quick')).rejects.toThrow();
+  });
+
+  it('with a drain delay, answers 503 for that long with nothing in flight, then closes', async () => {
+    served = await serve();
+    let done = false;
+    const drained = served.intake.drain(served.server, 10_000, 1_000).then(() => (done = true));
+    const health = await getWithHeaders(served.port, '/api/v1/health');
+    expect(done).toBe(false);
+    expect(health).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+    expect(JSON.parse(health.body)).toMatchObject({ status: 'draining' });
+    await drained;
+    expect(served.server.listening).toBe(false);
   });
 
   it('answers a request arriving on an open connection with 503, a JSON error and Connection: close', async () => {
@@ -79,7 +113,10 @@ describe('HttpIntake (a real HTTP server)', () => {
     expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*started [\s\S]*finished/);
     expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
     expect(second).toMatch(/\r\nconnection: close\r\n/i);
-    expect(second).toContain('{"error":{"code":"unavailable","message":"the service is shutting down"}}');
+    expect(second).toContain(
+      '"error":{"code":"unavailable","message":"the service is shutting down; retry on another instance"}',
+    );
+    expect(second).toMatch(/\r\nretry-after: 5\r\n/i);
     served.release();
     await other;
     await drained;

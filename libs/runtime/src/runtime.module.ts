@@ -61,11 +61,15 @@ export class RuntimeModule implements BeforeApplicationShutdown, OnApplicationSh
 
   /** Before the modules close their databases: stop taking requests, let those in flight finish. */
   async beforeApplicationShutdown(): Promise<void> {
-    const deadline = Date.now() + this.config.shutdown.timeout;
+    const { timeout, drain_delay: delay } = this.config.shutdown;
+    const deadline = Date.now() + Math.max(timeout, delay);
     if (this.api) {
       const open = this.api.intake.inFlight;
-      if (open > 0) this.logger.info(`stopping: new requests are refused, ${open} in flight may finish`);
-      await this.api.intake.drain(this.api.server, this.config.shutdown.timeout);
+      if (open > 0 || delay > 0)
+        this.logger.info(
+          `stopping: new requests get 503 for at least ${delay} ms, ${open} in flight may finish`,
+        );
+      await this.api.intake.drain(this.api.server, timeout, delay);
     }
     await this.bus.drain(Math.max(1, deadline - Date.now()));
   }

@@ -16,3 +16,4 @@ export * from './forward-proxy';
 export * from './packed-package';
 export * from './webhook-receiver';
 export { scriptedEmbedding } from './scripted-llm/embeddings-wire';
+export * from './node-binaries';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AgentRunReply, type RoutingDecision, UnavailableError } from '@app/contracts';
+import { type AgentRunReply, ConflictError, type RoutingDecision, UnavailableError } from '@app/contracts';
 import type { RunState } from '@app/agent-core';
 import { routingStep } from './routing-step';
 
@@ -35,11 +35,18 @@ export class RunsInFlight {
     return ended;
   }
 
-  /** Puts a message in the run's inbox, read before its next model step; a routed one is traced. */
+  /**
+   * Puts a message in the run's inbox, read before its next model step; a routed one is traced.
+   * A run on its last step, or ending, reads no more: the message is refused (409), not dropped.
+   */
   post(runId: string, message: string, decision?: RoutingDecision): { accepted: true } {
     const { run } = this.held(runId);
+    if (!run.inbox.post(message))
+      throw new ConflictError(
+        `run '${runId}' is on its last step or ending, and reads no more messages; send it again with session_id '${run.identity.sessionId}' and no run_id to start a new turn`,
+        { run_id: runId, session_id: run.identity.sessionId },
+      );
     if (decision) run.addTrace(routingStep(run.step, message, decision));
-    run.inbox.post(message);
     return { accepted: true };
   }
 

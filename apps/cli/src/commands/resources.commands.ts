@@ -222,6 +222,7 @@ export function resourceCommands(program: Command, ctx: CliContext): void {
           nats: report.nats,
           database: report.database,
           redis: report.redis,
+          llm: report.llm,
         };
         ctx.line(`${report.status === 'ok' ? ctx.style.green('ok') : ctx.style.red(report.status)}`);
         for (const [name, state] of Object.entries(parts))

@@ -90,6 +90,8 @@ export class ReplSession {
     switch (name) {
       case '/agent':
         if (!rest[0]) return this.ctx.line(`agent: ${this.agent ?? 'default'}`);
+        // Checked now, not at the next message: an unknown name leaves the agent as it was.
+        await this.client.agents.get(rest[0]);
         this.agent = rest[0];
         this.sessionId = undefined;
         return this.ctx.line(s.dim(`now ${this.describe()}`));

@@ -37,7 +37,7 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     const principal = await this.keys.authenticate(keyOf(req));
-    if (!principal) throw new AppError('unauthorized', 'invalid or revoked API key');
+    if (!principal) throw new AppError('unauthorized', 'unknown or revoked API key');
     // the API document reveals no data: any valid key may read it
     const needed = scope === 'metrics' ? 'admin' : scope;
     if (needed !== 'docs' && needed !== 'authenticated' && !hasScope(principal.scopes, needed)) {
@@ -70,11 +70,17 @@ export class AuthGuard implements CanActivate {
   }
 }
 
+/**
+ * What a key looks like: one word, not absurdly long. A well-formed key that no key matches is
+ * "unknown", never "malformed" (short ones included: the lookup decides).
+ */
+const KEY_SHAPE = /^\S{1,512}$/;
+
 /** The key from `Authorization: Bearer`, or from `x-api-key` as Anthropic's clients send it. */
 function keyOf(req: Request): string {
   const apiKey = req.headers['x-api-key'];
   if (!req.headers.authorization && typeof apiKey === 'string') {
-    if (!/^\S{8,512}$/.test(apiKey.trim())) throw new AppError('unauthorized', 'malformed x-api-key header');
+    if (!KEY_SHAPE.test(apiKey.trim())) throw new AppError('unauthorized', 'malformed x-api-key header');
     return apiKey.trim();
   }
   return bearerToken(req.headers.authorization);
@@ -82,7 +88,9 @@ function keyOf(req: Request): string {
 
 function bearerToken(header: string | undefined): string {
   if (!header) throw new AppError('unauthorized', "missing API key: send 'Authorization: Bearer <key>'");
-  const match = /^Bearer\s+(\S{8,512})$/i.exec(header.trim());
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  if (match && !KEY_SHAPE.test(match[1]))
+    throw new AppError('unauthorized', 'malformed API key: one word of at most 512 characters');
   if (!match) throw new AppError('unauthorized', "malformed Authorization header: expected 'Bearer <key>'");
   return match[1];
 }

@@ -1,22 +1,34 @@
 import 'reflect-metadata';
-import { loadConfig } from '@app/config';
+import { CommandLineError, loadConfig, parseCommandLine } from '@app/config';
 import { CreateApiKeyRequest, parseDto, SCOPES } from '@app/contracts';
 import { Logger } from '@app/observability';
 import { connectMigrated } from '@app/persistence';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysService } from './api-keys.service';
 
-/**
- * `npm run keys:create -- <name> [scope ...] [--principal <p>]` prints a new API key once.
- * Without scopes the key gets every scope but admin. `npm run keys:create -- --revoke-printed`
- * revokes the admin key printed at first start instead (once another admin key exists).
- */
+const COMMAND_LINE = {
+  usage: 'usage: npm run keys:create -- <name> [scope ...] [--principal <p>] | --revoke-printed',
+  help: [
+    'Prints a new API key once (stdout; what was made on stderr). Without scopes the key gets every',
+    `scope but admin; scopes: ${SCOPES.join(', ')}.`,
+    '  --principal <p>    whose resources the key acts for (default: a principal of its own)',
+    '  --revoke-printed   revoke the admin key printed at first start (once another admin key exists)',
+  ].join('\n'),
+  options: { principal: { type: 'string' }, 'revoke-printed': { type: 'boolean' } },
+  positionals: { max: 1 + SCOPES.length },
+} as const;
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (args.includes('--revoke-printed')) return revokePrinted();
-  const at = args.indexOf('--principal');
-  const principal = at >= 0 ? args.splice(at, 2)[1] : undefined;
-  const [name, ...scopes] = args;
+  const line = parseCommandLine(process.argv.slice(2), COMMAND_LINE);
+  if (line.help) return void process.stdout.write(`${line.text}\n`);
+  if (line.values['revoke-printed']) {
+    if (line.positionals.length || line.values.principal)
+      throw new CommandLineError('--revoke-printed takes nothing else', COMMAND_LINE.usage);
+    return revokePrinted();
+  }
+  if (!line.positionals.length) throw new CommandLineError('missing the key name', COMMAND_LINE.usage);
+  const [name, ...scopes] = line.positionals;
+  const principal = line.values.principal as string | undefined;
   const request = parseDto(
     CreateApiKeyRequest,
     {

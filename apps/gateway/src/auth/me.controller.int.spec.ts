@@ -45,4 +45,20 @@ describe('GET /api/v1/me (in-process gateway, real NATS, Redis, SQLite)', () => 
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: { code: 'unauthorized' } });
   });
+
+  it.each(['ac_nope', 'ac_not_a_key_at_all_0000'])(
+    'calls a well-formed key that matches none unknown, not malformed: %s',
+    async (key) => {
+      const res = await me(key);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({
+        error: { code: 'unauthorized', message: 'unknown or revoked API key' },
+      });
+    },
+  );
+
+  it('calls a header that holds no key malformed', async () => {
+    const res = await fetch(`${gateway.base}/api/v1/me`, { headers: { authorization: 'Token abc' } });
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^malformed/);
+  });
 });

@@ -111,4 +111,23 @@ describe('toRunRequest', () => {
       body({ messages: [{ role: 'user', content: 'Hi' }], seed: 1, top_p: 1, store: true }),
     ).not.toHaveProperty('seed');
   });
+
+  it.each([null, '', []])(
+    'names the client field of a user message with no text (content: %j)',
+    (content) => {
+      const empty = () =>
+        toRunRequest(
+          body({
+            messages: [
+              { role: 'system', content: 'Be brief.' },
+              { role: 'user', content },
+            ],
+          }),
+        );
+      expect(empty).toThrow(InvalidParamsError);
+      expect(empty).toThrow(
+        'invalid chat completion request: messages[1].content: a user message needs text',
+      );
+    },
+  );
 });

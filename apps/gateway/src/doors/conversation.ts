@@ -35,6 +35,9 @@ export function toRunRequest(body: ChatCompletionRequest, sessionId?: string): A
   if (users.length === 0 && tools.length === 0)
     throw invalid('messages', 'the last message must be a user or tool message');
   const message = users.map(({ message }) => textOf(message.content)).join('\n\n');
+  // Named as the client wrote it: `message` is the platform's field, not the caller's.
+  if (users.length > 0 && message === '')
+    throw invalid(`messages[${users.at(-1)!.index}].content`, 'a user message needs text');
   if (message.length > MAX_MESSAGE_CHARS)
     throw invalid('messages', `the new user text exceeds ${MAX_MESSAGE_CHARS} characters`);
   const clientTools =

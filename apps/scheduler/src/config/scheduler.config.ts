@@ -18,6 +18,8 @@ export interface SchedulerSettings {
   sweepIntervalMs: number;
   /** How long keyed calls of delay_* and cron_* keep their outcome (`functions.outcome_ttl`). */
   outcomeTtlMs: number;
+  /** `security.auth`: off, a task made without a key (`anonymous`) acts with every scope, as its caller did. */
+  authEnabled: boolean;
 }
 
 export const QUEUE_NAME = 'scheduler-tasks';
@@ -42,5 +44,6 @@ export function schedulerSettings(
     misfireGraceMs: s.misfire_grace,
     sweepIntervalMs: s.sweep_interval,
     outcomeTtlMs: config.functions.outcome_ttl,
+    authEnabled: config.security.auth,
   };
 }

@@ -43,7 +43,7 @@ export async function modelStep<T>(
     const limit = limitBeforeStep(run, options.maxSteps ?? Number.POSITIVE_INFINITY);
     if (limit) return { ok: false, outcome: ended(run, limit) };
     run.nextStep();
-    if (attempt === 0) await takeUserMessages(ctx, messages);
+    if (attempt === 0) await takeUserMessages(ctx, messages, run.step >= (options.maxSteps ?? Infinity));
     const started = performance.now();
     let result: CompletionResult;
     try {

@@ -54,6 +54,12 @@ export async function runReact(ctx: RunContext, conversation: ChatMessage[]): Pr
     const { value: reply, result, tokens } = step;
     if (reply.kind === 'final') {
       run.addTrace({ step: run.step, kind: 'final', elapsed_ms: result.elapsedMs, tokens });
+      if (ctx.inbox?.waiting() && run.step < maxSteps) {
+        // The caller wrote while the model answered: another step reads it, rather than drop it.
+        if (reply.answer) run.emit('thought', { step: run.step, text: reply.answer });
+        messages.push(assistantTurn(result, protocol));
+        continue;
+      }
       if (reply.answer) run.emit('delta', { step: run.step, text: reply.answer });
       return answered(reply.answer);
     }

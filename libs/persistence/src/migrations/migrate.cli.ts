@@ -1,4 +1,4 @@
-import { loadConfig, maskUrl } from '@app/config';
+import { CommandLineError, loadConfig, maskUrl, parseCommandLine } from '@app/config';
 import { Migrator } from './migrator';
 
 /**
@@ -7,8 +7,20 @@ import { Migrator } from './migrator';
  * `npm run db:migrate -- create <name>` → write a new migration for both databases (development):
  * SQLite in a scratch file, PostgreSQL in a scratch database on DEV_POSTGRES_URL.
  */
+const COMMAND_LINE = {
+  usage: 'usage: npm run db:migrate [-- deploy] | npm run db:migrate -- create <snake_case_name>',
+  help: [
+    'deploy (the default): apply pending migrations to DATABASE_URL (npm start does this too).',
+    'create <name>: write a new migration for SQLite and PostgreSQL (DEV_POSTGRES_URL), for development.',
+  ].join('\n'),
+  positionals: { max: 2 },
+};
+
 async function main(): Promise<void> {
-  const [command = 'deploy', name] = process.argv.slice(2);
+  const line = parseCommandLine(process.argv.slice(2), COMMAND_LINE);
+  if (line.help) return void console.log(line.text);
+  const [command = 'deploy', name] = line.positionals;
+  if (command === 'deploy' && name) throw new CommandLineError(`deploy takes no name`, COMMAND_LINE.usage);
   const { url, dev_postgres_url: devPostgresUrl } = loadConfig().database;
   if (command === 'deploy') {
     const migrator = await Migrator.open(url);
@@ -30,7 +42,10 @@ async function main(): Promise<void> {
     }
     return;
   }
-  throw new Error('usage: db:migrate [deploy] | db:migrate create <snake_case_name>');
+  throw new CommandLineError(
+    command === 'create' ? 'create needs a snake_case name' : `unknown command '${command}'`,
+    COMMAND_LINE.usage,
+  );
 }
 
 main().then(

@@ -28,11 +28,15 @@ describe('parseCliArgs', () => {
   });
 
   it('refuses unknown flags, bad numbers and broken scripts with a usable message', () => {
-    expect(() => parseCliArgs(['--verbose'])).toThrow(/unknown option --verbose/);
+    expect(() => parseCliArgs(['--verbose'])).toThrow(/Unknown option '--verbose'/);
     expect(() => parseCliArgs(['--port', 'abc'])).toThrow(/--port must be a non-negative integer/);
-    expect(() => parseCliArgs(['--latency'])).toThrow(/--latency needs a value/);
+    expect(() => parseCliArgs(['--latency'])).toThrow(/'--latency <value>' argument missing/);
     expect(() => parseCliArgs(['--script', 'x.json'], () => '{"replies": 3}')).toThrow(
       /x.json: replies must be an array/,
     );
+  });
+
+  it('answers --help with its usage instead of failing', () => {
+    expect(parseCliArgs(['--help'])).toEqual({ help: expect.stringMatching(/^usage: npm run llm:scripted/) });
   });
 });

@@ -8,6 +8,7 @@ import { startScriptedLlm } from './scripted-llm.server';
 
 async function main(): Promise<void> {
   const options = parseCliArgs(process.argv.slice(2));
+  if ('help' in options) return void process.stdout.write(`${options.help}\n`);
   const llm = await startScriptedLlm(options);
   process.stdout.write(
     `scripted-llm listening on ${llm.url} (OpenAI and Anthropic formats; PUT /_script, GET /_requests${options.promptCache ? '; prompt cache emulated' : ''})\n`,

@@ -7,6 +7,7 @@ import {
   type CountingFunction,
   DATABASES,
   inMs,
+  type RunningScheduler,
   type SchedulerWorld,
   schedulerWorld,
   serveCountingFunction,
@@ -17,11 +18,13 @@ describe.each(DATABASES)('delay tasks on $name (real Redis and NATS)', (kind) =>
   let world: SchedulerWorld;
   let fn: CountingFunction;
   let delays: DelayTasksService;
+  let scheduler: RunningScheduler;
 
   beforeAll(async () => {
     world = await schedulerWorld(kind);
     fn = world.fn;
-    delays = (await world.start()).get(DelayTasksService);
+    scheduler = await world.start();
+    delays = scheduler.get(DelayTasksService);
   });
   afterAll(() => world.close());
 
@@ -103,9 +106,17 @@ describe.each(DATABASES)('delay tasks on $name (real Redis and NATS)', (kind) =>
     await agentBus.drain();
   });
 
+  /** A fire acts for its task's key as it stands: the key must be on record. */
+  const recordKey = async (id: string) =>
+    (
+      await scheduler.db.apiKey.create({
+        data: { id, name: id, principal: 'ops', prefix: id, hash: `hash-${id}`, scopes: 'chat' },
+      })
+    ).id;
+
   it('runs an agent turn for the key that created the task: its usage charged to the key, refused once its quota is spent', async () => {
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    const keyId = `key-${kind}-${Date.now()}`;
+    const keyId = await recordKey(`key-${kind}-${Date.now()}`);
     const day = new Date().toISOString().slice(0, 10);
     const agentBus = await Bus.connect({ url: world.nats.url, name: 'agent-stub' });
     const turns: AgentRunRequest[] = [];
@@ -154,7 +165,7 @@ describe.each(DATABASES)('delay tasks on $name (real Redis and NATS)', (kind) =>
 
   it('calls an agent served as a function for the key that created the task, charging its usage to the key', async () => {
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    const keyId = `key-fn-${kind}-${Date.now()}`;
+    const keyId = await recordKey(`key-fn-${kind}-${Date.now()}`);
     const day = new Date().toISOString().slice(0, 10);
     const agentFn = await serveCountingFunction(world.nats.url, {
       provider: AGENT_FUNCTION_PROVIDER,

@@ -5,6 +5,7 @@ import {
   InvalidParamsError,
   ISO_RULE,
   isoInstant,
+  isoProblem,
   JSON_PARAMS_RULE,
   parseTaskParams,
 } from '@app/contracts';
@@ -28,7 +29,7 @@ export function delayInput(req: CreateDelayRequest, now: Date): NewDelayTask {
   const problems = targetProblems(req);
   const runAt = isoInstant(req.run_at);
   if (!runAt) {
-    problems.push({ field: 'run_at', message: ISO_RULE });
+    problems.push({ field: 'run_at', message: isoProblem(req.run_at) ?? ISO_RULE });
   } else if (runAt.getTime() <= now.getTime()) {
     problems.push({
       field: 'run_at',
@@ -52,7 +53,7 @@ export function cronInput(req: CreateCronRequest, now: Date, minIntervalMs: numb
   const spec = { expr: normaliseCron(req.cron_expr), timezone: req.timezone ?? 'UTC' };
   const problems = [...targetProblems(req), ...cronProblems(spec, minIntervalMs, now)];
   const until = req.until ? (isoInstant(req.until) ?? null) : null;
-  if (req.until && !until) problems.push({ field: 'until', message: ISO_RULE });
+  if (req.until && !until) problems.push({ field: 'until', message: isoProblem(req.until) ?? ISO_RULE });
   const first = problems.some((p) => p.field === 'cron_expr' || p.field === 'timezone')
     ? undefined
     : nextDue(spec, now);

@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { type FieldError, isTimeZone } from '@app/contracts';
+import { type FieldError, isTimeZone, TIME_ZONE_RULE } from '@app/contracts';
 
 /** Lost ticks recorded one by one at most; beyond this the oldest recorded one says so. */
 export const MISSED_TICKS_CAP = 1_000;
@@ -23,7 +23,7 @@ export function cronProblems(spec: CronSpec, minIntervalMs: number, now: Date): 
     return [
       {
         field: 'timezone',
-        message: `unknown time zone '${spec.timezone}'; use an IANA name such as UTC or Asia/Shanghai`,
+        message: `unknown time zone '${spec.timezone}'; ${TIME_ZONE_RULE}`,
       },
     ];
   }

@@ -1,6 +1,9 @@
-/** How one fire ended; `failed` carries the error the target reported or why it could not run. */
+/**
+ * How one fire ended; `failed` carries the error the target reported or why it could not run,
+ * `refused` why it was not run at all (the task's key was revoked or deleted).
+ */
 export interface FireOutcome {
-  status: 'completed' | 'failed';
+  status: 'completed' | 'failed' | 'refused';
   result?: unknown;
   error?: string;
 }

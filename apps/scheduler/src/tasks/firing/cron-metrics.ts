@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { initialiseCounter, Metrics } from '@app/observability';
 
-const CRON_OUTCOMES = ['completed', 'failed', 'missed', 'unknown'] as const;
+const CRON_OUTCOMES = ['completed', 'failed', 'missed', 'refused', 'unknown'] as const;
 
 /**
  * `ac_cron_executions_total{status}`: every cron tick, by what became of it.

@@ -15,6 +15,7 @@ import { KeyBudgetRepository, UsageLimits } from '@app/limits';
 import { retry } from '@app/retry';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import type { FireOutcome } from '../domain/fire-outcome';
+import { type FireCaller, fireCaller } from './fire-caller';
 import type { DelayTask } from '../domain/task';
 
 /** What a fire needs to know about its task, delay or cron. */
@@ -31,6 +32,8 @@ export type RunnableTask = Pick<
   | 'message'
   | 'traceparent'
 > & { catchup_window_ms?: number };
+
+type ActingFor = Exclude<FireCaller, { refused: string }>;
 
 /** A target that never received the fire is asked again: 0.5 s doubling to 4 s. */
 const RETRIES = { firstMs: 500, maxMs: 4_000 };
@@ -67,11 +70,18 @@ export class TaskRunner {
     const catchupEnds = due.getTime() + (task.catchup_window_ms ?? this.settings.catchupWindowMs);
     const giveUpAt = Math.min(fireEnds, catchupEnds);
     return inSpan(`fire ${task.name}`, { attributes, links: linkTo(task.traceparent) }, async () => {
+      let caller: FireCaller;
+      try {
+        caller = await this.callerOf(task);
+      } catch (err) {
+        return { status: 'failed', error: describe(err, task) };
+      }
+      if ('refused' in caller) return { status: 'refused', error: caller.refused };
       const attempt = () => {
         const timeoutMs = Math.max(1, fireEnds - Date.now());
         return task.target === 'agent'
-          ? this.runAgent(task, timeoutMs)
-          : this.runFunction(task, fireId, timeoutMs);
+          ? this.runAgent(task, caller, timeoutMs)
+          : this.runFunction(task, caller, fireId, timeoutMs);
       };
       try {
         return await retry(attempt, { policy: RETRIES, retryable: neverReceived, deadline: giveUpAt });
@@ -81,7 +91,19 @@ export class TaskRunner {
     });
   }
 
-  private async runFunction(task: RunnableTask, fireId: string, timeoutMs: number): Promise<FireOutcome> {
+  /** The key the task acts for, as it stands now (looked up at each fire, never cached). */
+  private async callerOf(task: RunnableTask): Promise<FireCaller> {
+    const standing =
+      task.key_id && task.key_id !== 'anonymous' ? await this.keys.standing(task.key_id) : null;
+    return fireCaller(task.key_id, standing, this.settings.authEnabled);
+  }
+
+  private async runFunction(
+    task: RunnableTask,
+    caller: ActingFor,
+    fireId: string,
+    timeoutMs: number,
+  ): Promise<FireOutcome> {
     const params = JSON.parse(task.params) as Record<string, unknown>;
     const call = () =>
       this.functions.call(task.function_name, params, {
@@ -90,11 +112,12 @@ export class TaskRunner {
           kind: 'scheduler',
           principal: task.owner || undefined,
           ...(task.key_id ? { key_id: task.key_id } : {}),
+          ...(caller.scopes ? { scopes: caller.scopes } : {}),
         },
         callId: fireId,
       });
     const reply = (await this.runsAgentForKey(task))
-      ? await this.forKey(task, call, (r) => (r.status === 'success' ? r.result.usage : undefined))
+      ? await this.forKey(task, caller, call, (r) => (r.status === 'success' ? r.result.usage : undefined))
       : await call();
     if (reply.status === 'success') return { status: 'completed', result: reply.result };
     return {
@@ -104,7 +127,7 @@ export class TaskRunner {
     };
   }
 
-  private async runAgent(task: RunnableTask, timeoutMs: number): Promise<FireOutcome> {
+  private async runAgent(task: RunnableTask, caller: ActingFor, timeoutMs: number): Promise<FireOutcome> {
     if (!this.bus.connected) throw new AgentNotReachedError();
     const request: AgentRunRequest = {
       message: task.message ?? '',
@@ -112,9 +135,11 @@ export class TaskRunner {
       agent: task.agent ?? undefined,
       principal: task.owner || undefined,
       ...(task.key_id ? { key_id: task.key_id } : {}),
+      ...(caller.scopes ? { scopes: caller.scopes } : {}),
     };
     const reply = await this.forKey(
       task,
+      caller,
       () => this.bus.request(Routes.agentRun, request, { timeoutMs }),
       (r) => r.usage,
     );
@@ -145,11 +170,12 @@ export class TaskRunner {
    */
   private async forKey<R>(
     task: RunnableTask,
+    actingFor: ActingFor,
     run: () => Promise<R>,
     usageOf: (reply: R) => Usage | undefined,
   ): Promise<R> {
     if (!task.key_id) return run();
-    const caller = { keyId: task.key_id, dailyCostBudgetUsd: await this.keys.dailyBudgetUsd(task.key_id) };
+    const caller = { keyId: task.key_id, dailyCostBudgetUsd: actingFor.dailyCostBudgetUsd };
     const within = await this.limits.withinLimits(caller, async () => {
       const reply = await run();
       return { reply, usage: usageOf(reply) };

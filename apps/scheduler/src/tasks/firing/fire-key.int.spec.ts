@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '@app/contracts';
+import {
+  DATABASES,
+  inMs,
+  type RunningScheduler,
+  type SchedulerWorld,
+  schedulerWorld,
+} from '../../testing/scheduler.harness';
+import { DelayTasksService } from '../api/delay-tasks.service';
+import { FireService } from './fire.service';
+
+// A fire acts for the API key that created its task, with that key's scopes as they are when it
+// fires: what the key may do then, no more, and nothing once the key is revoked or deleted.
+describe.each(DATABASES)('a fire acts for its task’s key on $name', (kind) => {
+  let world: SchedulerWorld;
+  let scheduler: RunningScheduler;
+
+  beforeAll(async () => {
+    world = await schedulerWorld(kind);
+    scheduler = await world.start();
+  });
+  afterAll(() => world.close());
+
+  const addKey = (id: string, scopes: readonly string[]) =>
+    scheduler.db.apiKey.create({
+      data: { id, name: id, principal: 'ops', prefix: id, hash: `hash-${id}`, scopes: scopes.join(' ') },
+    });
+
+  async function fire(name: string, keyId: string | undefined, fn = 'delay_list') {
+    await scheduler.get(DelayTasksService).create({
+      name,
+      run_at: inMs(60_000),
+      function: fn,
+      params: fn === 'delay_list' ? '{}' : `{"tag":"${name}"}`,
+      owner: 'ops',
+      key_id: keyId,
+    });
+    const { id, run_at } = await scheduler.db.delayTask.findUniqueOrThrow({ where: { name } });
+    await scheduler.get(FireService).fireDelay(id, run_at.getTime());
+    return scheduler.get(DelayTasksService).get(name);
+  }
+
+  it('an admin key’s delay of delay_list runs with the admin’s scopes', async () => {
+    await addKey('key_admin', SCOPES);
+    const done = await fire('list-as-admin', 'key_admin');
+    expect(done).toMatchObject({ status: 'completed' });
+  });
+
+  it('a key without the function’s scope fails as that key would', async () => {
+    await addKey('key_chat', ['chat']);
+    const done = await fire('list-as-chat', 'key_chat');
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/needs the 'tasks:read' scope/);
+  });
+
+  it('scopes are read at fire time: a key whose scopes grew since creation has them', async () => {
+    await addKey('key_grown', ['chat']);
+    await scheduler.db.apiKey.update({ where: { id: 'key_grown' }, data: { scopes: 'chat tasks:read' } });
+    expect(await fire('list-grown', 'key_grown')).toMatchObject({ status: 'completed' });
+  });
+
+  it('a revoked or deleted key’s task is refused, saying why, and its function is not called', async () => {
+    await addKey('key_gone', SCOPES);
+    await addKey('key_deleted', SCOPES);
+    const revokedTask = scheduler.get(DelayTasksService).create({
+      name: 'revoked-fn',
+      run_at: inMs(60_000),
+      function: world.fn.name,
+      params: '{"tag":"revoked-fn"}',
+      key_id: 'key_gone',
+    });
+    await revokedTask;
+    await scheduler.db.apiKey.update({ where: { id: 'key_gone' }, data: { revoked_at: new Date() } });
+    const { id, run_at } = await scheduler.db.delayTask.findUniqueOrThrow({ where: { name: 'revoked-fn' } });
+    await scheduler.get(FireService).fireDelay(id, run_at.getTime());
+    const revoked = await scheduler.get(DelayTasksService).get('revoked-fn');
+    expect(revoked).toMatchObject({ status: 'refused' });
+    expect(revoked.error).toMatch(/API key 'key_gone' that created the task was revoked/);
+    expect(world.fn.callsTagged('revoked-fn')).toHaveLength(0);
+
+    await scheduler.db.apiKey.delete({ where: { id: 'key_deleted' } });
+    const deleted = await fire('list-deleted', 'key_deleted');
+    expect(deleted).toMatchObject({ status: 'refused' });
+    expect(deleted.error).toMatch(/API key 'key_deleted' that created the task no longer exists/);
+    const fires = await scheduler.db.taskFire.findMany({
+      where: {
+        task_id: (await scheduler.db.delayTask.findUniqueOrThrow({ where: { name: 'list-deleted' } })).id,
+      },
+    });
+    expect(fires.map((f) => f.status)).toEqual(['refused']);
+  });
+
+  it('a task made with authentication off acts with every scope while it stays off', async () => {
+    const open = await world.start({ AUTH_ENABLED: 'false' });
+    await open.get(DelayTasksService).create({
+      name: 'open-list',
+      run_at: inMs(60_000),
+      function: 'delay_list',
+      params: '{}',
+      key_id: 'anonymous',
+    });
+    const { id, run_at } = await open.db.delayTask.findUniqueOrThrow({ where: { name: 'open-list' } });
+    await open.get(FireService).fireDelay(id, run_at.getTime());
+    expect(await open.get(DelayTasksService).get('open-list')).toMatchObject({ status: 'completed' });
+    await open.stop();
+  });
+});

@@ -1,5 +1,5 @@
 // What one chat turn and one function call cost the cluster's servers, counted, not estimated:
-// NATS messages published by clients (/connz of the three nodes), PostgreSQL statements
+// NATS messages published by clients (/varz less /routez of the three nodes), PostgreSQL statements
 // (pg_stat_statements), Redis commands (INFO commandstats). It starts `npm run cluster` with the
 // scripted model (no latency), lets it settle, counts an idle stretch (heartbeats, pings) to
 // subtract, then N plain turns, then N turns that each call one function.
@@ -63,13 +63,17 @@ async function startCluster(llm) {
 }
 
 async function counters(cluster) {
+  // what clients published: each server's inbound messages less those that came over its routes
   let nats = 0;
   let natsBytes = 0;
   for (const url of cluster.monitors) {
-    const connz = await (await fetch(`${url}/connz?limit=10000`)).json();
-    for (const c of connz.connections ?? []) {
-      nats += c.in_msgs;
-      natsBytes += c.in_bytes;
+    const varz = await (await fetch(`${url}/varz`)).json();
+    const routez = await (await fetch(`${url}/routez`)).json();
+    nats += varz.in_msgs;
+    natsBytes += varz.in_bytes;
+    for (const route of routez.routes ?? []) {
+      nats -= route.in_msgs;
+      natsBytes -= route.in_bytes;
     }
   }
   const pg = Number(
@@ -108,7 +112,10 @@ async function turns(cluster, n, message) {
       body: JSON.stringify({ message: `${message} ${i}`, agent: 'helper' }),
     });
     if (res.status !== 200) throw new Error(`turn ${i}: ${res.status} ${await res.text()}`);
-    await res.text();
+    const body = await res.json();
+    // a turn meant to call the function must have called it, or its counts would be a plain turn's
+    if (message.startsWith('call') && !body.function_calls?.length)
+      throw new Error(`turn ${i} called no function: ${JSON.stringify(body).slice(0, 400)}`);
   }
   return Date.now() - started;
 }

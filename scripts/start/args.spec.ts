@@ -32,7 +32,7 @@ describe('npm start arguments', () => {
       cluster: true,
       replicas: { gateway: 2, 'agent-executor': 2, 'function-runner': 3, scheduler: 2 },
     });
-    expect(parseStartArgs(['--cluster', '--scale', 'gateway=3']).replicas.gateway).toBe(3);
+    expect(parseStartArgs(['--cluster', '--scale', 'gateway=3'])).toMatchObject({ replicas: { gateway: 3 } });
   });
 
   it.each([

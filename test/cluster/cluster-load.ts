@@ -53,7 +53,7 @@ async function converse(cluster: Cluster, tag: string, stream: boolean): Promise
       });
       if (res.status === 200) {
         c.accepted = true;
-        if (stream) await readStream(res, c);
+        if (stream) await readStream(cluster, res, c);
         else {
           const body = (await res.json()) as { run_id: string; reply: string };
           c.runIds.add(body.run_id);
@@ -74,21 +74,50 @@ async function converse(cluster: Cluster, tag: string, stream: boolean): Promise
   return c;
 }
 
-async function readStream(res: Response, c: Conversation): Promise<void> {
+/** Resumes a cut stream at most this many times, as the typed client does. */
+const RESUMES = 5;
+
+/**
+ * Reads a turn's stream to `run_end`; a stream cut short is resumed, as the typed client does, by
+ * `GET /api/v1/runs/:id/events` with `Last-Event-ID` through the load balancer (any gateway). Only
+ * a stream that no resume brought to `run_end` counts as cut.
+ */
+async function readStream(cluster: Cluster, first: Response, c: Conversation): Promise<void> {
+  let runId: string | undefined;
+  let lastId: string | undefined;
   let ended = false;
-  try {
-    await readEvents(res, (event) => {
-      const data = event.data as { run_id?: string; reply?: string };
-      if (event.event === 'run_start' && data.run_id) c.runIds.add(data.run_id);
-      if (event.event === 'run_end') {
-        ended = true;
-        if (data.run_id) c.runIds.add(data.run_id);
-        c.answered = (data.reply ?? '').includes(c.tag);
-        if (!c.answered) c.last = `run_end ${JSON.stringify(data).slice(0, 300)}`;
+  let res: Response | undefined = first;
+  for (let resume = 0; !ended && resume <= RESUMES; resume += 1) {
+    if (!res) {
+      if (!runId) break;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+      res = await fetch(`${cluster.base}/api/v1/runs/${runId}/events`, {
+        headers: { ...auth, ...(lastId ? { 'last-event-id': lastId } : {}) },
+        signal: AbortSignal.timeout(DEADLINE_MS),
+      }).catch(() => undefined);
+      if (res?.status !== 200) {
+        await res?.text().catch(() => undefined);
+        res = undefined;
+        continue;
       }
-    });
-  } catch {
-    // cut mid-stream
+    }
+    try {
+      await readEvents(res, (event) => {
+        if (event.id) lastId = event.id;
+        const data = event.data as { run_id?: string; reply?: string };
+        if (data.run_id) runId = data.run_id;
+        if (event.event === 'run_start' && data.run_id) c.runIds.add(data.run_id);
+        if (event.event === 'run_end') {
+          ended = true;
+          if (data.run_id) c.runIds.add(data.run_id);
+          c.answered = (data.reply ?? '').includes(c.tag);
+          if (!c.answered) c.last = `run_end ${JSON.stringify(data).slice(0, 300)}`;
+        }
+      });
+    } catch {
+      // cut mid-stream: resumed above
+    }
+    res = undefined;
   }
   if (!ended) c.streamsCut += 1;
 }

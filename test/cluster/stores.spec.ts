@@ -19,8 +19,8 @@ describe('npm run cluster: its PostgreSQL and its Redis restarted under load', (
   afterAll(() => cluster?.close());
 
   // Runs whose statement was cut by the shutdown end here, unrecorded: their leases lapse and
-  // another executor ends them; the callers' retries (same Idempotency-Key) get those answers.
-  // Their streams end with an error meanwhile (counted: resuming them is the resumable streams').
+  // another executor ends them; the callers' retries (same Idempotency-Key) and resumed streams
+  // (Last-Event-ID) get those answers.
   it(
     'PostgreSQL, fast shutdown: no accepted run, fire or delay is lost or doubled',
     { timeout: 240_000 },

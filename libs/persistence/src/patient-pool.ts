@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { Backoff, type BackoffPolicy, sleep } from '@app/retry';
 
 /**
  * How long a query waits for a PostgreSQL that refuses connections (restarting, failing over)
@@ -6,8 +7,7 @@ import pg from 'pg';
  * during it is lost to its caller (an agent run ended with the driver's ECONNREFUSED).
  */
 export const RECONNECT_WAIT_MS = 15_000;
-const FIRST_PAUSE_MS = 100;
-const MAX_PAUSE_MS = 1_000;
+const RECONNECT_POLICY: BackoffPolicy = { firstMs: 100, maxMs: 1_000 };
 
 /** Errors that say the server was never reached: nothing was sent, so asking again is safe. */
 const NOT_REACHED = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', '57P03']);
@@ -48,12 +48,14 @@ export class PatientPool extends pg.Pool {
 
   private async patiently(): Promise<pg.PoolClient> {
     const giveUpAt = Date.now() + this.waitMs;
-    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+    const backoff = new Backoff(RECONNECT_POLICY);
+    for (;;) {
       try {
         return await super.connect();
       } catch (err) {
+        const pause = backoff.next();
         if (!notReached(err) || Date.now() + pause > giveUpAt || this.ending) throw err;
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        await sleep(pause);
       }
     }
   }

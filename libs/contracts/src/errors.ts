@@ -151,18 +151,35 @@ export class FunctionFailedError extends AppError {
   }
 }
 
+/**
+ * Codes of a server that was not reached (the network's, PostgreSQL's "cannot connect now",
+ * Prisma's "can't reach the database"): the platform is unavailable for a while, not broken.
+ */
+const NOT_REACHED_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P03',
+  'P1001',
+  'P1017',
+]);
+
 /** Turns anything thrown into an AppError without leaking internals of unknown errors. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isErrorBody(err)) return AppError.fromBody(err);
+  if (NOT_REACHED_CODES.has(String((err as { code?: unknown } | null)?.code)))
+    return new UnavailableError('a server the platform depends on cannot be reached; try again shortly');
   return new AppError('internal', 'internal error');
 }
 
+/** A body in the platform's error shape: a code of its own list (a Node or driver error has a code too). */
 export function isErrorBody(value: unknown): value is ErrorBody {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as ErrorBody).code === 'string' &&
+    (ERROR_CODES as readonly string[]).includes((value as ErrorBody).code) &&
     typeof (value as ErrorBody).message === 'string'
   );
 }

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { AppError, isErrorBody, toAppError } from './errors';
+
+describe('toAppError', () => {
+  it('keeps a body in the platform shape, code and details', () => {
+    const err = toAppError({ code: 'not_found', message: "run 'r1' not found", details: { id: 'r1' } });
+    expect(err.toBody()).toEqual({ code: 'not_found', message: "run 'r1' not found", details: { id: 'r1' } });
+  });
+
+  it("does not take a driver's error for a body: its code is not one of the platform's", () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(isErrorBody(refused)).toBe(false);
+    const err = toAppError(refused);
+    expect(err.code).toBe('unavailable');
+    expect(err.message).not.toContain('5432');
+  });
+
+  it('calls a database Prisma cannot reach unavailable, and anything else unknown internal', () => {
+    expect(toAppError({ code: 'P1001', message: "Can't reach database server" }).code).toBe('unavailable');
+    const unknown = toAppError(Object.assign(new Error('secret detail'), { code: 'EWHATEVER' }));
+    expect(unknown).toBeInstanceOf(AppError);
+    expect(unknown.toBody()).toEqual({ code: 'internal', message: 'internal error' });
+  });
+});

@@ -2,11 +2,14 @@
 // are installed but not running), apply migrations, then run the four services as separate
 // processes (as in production) with prefixed logs, restarting any that exits. It runs in the
 // foreground; SIGINT / SIGTERM / SIGHUP stop everything gracefully, a second signal at once.
+// `npm run cluster` (`--cluster`) runs the production shape instead: see scripts/start/cluster.mjs.
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfStale } from './run/build.mjs';
 import { parseStartArgs, SERVICES, UsageError } from './start/args.mjs';
+import { checkReplication, planCluster, untilHealthy } from './start/cluster.mjs';
 import { planDependencies, waitForDependencies } from './start/dependencies.mjs';
 import { privateDist } from './start/private-dist.mjs';
 import { log, Supervisor } from './start/supervisor.mjs';
@@ -18,10 +21,10 @@ const NODE_FLAGS = require('../deploy/node-flags.json');
 // Who stops first: the API and the timers that start runs, then the runs, then the functions they
 // call, and the servers everything talks through last.
 const STOP_ORDER = [
-  ['gateway', 'scheduler'],
+  ['haproxy', 'gateway', 'scheduler'],
   ['agent-executor'],
   ['function-runner'],
-  ['nats-server', 'redis-server'],
+  ['nats-server', 'redis-server', 'nats-1', 'nats-2', 'nats-3', 'redis', 'postgres'],
 ];
 
 function fail(message) {
@@ -59,12 +62,18 @@ async function migrate(config) {
  * One process spec per replica. Services without an API bind a probe port only with METRICS_PORT;
  * then each gets its own (METRICS_PORT, +1, +2, ... in the order started), so replicas never clash.
  */
-function serviceSpecs(replicas, metricsPort) {
+function serviceSpecs(replicas, metricsPort, cluster) {
   const specs = [];
   let probes = 0;
   for (const service of SERVICES) {
     for (let i = 1; i <= replicas[service]; i += 1) {
       const env = { ...process.env };
+      if (cluster) {
+        // each as its own NATS user; each gateway on its own port, behind the load balancer
+        Object.assign(env, cluster.userEnv(service));
+        if (service === 'gateway')
+          Object.assign(env, { HOST: '127.0.0.1', PORT: String(cluster.ports.gateways[i - 1]) });
+      }
       if (service !== 'gateway' && metricsPort !== undefined) {
         env.METRICS_PORT = String(metricsPort === 0 ? 0 : metricsPort + probes++);
       }
@@ -97,14 +106,28 @@ try {
 } catch (err) {
   fail(err.message);
 }
-const config = loadConfig();
+let config = loadConfig();
 const { maskUrl } = require(join(dist, 'libs/config/src'));
+let cluster;
+if (options.cluster) {
+  cluster = await planCluster({
+    root,
+    host: config.gateway.host,
+    port: config.gateway.port,
+    databaseUrl: config.database.url,
+    gateways: options.replicas.gateway,
+  }).catch((err) => fail(err.message));
+  // the services read the cluster's servers from their environment, as the user's other settings
+  Object.assign(process.env, cluster.env);
+  config = loadConfig();
+}
 const supervisor = new Supervisor();
 let signals = 0;
 
 async function shutdown(reason, code = 0) {
   log(`stopping (${reason}); a second signal kills at once`);
   await supervisor.stop(STOP_ORDER, config.shutdown.timeout + 5_000);
+  if (cluster) rmSync(cluster.dir, { recursive: true, force: true });
   log('stopped');
   process.exit(code);
 }
@@ -128,9 +151,14 @@ const abort = (message) => {
   console.error(`agentchassis: ${message}`);
   return shutdown('startup failed', 1);
 };
-const dependencies = await planDependencies(config, root, maskUrl).catch((err) => fail(err.message));
+const dependencies = cluster
+  ? cluster.servers
+  : await planDependencies(config, root, maskUrl).catch((err) => fail(err.message));
 supervisor.start(supervisor.add(dependencies));
-if (dependencies.length) {
+if (cluster) {
+  log(`cluster servers: ${dependencies.map((dep) => `${dep.name} on ${dep.host}:${dep.port}`).join(', ')}`);
+  log(`cluster folder ${cluster.dir} (configurations, data and logs; removed at stop)`);
+} else if (dependencies.length) {
   const started = dependencies.map((dep) => `${dep.name} on ${dep.host}:${dep.port}`).join(' and ');
   log(`started ${started} (data and logs in ./data); stopped with the platform`);
 }
@@ -142,4 +170,23 @@ try {
 } catch (err) {
   await abort(err.message);
 }
-supervisor.start(supervisor.add(serviceSpecs(options.replicas, config.metrics.port)));
+supervisor.start(supervisor.add(serviceSpecs(options.replicas, config.metrics.port, cluster)));
+if (cluster) {
+  supervisor.start(supervisor.add([cluster.balancer]));
+  const gateways = cluster.ports.gateways.map((port) => `127.0.0.1:${port}`).join(', ');
+  log(
+    `HAProxy on ${config.gateway.host}:${config.gateway.port}, round robin over the gateways on ${gateways}`,
+  );
+  // every stream and bucket the platform creates (a bucket is the stream KV_<name>)
+  const { Buckets, Streams } = require(join(dist, 'libs/contracts/src'));
+  const expected = [
+    ...Object.values(Streams).map((stream) => stream.name),
+    ...Object.values(Buckets).map((bucket) => `KV_${bucket}`),
+  ];
+  checkReplication(cluster.monitorUrls, expected).then(
+    (streams) => log(`JetStream: ${streams.map((s) => `${s.name} R${s.replicas}`).join(', ')} on 3 nodes`),
+    (err) => abort(err.message),
+  );
+  const local = `http://127.0.0.1:${config.gateway.port}`;
+  untilHealthy(`${local}/health`).then(() => log(`cluster ready at ${local}`));
+}

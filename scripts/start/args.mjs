@@ -1,23 +1,27 @@
 // The command line of `npm start -- ...`: `--scale <service>=<n>` runs n replicas of a service;
-// `--no-build` runs what is in dist as it is.
+// `--no-build` runs what is in dist as it is; `--cluster` (`npm run cluster`) runs the production
+// shape (scripts/start/cluster.mjs), two gateways behind a load balancer among it.
 import { parseArgs } from 'node:util';
 
 export const SERVICES = ['gateway', 'agent-executor', 'function-runner', 'scheduler'];
 export const MAX_REPLICAS = 16;
-const USAGE = 'usage: npm start -- [--scale <service>=<n>]... [--no-build]';
+/** What `--cluster` runs unless `--scale` says otherwise. */
+export const CLUSTER_REPLICAS = { gateway: 2, 'agent-executor': 2, 'function-runner': 3, scheduler: 2 };
+const USAGE = 'usage: npm start -- [--scale <service>=<n>]... [--no-build] [--cluster]';
 const HELP = [
   USAGE,
   '',
   'Builds what changed, migrates the database and runs the four services in the foreground (Ctrl-C stops).',
-  `  --scale <service>=<n>   run n replicas (1 to ${MAX_REPLICAS}) of ${SERVICES.filter((s) => s !== 'gateway').join(', ')}`,
+  `  --scale <service>=<n>   run n replicas (1 to ${MAX_REPLICAS}) of ${SERVICES.filter((s) => s !== 'gateway').join(', ')} (of the gateway too with --cluster)`,
   '  --no-build              run what is in dist as it is',
+  '  --cluster               the production shape: 3 NATS nodes, own PostgreSQL and Redis, HAProxy over 2 gateways (npm run cluster)',
 ].join('\n');
 
 export class UsageError extends Error {}
 
 /**
- * Returns whether to build and how many replicas of each service to run, or `{ help }` for --help;
- * throws a one-line UsageError.
+ * Returns whether to build, whether to run as a cluster and how many replicas of each service to
+ * run, or `{ help }` for --help; throws a one-line UsageError.
  */
 export function parseStartArgs(argv) {
   let values;
@@ -27,6 +31,7 @@ export function parseStartArgs(argv) {
       options: {
         scale: { type: 'string', multiple: true },
         'no-build': { type: 'boolean' },
+        cluster: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -34,7 +39,8 @@ export function parseStartArgs(argv) {
     throw new UsageError(`${err.message.split('\n')[0]} (${USAGE})`);
   }
   if (values.help) return { help: HELP };
-  const replicas = Object.fromEntries(SERVICES.map((name) => [name, 1]));
+  const cluster = Boolean(values.cluster);
+  const replicas = cluster ? { ...CLUSTER_REPLICAS } : Object.fromEntries(SERVICES.map((name) => [name, 1]));
   for (const spec of values.scale ?? []) {
     const match = /^([^=]+)=(.*)$/.exec(spec);
     if (!match)
@@ -48,12 +54,12 @@ export function parseStartArgs(argv) {
         `--scale ${spec}: the number of replicas must be a whole number from 1 to ${MAX_REPLICAS}`,
       );
     }
-    if (name === 'gateway' && count !== '1') {
+    if (name === 'gateway' && count !== '1' && !cluster) {
       throw new UsageError(
-        `--scale ${spec}: npm start runs one gateway, as it listens on PORT (behind a load balancer, run more)`,
+        `--scale ${spec}: npm start runs one gateway, as it listens on PORT (npm run cluster runs more, behind a load balancer)`,
       );
     }
     replicas[name] = Number(count);
   }
-  return { build: !values['no-build'], replicas };
+  return { build: !values['no-build'], cluster, replicas };
 }

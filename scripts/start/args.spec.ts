@@ -5,6 +5,7 @@ describe('npm start arguments', () => {
   it('builds and runs one of each service by default', () => {
     expect(parseStartArgs([])).toEqual({
       build: true,
+      cluster: false,
       replicas: { gateway: 1, 'agent-executor': 1, 'function-runner': 1, scheduler: 1 },
     });
   });
@@ -24,6 +25,14 @@ describe('npm start arguments', () => {
         'function-runner': 3,
       },
     });
+  });
+
+  it('runs the production shape with --cluster, more gateways among it', () => {
+    expect(parseStartArgs(['--cluster'])).toMatchObject({
+      cluster: true,
+      replicas: { gateway: 2, 'agent-executor': 2, 'function-runner': 3, scheduler: 2 },
+    });
+    expect(parseStartArgs(['--cluster', '--scale', 'gateway=3'])).toMatchObject({ replicas: { gateway: 3 } });
   });
 
   it.each([

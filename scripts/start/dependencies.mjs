@@ -77,7 +77,8 @@ const parentDeathSignal = installed('setpriv') ? ['setpriv', '--pdeathsig', 'SIG
 export async function planDependencies(config, root, maskUrl) {
   const missing = [];
   for (const server of SERVERS) {
-    const url = new URL(server.url(config));
+    // a cluster's list: npm start checks (and would start) the first server
+    const url = new URL(server.url(config).split(',')[0]);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port || server.defaultPort);
     if (!(await reachable(host, port)))

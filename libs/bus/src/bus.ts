@@ -44,6 +44,8 @@ export class Bus {
     readonly connection: NatsConnection,
     /** Where its connection takes what is sent to it (replies, consumers' deliveries). */
     readonly inboxPrefix?: string,
+    /** Copies of each stream and bucket the platform creates: 3 on a cluster of three (see KvBucket.open). */
+    readonly jetstreamReplicas = 1,
   ) {
     this.watch = new ConnectionWatch(connection);
     this.replies = new ReplyInbox(connection, this.watch, inboxPrefix);
@@ -66,7 +68,7 @@ export class Bus {
 
   static async connect(options: BusOptions): Promise<Bus> {
     const connection = await connect({
-      servers: options.url.replace(/^nats:\/\//, ''),
+      servers: serverList(options.url),
       name: options.name,
       user: options.user,
       pass: options.password,
@@ -79,7 +81,7 @@ export class Bus {
       // our errors name the subject, which says more than nats.js's internal frames.
       noAsyncTraces: true,
     });
-    return new Bus(connection, options.inboxPrefix);
+    return new Bus(connection, options.inboxPrefix, options.jetstreamReplicas);
   }
 
   /**
@@ -253,4 +255,12 @@ export class Bus {
     }
     await this.connection.drain().catch(() => undefined);
   }
+}
+
+/** `nats://a:4222,nats://b:4222` → the client's server list; it tries them in turn and fails over. */
+export function serverList(url: string): string[] {
+  return url
+    .split(',')
+    .map((server) => server.trim().replace(/^nats:\/\//, ''))
+    .filter(Boolean);
 }

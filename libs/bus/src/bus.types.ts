@@ -2,6 +2,7 @@ import type { BusHeaders } from './bus-headers';
 import type { ProgressOptions } from './progress-request';
 
 export interface BusOptions {
+  /** One server's URL, or several separated by commas (the nodes of a cluster): the client fails over between them. */
   url: string;
   name: string;
   user?: string;
@@ -11,6 +12,8 @@ export interface BusOptions {
   inboxPrefix?: string;
   /** TLS: a CA to trust and, for mutual TLS, a client certificate and key. */
   tls?: { caFile?: string; certFile?: string; keyFile?: string };
+  /** How many servers keep a copy of each stream and key-value bucket the platform creates (1 by default). */
+  jetstreamReplicas?: number;
 }
 
 export interface HandlerContext {

@@ -14,6 +14,8 @@ export interface KvBucketOptions {
   ttlMs: number;
   /** Limit of each operation (ms). */
   timeoutMs?: number;
+  /** Servers that keep a copy (`Bus.jetstreamReplicas`); 1 by default. */
+  replicas?: number;
 }
 
 const WRONG_LAST_SEQUENCE: number[] = [
@@ -33,20 +35,26 @@ export class KvBucket {
     readonly name: string,
   ) {}
 
-  /** Opens the bucket, creating it (or updating its TTL) as needed. */
+  /** Opens the bucket, creating it (or updating its TTL and replicas) as needed. */
   static async open(connection: NatsConnection, name: string, options: KvBucketOptions): Promise<KvBucket> {
     const timeout = options.timeoutMs ?? 2_000;
+    const replicas = options.replicas ?? 1;
     const kv = await unavailableOnFailure(name, 'open', async () => {
       const kv = await new Kvm(jetstream(connection, { timeout, checkAPI: false })).create(name, {
         ttl: options.ttlMs,
         history: 1,
+        replicas,
         timeout,
       });
       const { ttl, streamInfo } = await kv.status();
-      if (ttl !== options.ttlMs) {
-        // An existing bucket keeps its old settings when opened: a changed TTL is applied here.
+      if (ttl !== options.ttlMs || streamInfo.config.num_replicas !== replicas) {
+        // An existing bucket keeps its old settings when opened: a changed TTL or replica count
+        // (a single server grown into a cluster) is applied here.
         const jsm = await jetstreamManager(connection, { timeout, checkAPI: false });
-        await jsm.streams.update(streamInfo.config.name, { max_age: nanos(options.ttlMs) });
+        await jsm.streams.update(streamInfo.config.name, {
+          max_age: nanos(options.ttlMs),
+          num_replicas: replicas,
+        });
       }
       return kv;
     });

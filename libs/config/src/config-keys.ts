@@ -19,6 +19,8 @@ export interface KeySpec {
   unit?: string;
   /** A valid value shown with an error, when the default is not a good one. */
   example?: string;
+  /** For `url`: several URLs separated by commas are allowed (a cluster's nodes). */
+  several?: boolean;
 }
 
 /** Keeps each key's literal path, type, `oneOf` and default: `PlatformConfig` is read off them. */
@@ -80,18 +82,22 @@ export const CONFIG_KEYS = [
   }),
   // How deep agents called as functions may nest (an agent called by an agent called by …).
   key('executor.agent_call_depth', 'AGENT_CALL_MAX_DEPTH', 'int', { default: 3, min: 1, max: 16 }),
+  // One server, or a cluster's nodes separated by commas: the client fails over between them.
   key('nats.url', 'NATS_URL', 'url', {
     default: 'nats://127.0.0.1:4222',
     oneOf: ['nats', 'tls', 'ws', 'wss'],
+    several: true,
   }),
+  // How many servers keep a copy of each JetStream stream and key-value bucket the platform creates
+  // (the stream RUN_EVENTS, the bucket fn_outcomes): 3 on a cluster of three, so one node's loss
+  // loses nothing. At most the cluster's size; an existing stream is changed to it when opened.
+  key('nats.jetstream_replicas', 'NATS_JETSTREAM_REPLICAS', 'int', { default: 1, min: 1, max: 5 }),
   key('nats.user', 'NATS_USER', 'string'),
   key('nats.password', 'NATS_PASSWORD', 'string', { secret: true }),
   key('nats.creds_file', 'NATS_CREDS_FILE', 'string'),
   key('nats.tls_ca_file', 'NATS_TLS_CA_FILE', 'string'),
   key('nats.tls_cert_file', 'NATS_TLS_CERT_FILE', 'string'),
   key('nats.tls_key_file', 'NATS_TLS_KEY_FILE', 'string'),
-  // Copies of each JetStream stream the platform creates (a run's events): 3 on a three-node cluster.
-  key('nats.jetstream_replicas', 'NATS_JETSTREAM_REPLICAS', 'int', { default: 1, min: 1, max: 5 }),
   // How long a run's events stay readable for a stream resumed with `Last-Event-ID` (then only its reply).
   key('events.retention', 'RUN_EVENTS_RETENTION', 'duration', { default: 3_600_000, min: 1_000 }),
   // Most bytes the run events' stream keeps: past it, the oldest events go first.

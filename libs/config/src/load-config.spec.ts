@@ -54,6 +54,16 @@ describe('loadConfig', () => {
     expect(config.functions.dir).toBe('/opt/fns');
   });
 
+  it("takes a NATS cluster's nodes as one list, each a URL, and its JetStream replicas", () => {
+    const nodes = 'nats://127.0.0.1:4222, nats://127.0.0.1:4223,nats://127.0.0.1:4224';
+    const config = loadConfig({ NATS_URL: nodes, NATS_JETSTREAM_REPLICAS: '3' });
+    expect(config.nats.url).toBe(nodes);
+    expect(config.nats.jetstream_replicas).toBe(3);
+    expect(loadConfig({}).nats.jetstream_replicas).toBe(1);
+    expect(() => loadConfig({ NATS_URL: 'nats://a:4222,http://b:4222' })).toThrow(/NATS_URL .* schemes/);
+    expect(() => loadConfig({ NATS_JETSTREAM_REPLICAS: '6' })).toThrow(/at most 5/);
+  });
+
   it('names the key of an invalid value', () => {
     expect(() => loadConfig({ NATS_URL: 'notaurl' })).toThrow(/NATS_URL \(nats\.url\): must be a URL/);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT \(gateway\.port\): must be an integer/);

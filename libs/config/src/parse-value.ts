@@ -105,6 +105,17 @@ export function exampleFor(spec: KeySpec): string | undefined {
 }
 
 function parseUrl(spec: KeySpec, text: string) {
+  if (spec.several && text.includes(',')) {
+    for (const one of splitList(text)) {
+      const { error } = parseOneUrl(spec, one);
+      if (error) return { error };
+    }
+    return { value: text };
+  }
+  return parseOneUrl(spec, text);
+}
+
+function parseOneUrl(spec: KeySpec, text: string) {
   let url: URL;
   try {
     url = new URL(text);
@@ -129,5 +140,5 @@ function splitList(text: string): string[] {
 
 /** Hides credentials in a URL-like text so it can be shown in an error message. */
 export function maskUrl(text: string): string {
-  return text.replace(/\/\/[^/@\s]*@/, '//***@').replace(/:[^:/@\s]+@/, ':***@');
+  return text.replace(/\/\/[^/@\s,]*@/g, '//***@').replace(/:[^:/@\s,]+@/g, ':***@');
 }

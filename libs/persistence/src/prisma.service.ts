@@ -23,12 +23,16 @@ export class DatabaseNotMigratedError extends Error {
 export async function createDb(url: string): Promise<{ db: Db; provider: DatabaseProvider }> {
   const provider = providerOf(url);
   if (provider === 'postgresql') {
-    const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+    const [{ PrismaClient }, { PrismaPg }, { PatientPool }] = await Promise.all([
       import('./generated/postgresql/client.js'),
       import('@prisma/adapter-pg'),
+      import('./patient-pool.js'),
     ]);
     const db = new PrismaClient({
-      adapter: new PrismaPg({ connectionString: url, max: 10 }),
+      // the client's disconnect ends the pool, as it ends one of its own
+      adapter: new PrismaPg(new PatientPool({ connectionString: url, max: 10 }), {
+        disposeExternalPool: true,
+      }),
     }) as unknown as Db;
     return { db, provider };
   }

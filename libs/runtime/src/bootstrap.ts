@@ -128,6 +128,7 @@ async function connectOrExit(service: ServiceName, config: PlatformConfig, logge
       user: config.nats.user,
       password: config.nats.password,
       credsFile: config.nats.creds_file,
+      jetstreamReplicas: config.nats.jetstream_replicas,
       tls: {
         caFile: config.nats.tls_ca_file,
         certFile: config.nats.tls_cert_file,

@@ -40,17 +40,21 @@ describe.each(MIGRATED_DATABASES)('RunLeaseRepository on $name', ({ create }) =>
     });
   const row = (id: string) => db.run.findUniqueOrThrow({ where: { id } });
 
-  it('renews only the heartbeat owner’s running runs', async () => {
+  it('renews only the heartbeat owner’s running runs that it still runs', async () => {
     await leased('a1', 'exec-a', seconds(1));
     await leased('a2', 'exec-a', seconds(1));
+    await leased('a3', 'exec-a', seconds(1));
     await leased('b1', 'exec-b', seconds(1));
     await db.run.update({ where: { id: 'a2' }, data: { status: 'completed' } });
     const until = seconds(60);
 
-    expect(await leases.renew('exec-a', until)).toBe(1);
+    // a3: its execution here ended without its end recorded: it must lapse, to be taken over
+    expect(await leases.renew('exec-a', ['a1', 'a2', 'b1'], until)).toBe(1);
     expect((await row('a1')).lease_until?.getTime()).toBe(until.getTime());
     expect((await row('a2')).lease_until?.getTime()).not.toBe(until.getTime());
+    expect((await row('a3')).lease_until?.getTime()).not.toBe(until.getTime());
     expect((await row('b1')).lease_until?.getTime()).not.toBe(until.getTime());
+    expect(await leases.renew('exec-a', [], until)).toBe(0);
   });
 
   it('gives a lapsed run to exactly one of the executors claiming it at once, and counts the takeover', async () => {

@@ -18,10 +18,15 @@ export interface LapsedRun {
 export class RunLeaseRepository {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  /** One statement per heartbeat renews every run `owner` holds: returns how many it still holds. */
-  async renew(owner: string, until: Date): Promise<number> {
+  /**
+   * One statement per heartbeat renews the runs `owner` runs (`ids`): returns how many it still
+   * holds. Only those: a run whose execution here ended without its end recorded (the database
+   * went away at that moment) must lapse, so that an executor takes it over and ends it.
+   */
+  async renew(owner: string, ids: string[], until: Date): Promise<number> {
+    if (ids.length === 0) return 0;
     const { count } = await this.db.run.updateMany({
-      where: { lease_owner: owner, status: 'running' },
+      where: { id: { in: ids }, lease_owner: owner, status: 'running' },
       data: { lease_until: until },
     });
     return count;

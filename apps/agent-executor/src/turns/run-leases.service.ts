@@ -63,7 +63,7 @@ export class RunLeases {
 
   /** Renews every run we hold; stops here those another executor took over meanwhile. */
   async heartbeat(now = Date.now()): Promise<void> {
-    const renewed = await this.leases.renew(this.owner, this.lease(now).until);
+    const renewed = await this.leases.renew(this.owner, [...this.held.keys()], this.lease(now).until);
     if (renewed >= this.held.size) return;
     for (const runId of await this.leases.lostBy(this.owner, [...this.held.keys()])) {
       this.logger.warn('a run of ours was taken over by another executor; stopping it here', {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Bus } from '@app/bus';
+import { Bus, type BusOptions } from '@app/bus';
 import { loadConfig } from '@app/config';
 import { type FnCatalogReply, type FnExecReply, type FnExecRequest, Routes } from '@app/contracts';
 import { Logger } from '@app/observability';
@@ -153,12 +153,16 @@ export interface CountingOptions {
   provider?: string;
   /** The tokens each call reports, as an agent's run does. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** How it connects besides the URL (a NATS user, its inbox), as a deployed provider would. */
+  connect?: Partial<BusOptions>;
 }
 
 export interface FunctionCall {
   params: Record<string, unknown>;
   caller: FnExecRequest['caller'];
   at: number;
+  /** The call's idempotency key, when it had one: repeats with one key are one call's replays. */
+  key?: string;
 }
 
 export interface CountingFunction {
@@ -174,11 +178,16 @@ export async function serveCountingFunction(
   natsUrl: string,
   options: CountingOptions = {},
 ): Promise<CountingFunction> {
-  const bus = await Bus.connect({ url: natsUrl, name: 'counting-function' });
+  const bus = await Bus.connect({ url: natsUrl, name: 'counting-function', ...options.connect });
   const name = `count_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const calls: FunctionCall[] = [];
   bus.serve(Routes.fnExec(name), async (request): Promise<FnExecReply> => {
-    calls.push({ params: request.params, caller: request.caller, at: Date.now() });
+    calls.push({
+      params: request.params,
+      caller: request.caller,
+      at: Date.now(),
+      key: request.idempotency_key,
+    });
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs).unref());
     if (options.fail)
       return { status: 'error', error: { code: 'function_error', message: 'disk full' }, elapsed_ms: 1 };

@@ -61,6 +61,7 @@ export class FunctionHost {
   private readonly logger: Logger;
   private readonly provider: string;
   private readonly instance: string;
+  private readonly outcomes: RecordedOutcomes;
 
   constructor(options: FunctionHostOptions) {
     this.bus = options.bus;
@@ -71,11 +72,15 @@ export class FunctionHost {
     this.records = new CallRecordPublisher(options.bus, options.logger);
     const redact = options.redact ?? ((text: string) => text);
     const ttlMs = options.outcomeTtlMs ?? DAY_MS;
-    const outcomes = new RecordedOutcomes(
-      () => KvBucket.open(options.bus.connection, Buckets.fnOutcomes, { ttlMs }),
+    const outcomes = (this.outcomes = new RecordedOutcomes(
+      () =>
+        KvBucket.open(options.bus.connection, Buckets.fnOutcomes, {
+          ttlMs,
+          replicas: options.bus.jetstreamReplicas,
+        }),
       options.logger,
       redact,
-    );
+    ));
     this.executor = new FunctionExecutor({
       registry: options.registry,
       limiter: new ConcurrencyLimiter(options.concurrency),
@@ -102,6 +107,7 @@ export class FunctionHost {
     initialiseCallMetrics(this.registry.names());
     this.stopListening = this.registry.onChange(() => void this.changed());
     await this.bus.flush();
+    this.outcomes.prepare();
     this.announce('started');
   }
 

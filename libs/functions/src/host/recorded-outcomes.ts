@@ -159,6 +159,18 @@ export class RecordedOutcomes {
     throw error;
   }
 
+  /**
+   * Opens the store now rather than at the first keyed call, so that its settings (a cluster's
+   * replicas) are applied, and can be checked, from the start; a failure is retried on first use.
+   */
+  prepare(): void {
+    // debug only: nothing is lost (the first keyed call tries again and says so if it cannot), and
+    // a process failing at start must not have this as its last line instead of its real cause
+    this.bucket().catch((err: unknown) =>
+      this.logger.debug('the call outcome store could not be opened yet', { error: (err as Error).message }),
+    );
+  }
+
   private bucket(): Promise<KvBucket> {
     this.opening ??= this.open().catch((err: unknown) => {
       this.opening = undefined;

@@ -131,6 +131,11 @@ export default tseslint.config(
                 '^(@nestjs/|@nats-io/|@prisma/|ioredis$|@app/(bus|persistence|runtime|config|observability)$)',
               message: 'the embedded SDK ships without Nest, NATS, Prisma, Redis or the services',
             },
+            {
+              regex: '^@app/(contracts|functions)$',
+              message:
+                'the embedded SDK imports @app/contracts/portable and @app/functions/portable: the whole libraries load class-validator and the bus',
+            },
           ],
         },
       ],

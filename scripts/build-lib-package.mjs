@@ -1,6 +1,6 @@
 // Builds a library of the monorepo into a self-contained npm package (its `dist`): tsc emits the
 // library and every lib it reaches through the `@app/<lib>` paths of its tsconfig.build.json, then
-// each `@app/<lib>` becomes a relative path inside dist, so the tarball needs nothing from the
+// each `@app/<lib>` (or `@app/<lib>/<entry>`) becomes a relative path inside dist, so the tarball needs nothing from the
 // monorepo. Libs listed in `typesOnly` keep only their declarations (the package imports only
 // their types). Any other import must be a Node built-in or a declared (peer) dependency.
 // `--clean` removes dist again (npm's postpack).
@@ -34,7 +34,7 @@ export function buildLibPackage(root, { typesOnly = [] } = {}) {
       continue;
     }
     let text = readFileSync(file, 'utf8');
-    text = text.replaceAll(/(["'])@app\/([\w-]+)\1/g, (whole, _quote, lib) => {
+    text = text.replaceAll(/(["'])@app\/([\w-]+(?:\/[\w-]+)?)\1/g, (whole, _quote, lib) => {
       const target = targets.get(lib);
       if (!target) return whole;
       const path = relative(dirname(file), target).replaceAll('\\', '/');

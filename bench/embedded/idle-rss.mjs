@@ -19,7 +19,7 @@ const STAGES = [
   ['the SDK loaded (`@agentchassis/agent`)', 1],
   ['an agent with one function and a model', 2],
   ['a SQLite session store, a session opened', 3],
-  ['after one turn (the tokenizer loaded)', 4],
+  ['the tokenizer loaded (what a first turn\'s token counts load)', 4],
 ];
 
 if (args[0] === 'stage') await stage(Number(args[1]));

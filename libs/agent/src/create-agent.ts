@@ -18,8 +18,8 @@ import {
   type SessionStore,
   TaskAgent,
 } from '@app/agent-core';
-import type { AgentMode, AgentProtocol } from '@app/contracts';
-import type { AgentFunction, FunctionLogger } from '@app/functions';
+import type { AgentMode, AgentProtocol } from '@app/contracts/portable';
+import type { AgentFunction, FunctionLogger } from '@app/functions/portable';
 import { InProcessFunctions } from './functions/in-process-functions';
 import { type AgentMemoryOptions, RunArchive } from './memory/run-archive';
 

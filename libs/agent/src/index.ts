@@ -60,4 +60,4 @@ export {
   type FunctionLogger,
   type FunctionResult,
   type ParamOptions,
-} from '@app/functions';
+} from '@app/functions/portable';

@@ -20,6 +20,7 @@ import type { ParameterSchema } from '@app/protocol';
 import { IsScopes, type Scope } from './api-keys';
 import { Usage } from './agent';
 import { ErrorBody } from './errors';
+import { FUNCTION_NAME_PATTERN } from './function-names';
 
 export type { ParameterSchema, ParameterType as JsonSchemaType } from '@app/protocol';
 
@@ -67,7 +68,7 @@ export const AGENT_FUNCTION_PROVIDER = 'agents';
 /** An agent served as a function is called `agent_<name>`. */
 export const AGENT_FUNCTION_PREFIX = 'agent_';
 
-export const FUNCTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+export { FUNCTION_NAME_PATTERN };
 export const CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** An idempotency key (`<run_id>:<step>:<call index>`, an `Idempotency-Key` header): visible ASCII. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

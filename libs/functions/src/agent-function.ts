@@ -1,6 +1,6 @@
-import type { CallerDto, FunctionResult } from '@app/contracts';
+import type { CallerDto, FunctionResult } from '@app/contracts/portable';
 
-export type { FunctionResult } from '@app/contracts';
+export type { FunctionResult } from '@app/contracts/portable';
 
 /** Who asked for a call: an agent run, an API client, the scheduler. */
 export type FunctionCaller = CallerDto;

@@ -1,4 +1,4 @@
-import { FUNCTION_NAME_PATTERN, type FunctionDefinition } from '@app/contracts';
+import { FUNCTION_NAME_PATTERN, type FunctionDefinition } from '@app/contracts/portable';
 import type { AgentFunction } from './agent-function';
 import { paramsSchema } from './params/params-schema';
 

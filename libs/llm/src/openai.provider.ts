@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { LlmError } from './llm.errors';
 import { createSdkFetch } from './sdk-fetch';
@@ -25,39 +25,55 @@ export interface OpenAiProviderOptions {
 }
 
 type Reply = Omit<CompletionResult, 'elapsedMs' | 'provider'>;
+type Sdk = typeof OpenAI;
 
-/** OpenAI and every server that speaks its Chat Completions API, through the official SDK. */
+/**
+ * OpenAI and every server that speaks its Chat Completions API, through the official SDK. The SDK
+ * is loaded on the first call: a process that holds a model it has not called yet (an idle
+ * embedded agent) does not carry its ~10 MB.
+ */
 export class OpenAiProvider implements LlmProvider {
   readonly name: string;
   readonly model: string;
-  private readonly client: OpenAI;
+  private loaded?: Promise<{ sdk: Sdk; client: OpenAI }>;
 
   constructor(private readonly options: OpenAiProviderOptions) {
     this.name = options.name;
     this.model = options.model;
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-      defaultHeaders: options.defaultHeaders,
-      fetch: createSdkFetch(options.proxy),
-    });
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
     const started = performance.now();
+    const { sdk, client } = await this.load();
     try {
-      const reply = req.onDelta ? await this.stream(req, req.onDelta) : await this.request(req);
+      const reply = req.onDelta
+        ? await this.stream(sdk, client, req, req.onDelta)
+        : await this.request(client, req);
       return { ...reply, provider: this.name, elapsedMs: Math.round(performance.now() - started) };
     } catch (error) {
-      throw toLlmError(error, OpenAI, {
+      throw toLlmError(error, sdk, {
         provider: this.name,
         secrets: [this.options.apiKey],
         timeoutMs: this.options.timeoutMs,
         signal: req.signal,
       });
     }
+  }
+
+  private load(): Promise<{ sdk: Sdk; client: OpenAI }> {
+    this.loaded ??= import('openai').then((module) => {
+      const sdk = module.default as unknown as Sdk;
+      const client = new sdk({
+        apiKey: this.options.apiKey,
+        baseURL: this.options.baseUrl,
+        timeout: this.options.timeoutMs,
+        maxRetries: this.options.maxRetries,
+        defaultHeaders: this.options.defaultHeaders,
+        fetch: createSdkFetch(this.options.proxy),
+      });
+      return { sdk, client };
+    });
+    return this.loaded;
   }
 
   private params(req: CompletionRequest): OpenAI.ChatCompletionCreateParamsNonStreaming {
@@ -74,8 +90,8 @@ export class OpenAiProvider implements LlmProvider {
     };
   }
 
-  private async request(req: CompletionRequest): Promise<Reply> {
-    const completion = await this.client.chat.completions.create(this.params(req), { signal: req.signal });
+  private async request(client: OpenAI, req: CompletionRequest): Promise<Reply> {
+    const completion = await client.chat.completions.create(this.params(req), { signal: req.signal });
     const choice = completion.choices?.[0];
     if (!choice) throw new LlmError('llm_bad_response', `${this.name}: the reply has no choices`);
     return {
@@ -87,8 +103,13 @@ export class OpenAiProvider implements LlmProvider {
     };
   }
 
-  private async stream(req: CompletionRequest, onDelta: (text: string) => void): Promise<Reply> {
-    const stream = await this.client.chat.completions.create(
+  private async stream(
+    sdk: Sdk,
+    client: OpenAI,
+    req: CompletionRequest,
+    onDelta: (text: string) => void,
+  ): Promise<Reply> {
+    const stream = await client.chat.completions.create(
       { ...this.params(req), stream: true, stream_options: { include_usage: true } },
       { signal: req.signal },
     );
@@ -98,7 +119,7 @@ export class OpenAiProvider implements LlmProvider {
       if (text) onDelta(text);
     }
     // The SDK ends the iteration quietly when the caller aborts mid-stream.
-    if (req.signal?.aborted) throw new OpenAI.APIUserAbortError();
+    if (req.signal?.aborted) throw new sdk.APIUserAbortError();
     const { finishReason, ...reply } = assembler.result();
     if (finishReason === null) {
       throw new LlmError('llm_bad_response', `${this.name}: the stream ended before the reply was complete`);

@@ -1,11 +1,13 @@
 import type { Readable } from 'node:stream';
-import { Agent, EnvHttpProxyAgent, interceptors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /**
  * The `fetch` the LLM SDKs call: undici's `request` over a keep-alive dispatcher (through the
  * configured proxy when there is one), its body handed over as a web stream. undici's own `fetch`
  * (and Node's, which is the same code) spends ~0.3–0.4 ms more CPU per model call than `request`
  * (bench/llm-fetch; docs/benchmarks.md), which on a busy executor is a turn in every fifteen.
+ * undici is loaded at the first call, not with the fetch: a process that holds a model and has not
+ * called it yet (an idle embedded agent) does not carry its ~10 MB (docs/benchmarks.md).
  */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -15,13 +17,14 @@ const IDLE_SOCKET_MS = 4_000;
 
 /** `proxy`: send through this HTTP(S) proxy, except to `noProxy` hosts. */
 export function createSdkFetch(proxy?: { url: string; noProxy: string[] }): Fetch {
-  const dispatcher = transport(proxy);
+  let loaded: Promise<Transport> | undefined;
   return async (input, init = {}) => {
     const url = input instanceof Request ? input.url : input;
     const protocol = new URL(url).protocol;
     if (protocol !== 'http:' && protocol !== 'https:')
       throw new TypeError(`fetch: unsupported protocol ${protocol}`);
     const body = requestBody(init.body);
+    const { request, dispatcher } = await (loaded ??= transport(proxy));
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
@@ -67,7 +70,14 @@ function isJson(headers: Headers): boolean {
   return /^application\/(?:[\w.+-]*\+)?json\b/i.test(headers.get('content-type') ?? '');
 }
 
-function transport(proxy?: { url: string; noProxy: string[] }): Dispatcher {
+type Undici = typeof import('undici');
+interface Transport {
+  request: Undici['request'];
+  dispatcher: Dispatcher;
+}
+
+async function transport(proxy?: { url: string; noProxy: string[] }): Promise<Transport> {
+  const { Agent, EnvHttpProxyAgent, interceptors, request } = await import('undici');
   const base = proxy
     ? new EnvHttpProxyAgent({
         httpProxy: proxy.url,
@@ -77,7 +87,7 @@ function transport(proxy?: { url: string; noProxy: string[] }): Dispatcher {
       })
     : new Agent({ keepAliveTimeout: IDLE_SOCKET_MS });
   // As fetch does: a compressed body is handed over decoded, without its encoding headers.
-  return base.compose(interceptors.decompress());
+  return { request, dispatcher: base.compose(interceptors.decompress()) };
 }
 
 /**

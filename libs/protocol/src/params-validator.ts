@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { FunctionParameters, ParameterType } from './types';
 
 export interface ParamError {
@@ -12,14 +12,26 @@ export type ParamsValidation =
 
 // Nothing is converted (a number written as text stays text), every error is collected, and
 // keywords the platform does not check (formats, vendor extensions) are ignored, not refused.
-const ajv = new Ajv({
+const OPTIONS = {
   allErrors: true,
   coerceTypes: false,
   useDefaults: false,
   strict: false,
   validateFormats: false,
   logger: false,
-});
+} as const;
+let ajv: Ajv | undefined;
+
+/**
+ * ajv (~9 MB of a process) is loaded at the first compile, not with the library: an embedded agent
+ * that has not validated a call yet does not carry it (docs/benchmarks.md). Synchronously, as
+ * validation is, hence `require`.
+ */
+function loadedAjv(): Ajv {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load (see above)
+  ajv ??= new (require('ajv') as typeof import('ajv')).default(OPTIONS);
+  return ajv;
+}
 const compiled = new WeakMap<FunctionParameters, ValidateFunction>();
 
 /**
@@ -68,8 +80,9 @@ export function compileSchema(schema: object): (value: unknown) => boolean {
 }
 
 function compiledOnce(schema: object): ValidateFunction {
-  const validate = ajv.compile(schema);
-  ajv.removeSchema(schema);
+  const validator = loadedAjv();
+  const validate = validator.compile(schema);
+  validator.removeSchema(schema);
   return validate;
 }
 

@@ -1,10 +1,10 @@
-import type { FunctionResult } from '@app/contracts';
+import type { FunctionResult } from '@app/contracts/portable';
 import {
   type AgentFunction,
   type FunctionContext,
   type FunctionParameters,
   paramsClassFromSchema,
-} from '@app/functions';
+} from '@app/functions/portable';
 
 export interface FunctionSpec<P extends Record<string, unknown> = Record<string, unknown>> {
   /** snake_case, unique among the agent's functions. */

@@ -1,5 +1,5 @@
 import type { FunctionCallOutcome, FunctionCallRequest, Functions } from '@app/agent-core';
-import { AppError, type FunctionDefinition, type FunctionResult } from '@app/contracts';
+import { AppError, type FunctionDefinition, type FunctionResult } from '@app/contracts/portable';
 import {
   abortOnTimeout,
   type AgentFunction,
@@ -10,7 +10,7 @@ import {
   raceAbort,
   toCallError,
   parseParams,
-} from '@app/functions';
+} from '@app/functions/portable';
 
 export const EMBEDDED_PROVIDER = 'embedded';
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;

@@ -5,7 +5,7 @@ import {
   type MemoryStore,
   RunArchiver,
 } from '@app/agent-core';
-import type { FunctionLogger } from '@app/functions';
+import type { FunctionLogger } from '@app/functions/portable';
 
 /** An agent's long-term memory: where it is kept (in this process when absent) and whose it is. */
 export interface AgentMemoryOptions {

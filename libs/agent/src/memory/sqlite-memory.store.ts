@@ -9,7 +9,7 @@ import {
   type MemoryStore,
   rankByBm25,
 } from '@app/agent-core';
-import type { MemoryChunk, MemorySegmentType } from '@app/contracts';
+import type { MemoryChunk, MemorySegmentType } from '@app/contracts/portable';
 import { loadSqliteDriver } from '../sqlite/sqlite-driver';
 
 /**

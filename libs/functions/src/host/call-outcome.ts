@@ -5,7 +5,7 @@ import {
   type FunctionResult,
   TimeoutError,
   type Usage,
-} from '@app/contracts';
+} from '@app/contracts/portable';
 
 const RESULT_KEYS = new Set(['data', 'markdown', 'message', 'usage']);
 const MAX_ERROR_CHARS = 2_000;

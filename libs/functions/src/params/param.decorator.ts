@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { JsonSchemaType, ParameterSchema } from '@app/contracts';
+import type { JsonSchemaType, ParameterSchema } from '@app/contracts/portable';
 import { matchesType, PARAMETER_TYPES } from '@app/protocol';
 
 /** What a parameter is (`desc`, `required`, `default`, …), declared on a field of the parameter class. */

@@ -1,4 +1,4 @@
-import type { FunctionDefinition } from '@app/contracts';
+import type { FunctionDefinition } from '@app/contracts/portable';
 import { paramEntries } from './param.decorator';
 
 export type FunctionParameters = FunctionDefinition['parameters'];

@@ -1,4 +1,4 @@
-import { InvalidParamsError } from '@app/contracts';
+import { InvalidParamsError } from '@app/contracts/portable';
 import { type FunctionParameters, validateParams } from '@app/protocol';
 import { paramsSchema } from './params-schema';
 

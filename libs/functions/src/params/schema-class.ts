@@ -1,4 +1,4 @@
-import type { ParameterSchema } from '@app/contracts';
+import type { ParameterSchema } from '@app/contracts/portable';
 import { Param } from './param.decorator';
 import type { FunctionParameters } from './params-schema';
 

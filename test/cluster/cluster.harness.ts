@@ -52,6 +52,8 @@ export interface Cluster {
   kill(piece: Piece, signal?: NodeJS.Signals, pid?: number): Promise<number>;
   /** Resolves once `piece` runs `count` processes again (the supervisor restarts what died). */
   restarted(piece: Piece, count: number): Promise<void>;
+  /** Resolves once a NATS node's `/healthz` says it is up and its JetStream current (a rolling restart's gate). */
+  natsHealthy(piece: `nats-${1 | 2 | 3}`): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,10 +62,17 @@ export interface Cluster {
  * services replicated), with the scripted model at `stepMs` a step, short leases, and a counting
  * function of the test's own on the cluster's NATS.
  */
-export async function startCluster({ stepMs = 1_000 }: { stepMs?: number } = {}): Promise<Cluster> {
+export async function startCluster({
+  stepMs = 1_000,
+  env = {},
+}: {
+  stepMs?: number;
+  /** Settings of the cluster's services instead of the load's (e.g. a small rate limit). */
+  env?: Record<string, string>;
+} = {}): Promise<Cluster> {
   const llm = await startScriptedLlm({ latencyMs: stepMs });
   const port = await freePort();
-  const { child, output, exited } = launch(llm, port);
+  const { child, output, exited } = launch(llm, port, env);
   const line = (pattern: RegExp) =>
     expectEventually(
       () => {
@@ -119,6 +128,7 @@ export async function startCluster({ stepMs = 1_000 }: { stepMs?: number } = {})
         timeoutMs: 60_000,
         intervalMs: 250,
       }),
+    natsHealthy: (piece) => untilHealthy(natsMonitorOf(output(), piece)),
     close: async () => {
       await fn.close().catch(() => undefined);
       await db.$disconnect();
@@ -132,9 +142,14 @@ export async function startCluster({ stepMs = 1_000 }: { stepMs?: number } = {})
 }
 
 /** `npm run cluster` as a child of the test: its output kept, its exit awaited. */
-function launch(llm: ScriptedLlm, port: number) {
+function launch(llm: ScriptedLlm, port: number, env: Record<string, string>) {
   const configFile = join(mkdtempSync(join(tmpdir(), 'ac-cluster-')), 'agentchassis.yaml');
-  writeFileSync(configFile, stringify({ agents: [{ name: 'helper', protocol: 'native' }] }));
+  // `gated` holds every call of a counting function (`count_<id>`) for a decision
+  const agents = [
+    { name: 'helper', protocol: 'native' },
+    { name: 'gated', protocol: 'native', allowed_tools: ['*'], needs_approval: ['count_*'] },
+  ];
+  writeFileSync(configFile, stringify({ agents }));
   let text = '';
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--cluster', '--no-build'], {
     cwd: REPO_ROOT,
@@ -156,6 +171,7 @@ function launch(llm: ScriptedLlm, port: number) {
       MAX_CONCURRENT_RUNS_PER_KEY: '10000',
       ...LEASE_ENV,
       SHUTDOWN_TIMEOUT: '5s',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -163,6 +179,24 @@ function launch(llm: ScriptedLlm, port: number) {
   child.stderr?.on('data', (d: Buffer) => (text += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return { child, output: () => text, exited };
+}
+
+/** Resolves once a NATS node's `/healthz` answers 200 (JetStream current on it). */
+function untilHealthy(monitor: string): Promise<void> {
+  return expectEventually(
+    async () => {
+      const res = await fetch(`${monitor}/healthz`).catch((err: Error) => err);
+      expect(res instanceof Response ? res.status : res.message).toBe(200);
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
+}
+
+/** A NATS node's monitoring address, from its configuration file (named in the cluster's output). */
+function natsMonitorOf(output: string, piece: string): string {
+  const dir = /cluster folder (\S+)/.exec(output)?.[1];
+  const conf = readFileSync(join(dir ?? '', `${piece}.conf`), 'utf8');
+  return `http://${/^http: (\S+)/m.exec(conf)![1]}`;
 }
 
 function matches(piece: Piece, command: string): boolean {

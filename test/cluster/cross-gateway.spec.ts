@@ -7,6 +7,10 @@ import { ADMIN_KEY, type Cluster, startCluster } from './cluster.harness';
 const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 /** The cluster's per-key limit here: small, so that one burst crosses it. */
 const RATE_LIMIT = 40;
+/** Its concurrent-run limit per key, likewise. */
+const MAX_RUNS = 4;
+/** A message of this prefix takes the model a while: the runs it starts overlap. */
+const SLOW = 'slow-run-';
 
 // What one gateway knows must hold on the other: each request here goes to one gateway directly.
 describe('npm run cluster: state across the two gateways', () => {
@@ -15,9 +19,16 @@ describe('npm run cluster: state across the two gateways', () => {
   let b: string;
 
   beforeAll(async () => {
-    cluster = await startCluster({ stepMs: 500, env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } });
+    cluster = await startCluster({
+      stepMs: 500,
+      env: {
+        RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+        MAX_CONCURRENT_RUNS_PER_KEY: String(MAX_RUNS),
+      },
+    });
     [a, b] = cluster.gateways;
     cluster.llm.setScript({
+      rules: [{ match: SLOW, reply: { text: 'slow answer', latencyMs: 4_000 } }],
       replies: [
         { toolCalls: [{ name: cluster.fn.name, arguments: { tag: '{{last_user}}' } }] },
         'done: {{last_user}}',
@@ -148,6 +159,25 @@ describe('npm run cluster: state across the two gateways', () => {
       return;
     }
     throw new Error('three bursts in a row crossed a minute');
+  });
+
+  it('admits exactly the concurrent-run limit of one key over both gateways at once', async () => {
+    const { key } = await newKey('slots');
+    const statuses = await Promise.all(
+      Array.from({ length: 2 * MAX_RUNS }, (_, i) =>
+        fetch(`${i % 2 ? b : a}/api/v1/chat`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ message: `${SLOW}${i}`, agent: 'helper' }),
+        }).then(async (res) => (await res.text(), res.status)),
+      ),
+    );
+    const accepted = statuses.filter((status) => status === 200).length;
+    console.log(
+      `cluster run limit ${MAX_RUNS}, ${2 * MAX_RUNS} runs over two gateways: ${accepted} accepted`,
+    );
+    expect(accepted).toBe(MAX_RUNS);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(MAX_RUNS);
   });
 
   it('refuses a key revoked on one gateway on the other too', { timeout: 60_000 }, async () => {

@@ -17,7 +17,7 @@ import { replyOf, runStrategy } from './run-turn';
 import { rejectPlan } from './strategies/plan-rejection';
 import type { AgentRuntime } from './runtime';
 import { ClientToolSet } from './tools/client-tool-set';
-import { settleInbox } from './inbox/run-inbox';
+import { settleInbox } from './inbox/settle-inbox';
 
 /**
  * An agent definition bound to a runtime: `run` for the result, `send` for the events too. Every

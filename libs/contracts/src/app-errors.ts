@@ -1,5 +1,3 @@
-import type { ErrorBody } from './errors';
-
 // The error classes, apart from the DTOs of their wire form (errors.ts): what the embedded SDK
 // loads without class-validator.
 
@@ -31,6 +29,13 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** An error's wire form, as the `ErrorBody` DTO of errors.ts validates it (kept apart: no import circle). */
+export interface ErrorBodyShape {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+}
+
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -41,13 +46,13 @@ export class AppError extends Error {
     this.name = new.target.name;
   }
 
-  toBody(): ErrorBody {
+  toBody(): ErrorBodyShape {
     return this.details === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, details: this.details };
   }
 
-  static fromBody(body: ErrorBody): AppError {
+  static fromBody(body: ErrorBodyShape): AppError {
     return new AppError(body.code, body.message, body.details);
   }
 }
@@ -86,7 +91,7 @@ export class AgentNotFoundError extends NotFoundError {
   }
 
   /** The name of the agent an error body says does not exist, if it says so. */
-  static agentOf(body: ErrorBody): string | undefined {
+  static agentOf(body: ErrorBodyShape): string | undefined {
     const agent = (body.details as { agent?: unknown } | undefined)?.agent;
     return body.code === 'not_found' && typeof agent === 'string' ? agent : undefined;
   }
@@ -165,11 +170,11 @@ export function toAppError(err: unknown): AppError {
 }
 
 /** A body in the platform's error shape: a code of its own list (a Node or driver error has a code too). */
-export function isErrorBody(value: unknown): value is ErrorBody {
+export function isErrorBody(value: unknown): value is ErrorBodyShape {
   return (
     typeof value === 'object' &&
     value !== null &&
-    (ERROR_CODES as readonly string[]).includes((value as ErrorBody).code) &&
-    typeof (value as ErrorBody).message === 'string'
+    (ERROR_CODES as readonly string[]).includes((value as ErrorBodyShape).code) &&
+    typeof (value as ErrorBodyShape).message === 'string'
   );
 }

@@ -11,7 +11,8 @@ import { runStrategy } from '../run-turn';
 import { JSON_PLAN_PARSER } from '../strategies/plan-parser';
 import { action, arithmetic, finalAnswer } from '../testing/fixtures.fixture';
 import { type ScriptedReply, ScriptedModelClient } from '../testing/scripted-model';
-import { InMemoryRunInbox, settleInbox } from './run-inbox';
+import { InMemoryRunInbox } from './run-inbox';
+import { settleInbox } from './settle-inbox';
 
 const react = defineAgent({ name: 'test', protocol: 'json-action', allowed_tools: ['*'] });
 const ADDED = 'also multiply it by 4';

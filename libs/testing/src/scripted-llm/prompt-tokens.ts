@@ -1,5 +1,5 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { contentText } from './wire-common';
+import { contentText } from './content-text';
 
 /**
  * One piece of a prompt as a provider renders it, in order: a tool definition, a system block, a

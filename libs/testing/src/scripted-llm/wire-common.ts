@@ -35,21 +35,6 @@ export function jsonPieces(json: string): string[] {
   return pieces;
 }
 
-/** Reads a message's content as text: a plain string, or the text of its parts/blocks. */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map(partText).join('');
-}
-
-function partText(part: unknown): string {
-  if (typeof part !== 'object' || part === null) return '';
-  const record = part as Record<string, unknown>;
-  if (typeof record['text'] === 'string') return record['text'];
-  if ('content' in record) return contentText(record['content']);
-  return '';
-}
-
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -97,3 +82,5 @@ export interface WireFormat<R extends WireRequest> {
   stream(reply: PlannedReply, request: R): SsePayload[];
   errorBody(status: number, message?: string): object;
 }
+
+export { contentText } from './content-text';

@@ -62,7 +62,10 @@ export async function startDurableStack(databaseUrl: string, ns: string): Promis
     },
     runningRun: async () => (await db.run.findFirst({ where: { status: 'running' } }))?.id,
     close: async () => {
-      await Promise.all(executors.slice(1).map((e) => e.stop()));
+      // every executor the stack did not start itself: a test that killed the first one takes it out
+      // of the list, so "all but the first" would leave one running after the file
+      const own = stack.services['agent-executor'];
+      await Promise.all(executors.filter((e) => e !== own).map((e) => e.stop()));
       await stack.close();
       await db.$disconnect();
     },

@@ -3,13 +3,12 @@ import { existsSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectEventually, REPO_ROOT } from '@app/testing';
+import { expectEventually, freePortRun, REPO_ROOT } from '@app/testing';
 import {
   ADMIN_KEY,
   alive,
   commandOf,
   ctrlC,
-  freePort,
   type NpmStart,
   portClosed,
   startNpm,
@@ -125,20 +124,20 @@ describe('npm start supervising its services', () => {
   });
 
   it('runs replicas with their own log prefixes and probe ports', { timeout: 120_000 }, async () => {
-    const metrics = await freePort();
+    // One probe port each for the six services without an API: METRICS_PORT, +1, ... +5, all free.
+    const metrics = await freePortRun(6);
     const started = await startNpm(['--scale', 'agent-executor=2', '--scale', 'function-runner=3'], {
       METRICS_PORT: String(metrics),
     });
     app = started;
     await waitHealthy(app);
-    expect(app.services('agent-executor')).toHaveLength(2);
-    expect(app.services('function-runner')).toHaveLength(3);
-    expect(app.services('scheduler')).toHaveLength(1);
+    expect(app.services('agent-executor'), app.output()).toHaveLength(2);
+    expect(app.services('function-runner'), app.output()).toHaveLength(3);
+    expect(app.services('scheduler'), app.output()).toHaveLength(1);
     await expectEventually(() => {
       expect(started.output()).toMatch(/function-runner#3 \| .*function-runner 0\.1\.0 ready/);
       expect(started.output()).toMatch(/agent-executor#2 +\| .*agent-executor 0\.1\.0 ready/);
     });
-    // One probe port each for the six services without an API: METRICS_PORT, +1, ... +5.
     const answers = await Promise.all(
       [0, 1, 2, 3, 4, 5].map((i) => fetch(`http://127.0.0.1:${metrics + i}/health`).then((r) => r.status)),
     );

@@ -147,15 +147,21 @@ export class FunctionFailedError extends AppError {
 }
 
 /**
- * Codes of a server that was not reached (the network's, PostgreSQL's "cannot connect now",
- * Prisma's "can't reach the database"): the platform is unavailable for a while, not broken.
+ * Codes of a server that was not reached or went away under a query (the network's; PostgreSQL's
+ * administrator or crash shutdown, "cannot connect now" and connection failures; Prisma's "can't
+ * reach the database" and "connection closed"): the platform is unavailable for a while, not broken.
  */
-const NOT_REACHED_CODES = new Set([
+const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ENOTFOUND',
   'EAI_AGAIN',
+  '57P01',
+  '57P02',
   '57P03',
+  '08000',
+  '08003',
+  '08006',
   'P1001',
   'P1017',
 ]);
@@ -164,9 +170,25 @@ const NOT_REACHED_CODES = new Set([
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isErrorBody(err)) return AppError.fromBody(err);
-  if (NOT_REACHED_CODES.has(String((err as { code?: unknown } | null)?.code)))
+  if (serverGone(err))
     return new UnavailableError('a server the platform depends on cannot be reached; try again shortly');
   return new AppError('internal', 'internal error');
+}
+
+interface DriverErrorShape {
+  code?: unknown;
+  meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+}
+
+/**
+ * A database or network server that could not be reached or cut the connection: by the error's own
+ * code, or, for Prisma's wrapper of a driver's error ("Database error. Code: `57P01`", P2039), by
+ * the driver's code it carries.
+ */
+export function serverGone(err: unknown): boolean {
+  const { code, meta } = (err ?? {}) as DriverErrorShape;
+  const driverCode = meta?.driverAdapterError?.cause?.originalCode;
+  return UNAVAILABLE_CODES.has(String(code)) || UNAVAILABLE_CODES.has(String(driverCode));
 }
 
 /** A body in the platform's error shape: a code of its own list (a Node or driver error has a code too). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, isErrorBody, toAppError } from './errors';
+import { AppError, isErrorBody, serverGone, toAppError } from './errors';
 
 describe('toAppError', () => {
   it('keeps a body in the platform shape, code and details', () => {
@@ -20,5 +20,23 @@ describe('toAppError', () => {
     const unknown = toAppError(Object.assign(new Error('secret detail'), { code: 'EWHATEVER' }));
     expect(unknown).toBeInstanceOf(AppError);
     expect(unknown.toBody()).toEqual({ code: 'internal', message: 'internal error' });
+  });
+
+  it("calls a connection PostgreSQL cut on shutting down unavailable, also inside Prisma's wrapper", () => {
+    expect(toAppError(Object.assign(new Error('terminating connection'), { code: '57P01' })).code).toBe(
+      'unavailable',
+    );
+    // What Prisma's driver adapter throws for a query on a connection PostgreSQL terminated.
+    const wrapped = Object.assign(
+      new Error('Database error. Code: `57P01`. Message: `terminating connection`'),
+      {
+        code: 'P2039',
+        meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '57P01' } } },
+      },
+    );
+    expect(serverGone(wrapped)).toBe(true);
+    expect(toAppError(wrapped).code).toBe('unavailable');
+    const constraint = { code: 'P2039', meta: { driverAdapterError: { cause: { originalCode: '23514' } } } };
+    expect(serverGone(constraint)).toBe(false);
   });
 });

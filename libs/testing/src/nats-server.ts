@@ -107,3 +107,32 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * `count` consecutive ports free on every interface (a supervisor gives replica i the port base + i),
+ * below the kernel's ephemeral range (32768 and up), where no other test's `freePort` and no outgoing
+ * connection takes them between this check and the services' start.
+ */
+export async function freePortRun(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    const held: ReturnType<typeof createServer>[] = [];
+    try {
+      for (let i = 0; i < count; i++) held.push(await listening(base + i));
+      return base;
+    } catch {
+      // one of them is taken: try another run
+    } finally {
+      await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+    }
+  }
+  throw new Error(`no run of ${count} free ports found below 32768`);
+}
+
+function listening(port: number): Promise<ReturnType<typeof createServer>> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '0.0.0.0', () => resolve(server));
+  });
+}

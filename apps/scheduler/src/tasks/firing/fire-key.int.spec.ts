@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCOPES } from '@app/contracts';
+import { KeyBudgetRepository } from '@app/limits';
 import {
   DATABASES,
   inMs,
@@ -89,6 +90,43 @@ describe.each(DATABASES)('a fire acts for its task’s key on $name', (kind) => 
       },
     });
     expect(fires.map((f) => f.status)).toEqual(['refused']);
+  });
+
+  it('a key read cut by a database shutting down is read again: the fire runs once, not failed', async () => {
+    await addKey('key_restart', SCOPES);
+    // What Prisma throws for a query on a connection PostgreSQL terminated (a restart's fast shutdown).
+    const cut = Object.assign(new Error('Database error. Code: `57P01`. Message: `terminating connection`'), {
+      code: 'P2039',
+      meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '57P01' } } },
+    });
+    const keys = scheduler.get(KeyBudgetRepository);
+    const standing = vi.spyOn(keys, 'standing').mockRejectedValueOnce(cut);
+    try {
+      const done = await fire('fn-through-restart', 'key_restart', world.fn.name);
+      expect(done).toMatchObject({ status: 'completed' });
+      expect(standing).toHaveBeenCalledTimes(2);
+      expect(world.fn.callsTagged('fn-through-restart')).toHaveLength(1);
+    } finally {
+      standing.mockRestore();
+    }
+  });
+
+  it('a fire that fails on something unexpected names no internals in its record', async () => {
+    await addKey('key_broken', SCOPES);
+    const keys = scheduler.get(KeyBudgetRepository);
+    const standing = vi
+      .spyOn(keys, 'standing')
+      .mockRejectedValueOnce(
+        new Error('Invalid `this.db.apiKey.findUnique()` invocation in /srv/dist/key.js:52'),
+      );
+    try {
+      const done = await fire('fn-broken', 'key_broken', world.fn.name);
+      expect(done.status).toBe('failed');
+      expect(done.error).toBe(`function '${world.fn.name}' could not be run: internal error`);
+      expect(world.fn.callsTagged('fn-broken')).toHaveLength(0);
+    } finally {
+      standing.mockRestore();
+    }
   });
 
   it('a task made with authentication off acts with every scope while it stays off', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { inSpan, linkTo } from '@app/observability';
+import { inSpan, linkTo, Logger } from '@app/observability';
 import { Bus, NoRespondersError } from '@app/bus';
 import {
   AGENT_FUNCTION_PROVIDER,
@@ -7,6 +7,8 @@ import {
   AppError,
   type FinishReason,
   Routes,
+  serverGone,
+  toAppError,
   UnavailableError,
   type Usage,
 } from '@app/contracts';
@@ -56,6 +58,7 @@ export class TaskRunner {
     @Inject(UsageLimits) private readonly limits: UsageLimits,
     @Inject(KeyBudgetRepository) private readonly keys: KeyBudgetRepository,
     @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
+    @Inject(Logger) private readonly logger: Logger,
   ) {}
 
   /**
@@ -72,9 +75,14 @@ export class TaskRunner {
     return inSpan(`fire ${task.name}`, { attributes, links: linkTo(task.traceparent) }, async () => {
       let caller: FireCaller;
       try {
-        caller = await this.callerOf(task);
+        // A read: asked again through a database that restarts under it (nothing has run yet).
+        caller = await retry(() => this.callerOf(task), {
+          policy: RETRIES,
+          retryable: serverGone,
+          deadline: giveUpAt,
+        });
       } catch (err) {
-        return { status: 'failed', error: describe(err, task) };
+        return { status: 'failed', error: this.describe(err, task) };
       }
       if ('refused' in caller) return { status: 'refused', error: caller.refused };
       const attempt = () => {
@@ -86,9 +94,18 @@ export class TaskRunner {
       try {
         return await retry(attempt, { policy: RETRIES, retryable: neverReceived, deadline: giveUpAt });
       } catch (err) {
-        return { status: 'failed', error: describe(err, task) };
+        return { status: 'failed', error: this.describe(err, task) };
       }
     });
+  }
+
+  /** Why the fire failed, for its record: a platform error's own words; anything else unnamed (logged whole). */
+  private describe(err: unknown, task: RunnableTask): string {
+    const target = task.target === 'agent' ? 'the agent' : `function '${task.function_name}'`;
+    if (!(err instanceof AppError)) this.logger.warn('a fire failed unexpectedly', { task: task.name, err });
+    const failure = toAppError(err);
+    if (failure.code === 'unavailable') return `${target} is not available: ${failure.message}`;
+    return err instanceof AppError ? err.message : `${target} could not be run: ${failure.message}`;
   }
 
   /** The key the task acts for, as it stands now (looked up at each fire, never cached). */
@@ -197,12 +214,4 @@ function neverReceived(err: unknown): boolean {
     err instanceof NoRespondersError ||
     err instanceof AgentNotReachedError
   );
-}
-
-function describe(err: unknown, task: RunnableTask): string {
-  const target = task.target === 'agent' ? 'the agent' : `function '${task.function_name}'`;
-  if (err instanceof AppError && err.code === 'unavailable')
-    return `${target} is not available: ${err.message}`;
-  if (err instanceof AppError) return err.message;
-  return `${target} could not be run: ${(err as Error)?.message ?? String(err)}`;
 }

@@ -65,6 +65,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('publishes no store that has no password (Redis, PostgreSQL): only NATS, with its users, and the API', () => {
+    expect(compose.services.redis.ports).toBeUndefined();
+    expect(compose.services.postgres.ports).toBeUndefined();
+  });
+
   it('gives Redis durability settings BullMQ needs', () => {
     const command = compose.services.redis.command?.join(' ') ?? '';
     expect(command).toMatch(/--appendonly yes/);

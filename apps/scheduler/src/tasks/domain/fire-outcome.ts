@@ -1,11 +1,13 @@
 /**
  * How one fire ended; `failed` carries the error the target reported or why it could not run,
- * `refused` why it was not run at all (the task's key was revoked or deleted).
+ * `refused` why it was not run at all (the task's key was revoked or deleted); `final` when no later
+ * fire of the task could run either, so a cron stops rather than be refused at every tick.
  */
 export interface FireOutcome {
   status: 'completed' | 'failed' | 'refused';
   result?: unknown;
   error?: string;
+  final?: boolean;
 }
 
 export const INTERRUPTED = 'interrupted';

@@ -4,8 +4,12 @@ import type { KeyStanding } from '@app/limits';
 /** The key id a task made with authentication off carries (the gateway's caller then). */
 const NO_KEY = 'anonymous';
 
-/** Who a fire acts for: the scopes and budget of the key that created its task, or why it may not run. */
-export type FireCaller = { scopes?: Scope[]; dailyCostBudgetUsd?: number } | { refused: string };
+/**
+ * Who a fire acts for: the scopes and budget of the key that created its task, or why it may not run;
+ * `final` when no later fire can run either (the key was revoked or deleted), so a cron stops.
+ */
+export type FireCaller =
+  { scopes?: Scope[]; dailyCostBudgetUsd?: number } | { refused: string; final?: boolean };
 
 /**
  * A fire acts for the API key that created its task, with that key's scopes as they are now: a
@@ -24,10 +28,12 @@ export function fireCaller(
       ? { refused: 'the task was created with authentication off and it is on now: no API key to act for' }
       : { scopes: [...SCOPES] };
   }
-  if (!standing) return { refused: `the API key '${keyId}' that created the task no longer exists` };
+  if (!standing)
+    return { refused: `the API key '${keyId}' that created the task no longer exists`, final: true };
   if (standing.revokedAt)
     return {
       refused: `the API key '${keyId}' that created the task was revoked (${standing.revokedAt.toISOString()})`,
+      final: true,
     };
   return { scopes: standing.scopes as Scope[], dailyCostBudgetUsd: standing.dailyCostBudgetUsd };
 }

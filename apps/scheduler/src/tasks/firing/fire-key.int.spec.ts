@@ -8,6 +8,7 @@ import {
   type SchedulerWorld,
   schedulerWorld,
 } from '../../testing/scheduler.harness';
+import { CronTasksService } from '../api/cron-tasks.service';
 import { DelayTasksService } from '../api/delay-tasks.service';
 import { FireService } from './fire.service';
 
@@ -90,6 +91,28 @@ describe.each(DATABASES)('a fire acts for its task’s key on $name', (kind) => 
       },
     });
     expect(fires.map((f) => f.status)).toEqual(['refused']);
+  });
+
+  it('a cron whose key was revoked stops: its tick is refused, recorded, and the cron disabled', async () => {
+    await addKey('key_cron', SCOPES);
+    const crons = scheduler.get(CronTasksService);
+    await crons.create({
+      name: 'cron-revoked',
+      cron_expr: '0 0 1 1 *',
+      function: world.fn.name,
+      params: '{"tag":"cron-revoked"}',
+      key_id: 'key_cron',
+    });
+    await scheduler.db.apiKey.update({ where: { id: 'key_cron' }, data: { revoked_at: new Date() } });
+    const { id } = await scheduler.db.cronTask.findUniqueOrThrow({ where: { name: 'cron-revoked' } });
+    const due = Math.floor(Date.now() / 1_000) * 1_000 - 2_000;
+    await scheduler.get(FireService).fireCron(id, due, { expr: '0 0 1 1 *', timezone: 'UTC' });
+    const cron = await crons.get('cron-revoked');
+    expect(cron).toMatchObject({ enabled: false });
+    expect(cron.recent_fires).toHaveLength(1);
+    expect(cron.recent_fires[0]).toMatchObject({ status: 'refused' });
+    expect(cron.recent_fires[0].error).toMatch(/API key 'key_cron' that created the task was revoked/);
+    expect(world.fn.callsTagged('cron-revoked')).toHaveLength(0);
   });
 
   it('a key read cut by a database shutting down is read again: the fire runs once, not failed', async () => {

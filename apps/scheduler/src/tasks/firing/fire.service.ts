@@ -57,17 +57,19 @@ export class FireService {
       error: outcome.error,
     });
     if (exhausted) await this.retire(taskId);
+    else if (outcome.final) await this.retire(taskId, outcome.error);
   }
 
-  /** A cron with no run left (or deleted) stops: disabled, its BullMQ scheduler removed. */
-  private async retire(taskId: string): Promise<void> {
+  /**
+   * A cron with no run left (or deleted), or whose every later tick would be refused (its key was
+   * revoked or deleted: the tick's record says so), stops: disabled, its BullMQ scheduler removed.
+   */
+  private async retire(taskId: string, refused?: string): Promise<void> {
     const task = await this.crons.findById(taskId);
     await this.crons.disable(taskId);
     await this.queue.disarmCron(taskId);
-    this.logger.info(task ? 'cron disabled: no runs left' : 'trigger of a deleted cron removed', {
-      task: task?.name,
-      task_id: taskId,
-    });
+    const why = refused ? `cron disabled: ${refused}` : 'cron disabled: no runs left';
+    this.logger.info(task ? why : 'trigger of a deleted cron removed', { task: task?.name, task_id: taskId });
   }
 }
 

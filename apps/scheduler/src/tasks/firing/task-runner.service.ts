@@ -84,7 +84,7 @@ export class TaskRunner {
       } catch (err) {
         return { status: 'failed', error: this.describe(err, task) };
       }
-      if ('refused' in caller) return { status: 'refused', error: caller.refused };
+      if ('refused' in caller) return { status: 'refused', error: caller.refused, final: caller.final };
       const attempt = () => {
         const timeoutMs = Math.max(1, fireEnds - Date.now());
         return task.target === 'agent'

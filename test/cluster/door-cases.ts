@@ -1,9 +1,20 @@
 import type OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import { expect, it } from 'vitest';
 import type { Rule } from '@app/testing';
 import { ADMIN_KEY, type Cluster } from './cluster.harness';
-import { a2aMessage, a2aOn, a2aOutcome, consoleClient, mcpClient, openaiOn } from './doors';
+import {
+  a2aMessage,
+  a2aOn,
+  a2aOutcome,
+  agUiOn,
+  agUiRun,
+  anthropicOn,
+  consoleClient,
+  mcpClient,
+  openaiOn,
+} from './doors';
 
 /** A message of this prefix is answered `door: <message>` at once; of the next, `slowly: …` after a while. */
 const DOOR = 'door-';
@@ -46,6 +57,8 @@ export function doorCases(on: () => Gateways): void {
     consoleOnB(on()));
   it('Chat Completions: a client tool call asked on A is answered on B; the run goes on', () =>
     clientToolOnB(on()));
+  it('Anthropic Messages: a tool_use asked on A is answered on B; the run goes on', () => toolUseOnB(on()));
+  it('AG-UI: a call held in a run on A is approved by resuming on B', () => agUiInterruptOnB(on()));
 }
 
 async function mcpSessionOnB({ cluster, a, b }: Gateways): Promise<void> {
@@ -145,7 +158,7 @@ async function consoleOnB({ cluster, a, b }: Gateways): Promise<void> {
 
 async function clientToolOnB({ cluster, a, b }: Gateways): Promise<void> {
   const [onA, onB] = [openaiOn(a, ADMIN_KEY), openaiOn(b, ADMIN_KEY)];
-  const tag = `${DOOR_TOOL}${Date.now()}`;
+  const tag = `${DOOR_TOOL}chat-${Date.now()}`;
   const question: OpenAI.ChatCompletionMessageParam = { role: 'user', content: tag };
   const asked = await onA.chat.completions.create({
     model: 'caller',
@@ -166,5 +179,47 @@ async function clientToolOnB({ cluster, a, b }: Gateways): Promise<void> {
   });
   expect(JSON.stringify(cluster.llm.requests().at(-1)?.body)).toContain(result);
   // one run, paused on A and continued on B
+  expect(await cluster.db.run.count({ where: { input: tag } })).toBe(1);
+}
+
+async function toolUseOnB({ cluster, a, b }: Gateways): Promise<void> {
+  const tag = `${DOOR_TOOL}messages-${Date.now()}`;
+  const tools: Anthropic.Tool[] = [
+    { name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+  ];
+  const question: Anthropic.MessageParam = { role: 'user', content: tag };
+  const create = { model: 'caller', max_tokens: 256, tools };
+  const asked = await anthropicOn(a, ADMIN_KEY).messages.create({ ...create, messages: [question] });
+  expect(asked.stop_reason).toBe('tool_use');
+  const use = asked.content.find((block) => block.type === 'tool_use')!;
+  const result = `${DOOR}found-${Date.now()}`;
+  const answered = await anthropicOn(b, ADMIN_KEY).messages.create({
+    ...create,
+    messages: [
+      question,
+      { role: 'assistant', content: asked.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: result }] },
+    ],
+  });
+  expect(answered).toMatchObject({ stop_reason: 'end_turn', content: [{ text: 'looked it up' }] });
+  expect(JSON.stringify(cluster.llm.requests().at(-1)?.body)).toContain(result);
+  expect(await cluster.db.run.count({ where: { input: tag } })).toBe(1);
+}
+
+async function agUiInterruptOnB({ cluster, a, b }: Gateways): Promise<void> {
+  const tag = `ag-ui-${Date.now()}`;
+  const agent = agUiOn(a, ADMIN_KEY, 'gated', tag);
+  const [held, ...more] = await agUiRun(agent);
+  expect(more).toHaveLength(0);
+  expect(cluster.fn.callsTagged(tag)).toHaveLength(0);
+  // the same client, its next request sent to the other gateway
+  agent.url = `${b}/ag-ui/gated`;
+  expect(
+    await agUiRun(agent, {
+      resume: [{ interruptId: held.id, status: 'resolved', payload: { approve: true } }],
+    }),
+  ).toEqual([]);
+  expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: `done: ${tag}` });
+  expect(cluster.fn.callsTagged(tag)).toHaveLength(1);
   expect(await cluster.db.run.count({ where: { input: tag } })).toBe(1);
 }

@@ -9,6 +9,8 @@ import {
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { type AgentSubscriber, HttpAgent } from '@ag-ui/client';
 import { AgentChassisClient } from '@app/client';
 
 /**
@@ -47,6 +49,30 @@ export async function mcpClient(at: () => string, key: string) {
 /** The `openai` package's client of one gateway's `/v1`. */
 export const openaiOn = (gateway: string, key: string) =>
   new OpenAI({ apiKey: key, baseURL: `${gateway}/v1`, maxRetries: 0 });
+
+/** The `@anthropic-ai/sdk` client of one gateway's `/v1/messages`. */
+export const anthropicOn = (gateway: string, key: string) =>
+  new Anthropic({ apiKey: key, baseURL: gateway, maxRetries: 0 });
+
+/** The `@ag-ui/client` agent `agent` of one gateway, its conversation one user message. */
+export const agUiOn = (gateway: string, key: string, agent: string, message: string) =>
+  new HttpAgent({
+    url: `${gateway}/ag-ui/${agent}`,
+    headers: { authorization: `Bearer ${key}` },
+    initialMessages: [{ id: 'u1', role: 'user', content: message }],
+  });
+
+/** Runs an AG-UI agent once; the interrupts its run ended with (calls held for approval). */
+export async function agUiRun(agent: HttpAgent, params: Parameters<HttpAgent['runAgent']>[0] = {}) {
+  let interrupts: { id: string }[] = [];
+  const subscriber: AgentSubscriber = {
+    onRunFinishedEvent: (finished) => {
+      if (finished.outcome === 'interrupt') interrupts = finished.interrupts ?? [];
+    },
+  };
+  await agent.runAgent(params, subscriber);
+  return interrupts;
+}
 
 /** The A2A SDK's client of one gateway's agent (its card names that gateway's address). */
 export function a2aOn(gateway: string, key: string, agent: string): Promise<A2aClient> {

@@ -144,8 +144,10 @@ export async function startCluster({
 /** `npm run cluster` as a child of the test: its output kept, its exit awaited. */
 function launch(llm: ScriptedLlm, port: number, env: Record<string, string>) {
   const configFile = join(mkdtempSync(join(tmpdir(), 'ac-cluster-')), 'agentchassis.yaml');
-  // `gated` holds every call of a counting function (`count_<id>`) for a decision
+  // `gated` holds every call of a counting function (`count_<id>`) for a decision; `caller` calls
+  // the caller's own tools (its protocol is xml-toon: a native agent cannot)
   const agents = [
+    { name: 'caller' },
     { name: 'helper', protocol: 'native' },
     { name: 'gated', protocol: 'native', allowed_tools: ['*'], needs_approval: ['count_*'] },
   ];

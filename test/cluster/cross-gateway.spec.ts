@@ -3,6 +3,7 @@ import type { PendingApproval } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import { readEvents, type SseEvent } from '../chat/chat-stack';
 import { ADMIN_KEY, type Cluster, startCluster } from './cluster.harness';
+import { DOOR_RULES, doorCases } from './door-cases';
 
 const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 /** The cluster's per-key limit here: small, so that one burst crosses it. */
@@ -28,7 +29,7 @@ describe('npm run cluster: state across the two gateways', () => {
     });
     [a, b] = cluster.gateways;
     cluster.llm.setScript({
-      rules: [{ match: SLOW, reply: { text: 'slow answer', latencyMs: 4_000 } }],
+      rules: [{ match: SLOW, reply: { text: 'slow answer', latencyMs: 4_000 } }, ...DOOR_RULES],
       replies: [
         { toolCalls: [{ name: cluster.fn.name, arguments: { tag: '{{last_user}}' } }] },
         'done: {{last_user}}',
@@ -196,4 +197,6 @@ describe('npm run cluster: state across the two gateways', () => {
     // the other gateway trusts a key it checked for a few seconds (KEY_CHECK_TTL_MS): reported
     console.log(`cluster revocation seen by the other gateway after ${Date.now() - revokedAt} ms`);
   });
+
+  doorCases(() => ({ cluster, a, b }));
 });

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRunReply } from '@app/contracts';
+import { connectMigrated } from '@app/persistence';
+import { REPO_ROOT } from '@app/testing';
 import { delay } from '../../apps/agent-executor/src/testing/test-functions';
+import { bodyHashOf } from '../../apps/gateway/src/chat/chat-idempotency.service';
 import { add, type ChatStack, post, readEvents, startChatStack } from './chat-stack';
 
 const addCall = (a: number, b: number) => `<call name="add"><p>a: ${a}</p><p>b: ${b}</p></call>`;
@@ -96,6 +100,48 @@ describe('Idempotency-Key on POST /api/v1/chat (gateway and executor processes)'
     });
     expect(await runsOf(first.body.session_id)).toEqual([first.body.run_id]);
     expect(stack.llm.requests()).toHaveLength(2);
+  });
+
+  // As a gateway killed between claiming the key and starting its run leaves it: the claim's row,
+  // its run unknown to every executor, and nobody left to give the key up.
+  it('a retry of a key whose claiming request died before its run started starts that run, once', async () => {
+    // each conversation (keyed by its first message) is answered from the script's start
+    script(['Started: {{last_user}}']);
+    const { db } = await connectMigrated(stack.env.DATABASE_URL, REPO_ROOT);
+    const orphan = async (key: string, body: { message: string }) => {
+      const runId = `run_${randomUUID().replaceAll('-', '')}`;
+      await db.idempotencyKey.create({
+        data: { principal: '', key, body_hash: bodyHashOf(body), run_id: runId },
+      });
+      return runId;
+    };
+    try {
+      const body = { message: 'Claimed by a gateway that died' };
+      const runId = await orphan('key-orphan', body);
+      const retry = await chat(body, 'key-orphan');
+      expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+      expect(retry.body).toMatchObject({ run_id: runId, reply: `Started: ${body.message}` });
+      expect(await runsOf(retry.body.session_id)).toEqual([runId]);
+
+      const streamedBody = { message: 'Streamed by a gateway that died' };
+      const streamedRun = await orphan('key-orphan-stream', streamedBody);
+      const streamed = await post(
+        stack.base,
+        '/api/v1/chat',
+        { ...streamedBody, stream: true },
+        { 'idempotency-key': 'key-orphan-stream' },
+      );
+      expect(streamed.status).toBe(200);
+      expect((await readEvents(streamed)).at(-1)).toMatchObject({
+        event: 'run_end',
+        data: { run_id: streamedRun, reply: `Started: ${streamedBody.message}` },
+      });
+      // once each: a retry of either key now follows the run it started
+      expect((await chat(body, 'key-orphan')).body.run_id).toBe(runId);
+      expect(stack.llm.requests()).toHaveLength(2);
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it('refuses a key that is not 1 to 255 visible ASCII characters', async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +33,8 @@ export type Piece =
   | 'function-runner'
   | 'scheduler';
 
+export type NatsNode = `nats-${1 | 2 | 3}`;
+
 export interface Cluster {
   /** Through HAProxy. */
   base: string;
@@ -53,7 +55,13 @@ export interface Cluster {
   /** Resolves once `piece` runs `count` processes again (the supervisor restarts what died). */
   restarted(piece: Piece, count: number): Promise<void>;
   /** Resolves once a NATS node's `/healthz` says it is up and its JetStream current (a rolling restart's gate). */
-  natsHealthy(piece: `nats-${1 | 2 | 3}`): Promise<void>;
+  natsHealthy(piece: NatsNode): Promise<void>;
+  /**
+   * Kills a NATS node with -9 and keeps it down (its configuration moved aside: the supervisor's
+   * restarts fail at once, backing off to one every 10 s); `release` puts the configuration back
+   * and resolves once the node runs again and is current.
+   */
+  holdDown(piece: NatsNode): Promise<{ release(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -129,6 +137,7 @@ export async function startCluster({
         intervalMs: 250,
       }),
     natsHealthy: (piece) => untilHealthy(natsMonitorOf(output(), piece)),
+    holdDown: (piece) => holdDown(output, pids, piece),
     close: async () => {
       await fn.close().catch(() => undefined);
       await db.$disconnect();
@@ -137,6 +146,25 @@ export async function startCluster({
       await exited;
       await expectEventually(() => expect(all.filter(alive)).toEqual([]), { timeoutMs: 30_000 });
       await llm.close();
+    },
+  };
+}
+
+/** Cluster['holdDown']: the node's configuration moved aside while it is down. */
+async function holdDown(output: () => string, pids: (piece: Piece) => Promise<number[]>, piece: NatsNode) {
+  const conf = join(clusterFolder(output()), `${piece}.conf`);
+  renameSync(conf, `${conf}.held`);
+  process.kill((await pids(piece))[0], 'SIGKILL');
+  // down: each restart the supervisor tries exits at once, without a configuration
+  await expectEventually(async () => expect(await pids(piece)).toEqual([]), { timeoutMs: 30_000 });
+  return {
+    release: async () => {
+      renameSync(`${conf}.held`, conf);
+      await expectEventually(async () => expect(await pids(piece)).toHaveLength(1), {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
+      await untilHealthy(natsMonitorOf(output(), piece));
     },
   };
 }
@@ -196,9 +224,15 @@ function untilHealthy(monitor: string): Promise<void> {
 
 /** A NATS node's monitoring address, from its configuration file (named in the cluster's output). */
 function natsMonitorOf(output: string, piece: string): string {
-  const dir = /cluster folder (\S+)/.exec(output)?.[1];
-  const conf = readFileSync(join(dir ?? '', `${piece}.conf`), 'utf8');
+  const conf = readFileSync(join(clusterFolder(output), `${piece}.conf`), 'utf8');
   return `http://${/^http: (\S+)/m.exec(conf)![1]}`;
+}
+
+/** The cluster's folder (configurations, data and logs), as its output names it. */
+function clusterFolder(output: string): string {
+  const dir = /cluster folder (\S+)/.exec(output)?.[1];
+  if (!dir) throw new Error('the cluster did not name its folder');
+  return dir;
 }
 
 function matches(piece: Piece, command: string): boolean {

@@ -51,7 +51,7 @@ export class ChatIdempotencyService {
 }
 
 /** The turn the body asks for (a caller's plan included); `stream` only chooses how the answer is delivered. */
-function bodyHashOf(request: TurnRequest): string {
+export function bodyHashOf(request: TurnRequest): string {
   const { message, session_id, agent } = request;
   const plan = 'plan' in request ? [request.plan] : [];
   const turn = JSON.stringify([message ?? null, session_id ?? null, agent ?? null, ...plan]);

@@ -63,7 +63,7 @@ export class ChatService {
   ): Promise<AgentRunReply> {
     if (!idempotencyKey) return this.turn(this.toRun(request), caller, signal);
     const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
-    if (keyed.replay) return this.followStarted(keyed.claim.runId, caller);
+    if (await this.follows(keyed, caller)) return this.followStarted(keyed.claim.runId, caller);
     return this.keyedTurn(keyed, caller, () =>
       this.turn({ ...this.toRun(request), run_id: keyed.claim.runId }, caller, signal),
     );
@@ -79,7 +79,7 @@ export class ChatService {
     if (!idempotencyKey) return yield* this.streamTurn(this.toRun(request), caller, signal);
     const keyed = await this.idempotency.claim(idempotencyKey, caller.principal, request, newRunId());
     const { runId } = keyed.claim;
-    if (keyed.replay) return yield* this.follow(runId, caller);
+    if (await this.follows(keyed, caller)) return yield* this.follow(runId, caller);
     try {
       yield* this.streamTurn({ ...this.toRun(request), run_id: runId }, caller, signal);
     } catch (err) {
@@ -173,6 +173,18 @@ export class ChatService {
     const reply = await followStartedRun(this.bus, runId, caller.principal || undefined, timeoutMs, signal);
     if (reply.error) throw failedRun(reply, reply.error);
     return reply;
+  }
+
+  /**
+   * Whether a keyed request follows the run its key holds: a retry does, unless no executor knows
+   * that run — the request that claimed the key stopped before its run started (its gateway died:
+   * nothing gave the key up), so this retry starts the run, under the claim's run id. If the first
+   * request was only slow and starts it too, one of the two is refused (a run id is recorded once)
+   * and follows the other's run.
+   */
+  private async follows(keyed: KeyedTurn, caller: Caller): Promise<boolean> {
+    if (!keyed.replay) return false;
+    return !(await neverStarted(this.bus, keyed.claim.runId, caller.principal || undefined));
   }
 
   /** A keyed turn refused before its run started gives its key up, so a retry can start it. */

@@ -62,7 +62,8 @@ describe('a NATS restart in the middle of a run (gateway and executor processes,
   }, 60_000);
 
   it('frees the run slot of a caller that goes away while its run goes on', async () => {
-    stack.llm.setScript({ fallback: ANSWER, latencyMs: 3_000 });
+    // the runs stay with the model far longer than the slots may take to come free
+    stack.llm.setScript({ fallback: ANSWER, latencyMs: 10_000 });
     stack.llm.clearRequests();
     const callers = Array.from({ length: MAX_RUNS }, () => new AbortController());
     const gone = callers.map((caller, i) =>
@@ -76,8 +77,20 @@ describe('a NATS restart in the middle of a run (gateway and executor processes,
     await expectEventually(() => expect(stack.llm.requests()).toHaveLength(MAX_RUNS));
     for (const caller of callers) caller.abort();
     await Promise.all(gone);
-    // the key's slots are free while those runs are still with the model
-    const next = await post(stack.base, '/api/v1/chat', { message: 'next', agent: 'helper' }, bearer(key));
-    expect(next.status).toBe(200);
+    // The key's slots are free while those runs are still with the model: the gateway frees each
+    // when it sees its caller go, a moment after the caller's own abort. A streamed turn is admitted
+    // (200) before its model answers; 5 s is half the runs' time with the model.
+    await expectEventually(
+      async () => {
+        const next = await fetch(`${stack.base}/api/v1/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...bearer(key) },
+          body: JSON.stringify({ message: 'next', agent: 'helper', stream: true }),
+        });
+        await next.body?.cancel();
+        expect(next.status).toBe(200);
+      },
+      { timeoutMs: 5_000, intervalMs: 100 },
+    );
   }, 30_000);
 });

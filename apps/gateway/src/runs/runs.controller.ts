@@ -181,7 +181,7 @@ export class RunsController {
     const runId = resourceId('run', id);
     const decision = rejectionOf(parseDto(RejectRunBody, body ?? {}, 'decision'));
     if (!decision) {
-      res.status(200).json(await this.runs.reject(runId, caller.principal));
+      res.status(200).json(await this.runs.reject(runId, caller));
       return;
     }
     if (wantsEventStream(accept))

@@ -32,8 +32,8 @@ describe.each(MIGRATED_DATABASES)(
     const get = async <T>(path: string, key: string) =>
       (await (await fetch(`${approvals.stack.base}${path}`, { headers: bearer(key) })).json()) as T;
     const me = (key: string) => get<{ key_id: string; principal: string }>('/api/v1/me', key);
-    const decide = (runId: string, verb: 'approve' | 'reject', key: string) =>
-      post(approvals.stack.base, `/api/v1/runs/${runId}/${verb}`, undefined, bearer(key));
+    const decide = (runId: string, verb: 'approve' | 'reject', key: string, body?: { reason: string }) =>
+      post(approvals.stack.base, `/api/v1/runs/${runId}/${verb}`, body, bearer(key));
     /** A run of `reviewed` started with `key`, its plan held whole. */
     const planned = async (key: string) => {
       approvals.stack.llm.setScript({ replies: [JSON.stringify({ steps: [TELL] }), ANSWER] });
@@ -48,7 +48,12 @@ describe.each(MIGRATED_DATABASES)(
       return reply.run_id;
     };
     /** The run's decisions and trace name the key's principal and id, never its secret. */
-    const expectOnRecord = async (runId: string, key: string, action: 'approve' | 'reject') => {
+    const expectOnRecord = async (
+      runId: string,
+      key: string,
+      action: 'approve' | 'reject',
+      reason?: string,
+    ) => {
       const run = await get<RunView>(`/api/v1/runs/${runId}`, key);
       const { principal, key_id } = await me(key);
       const decision = {
@@ -60,6 +65,7 @@ describe.each(MIGRATED_DATABASES)(
         key_id,
         at: expect.any(String),
         asked_at: expect.any(String),
+        ...(reason ? { reason } : {}),
       };
       expect(run.decisions).toEqual([decision]);
       const [{ at, asked_at }] = run.decisions!;
@@ -79,7 +85,7 @@ describe.each(MIGRATED_DATABASES)(
       return run;
     };
 
-    it('records who approved one plan and who rejected another: principal, key id and when', async () => {
+    it('records who approved one plan and who rejected another (and why): principal, key id and when', async () => {
       const approvedId = await planned(approver);
       expect((await get<RunView>(`/api/v1/runs/${approvedId}`, approver)).decisions).toBeUndefined();
       const approved = await decide(approvedId, 'approve', approver);
@@ -90,9 +96,14 @@ describe.each(MIGRATED_DATABASES)(
       expect(done.trace.map((entry) => entry.kind)).toEqual(['plan', 'approval', 'plan_step', 'summary']);
 
       const rejectedId = await planned(rejecter);
-      const rejected = await decide(rejectedId, 'reject', rejecter);
+      const why = 'ops are on holiday';
+      const rejected = await decide(rejectedId, 'reject', rejecter, { reason: why });
       expect(rejected.status).toBe(200);
-      expect((await expectOnRecord(rejectedId, rejecter, 'reject')).status).toBe('cancelled');
+      expect((await rejected.json()) as AgentRunReply).toMatchObject({ finish_reason: 'rejected' });
+      expect(await expectOnRecord(rejectedId, rejecter, 'reject', why)).toMatchObject({
+        status: 'cancelled',
+        error: why,
+      });
     }, 60_000);
 
     it('keeps only the decision that won: a second one is refused and leaves the record as it was', async () => {

@@ -14,7 +14,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { PendingApproval, ToolDecision } from './approvals';
+import { PendingApproval, REASON_MAX, ToolDecision } from './approvals';
 import { FINISH_REASONS, type FinishReason, ID_PATTERN, type RoutingDecision, Usage } from './agent';
 
 /**
@@ -31,16 +31,21 @@ export class RunInterruptRequest {
   @IsString() @Matches(ID_PATTERN) run_id!: string;
 }
 
-/** Body of `agent.runs.reject` (a plan held whole): who rejects it, set by the gateway, for the run's record. */
-export class RunRejectRequest extends RunRefRequest {
+/** A run named with who decides its held plan, set by the gateway, for the run's record. */
+export class RunDeciderRequest extends RunRefRequest {
   /** The deciding key's principal. */
   @IsOptional() @IsString() @MaxLength(128) decider?: string;
   /** The deciding API key's id (never its secret). */
   @IsOptional() @IsString() @MaxLength(64) decider_key?: string;
 }
 
+/** Body of `agent.runs.reject`: a plan held whole, rejected (the caller's reason recorded with the decision). */
+export class RunRejectRequest extends RunDeciderRequest {
+  @IsOptional() @IsString() @MaxLength(REASON_MAX) reason?: string;
+}
+
 /** Body of `agent.runs.approve`; with `stream`, the rest of the run is published as events. */
-export class RunApproveRequest extends RunRejectRequest {
+export class RunApproveRequest extends RunDeciderRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
   /** The approving caller's scopes, which bound the plan's function calls as a turn's. */
   @IsOptional() @IsScopes() scopes?: Scope[];

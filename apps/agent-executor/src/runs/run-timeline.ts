@@ -120,6 +120,7 @@ function planDecisions({ plan_decision: plan }: DecidedOn): ApprovalDecisionView
       ...(plan.decider_key ? { key_id: plan.decider_key } : {}),
       at: plan.decided_at,
       asked_at: plan.asked_at,
+      ...(plan.reason ? { reason: plan.reason } : {}),
     },
   ];
 }

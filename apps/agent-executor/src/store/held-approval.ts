@@ -52,4 +52,6 @@ export interface PlanDecision {
   /** When the run paused for the plan's approval. */
   asked_at: string;
   decided_at: string;
+  /** A rejection's reason, as the decider gave it. */
+  reason?: string;
 }

@@ -17,10 +17,12 @@ import { RunHostService } from './run-host.service';
 import { RunLeases } from './run-leases.service';
 import { type RunRecord, RunRepository } from '../store/run.repository';
 
-/** Who decides a held plan: the deciding key's principal and id, as the gateway names them. */
+/** Who decides a held plan (the deciding key's principal and id, as the gateway names them), and why. */
 export interface PlanDecider {
   decider?: string;
   decider_key?: string;
+  /** A rejection's reason. */
+  reason?: string;
 }
 
 /**
@@ -64,9 +66,10 @@ export class PlanApprovalService {
     });
   }
 
+  /** The decider's `reason` is recorded with the decision and is the run's error. */
   async reject(runId: string, principal?: string, decider: PlanDecider = {}): Promise<AgentRunReply> {
     const record = await this.claim(runId, 'reject', principal, decider);
-    const { plan, outcome } = rejectPlan(record.plan ?? undefined);
+    const { plan, outcome } = rejectPlan(record.plan ?? undefined, decider.reason);
     if (plan) await this.runs.savePlan(runId, plan);
     return this.finisher.finishStored(record, outcome);
   }
@@ -113,5 +116,6 @@ function planDecisionOf(
     ...(decider.decider_key ? { decider_key: decider.decider_key } : {}),
     asked_at: record.updated_at.toISOString(),
     decided_at: new Date().toISOString(),
+    ...(action === 'reject' && decider.reason ? { reason: decider.reason } : {}),
   };
 }

@@ -50,9 +50,13 @@ export class RunsService {
     return this.bus.request(Routes.agentRunCancel, ref(runId, principal));
   }
 
-  /** Rejects a held plan; the run records who did, with which key. */
-  reject(runId: string, caller: Caller): Promise<AgentRunReply> {
-    return this.bus.request(Routes.agentRunReject, { ...ref(runId, caller.principal), ...deciderOf(caller) });
+  /** Rejects a held plan; the run records who did, with which key, and why when told. */
+  reject(runId: string, caller: Caller, reason?: string): Promise<AgentRunReply> {
+    return this.bus.request(Routes.agentRunReject, {
+      ...ref(runId, caller.principal),
+      ...deciderOf(caller),
+      ...(reason ? { reason } : {}),
+    });
   }
 
   /** Runs a held plan, or (with `decision`) decides a held function call and carries the run on. */

@@ -138,7 +138,7 @@ describe('the decisions on held calls and plans', () => {
     ...over,
   });
 
-  it('names a plan’s decision by its revision, with who decided, with which key, asked and decided when', () => {
+  it('names a plan’s decision by its revision, with who decided, with which key, asked and decided when, and why', () => {
     const decisions = decisionsOf({
       plan_decision: plan({}),
       approvals: [
@@ -168,9 +168,11 @@ describe('the decisions on held calls and plans', () => {
     ]);
     const rejected = decisionsOf({
       approvals: [],
-      plan_decision: plan({ action: 'reject', decider_key: undefined }),
+      plan_decision: plan({ action: 'reject', decider_key: undefined, reason: 'not this week' }),
     });
-    expect(rejected).toEqual([expect.objectContaining({ kind: 'plan', action: 'reject', by: 'carol' })]);
+    expect(rejected).toEqual([
+      expect.objectContaining({ kind: 'plan', action: 'reject', by: 'carol', reason: 'not this week' }),
+    ]);
     expect(rejected[0]).not.toHaveProperty('key_id');
   });
 

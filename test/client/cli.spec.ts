@@ -114,6 +114,20 @@ describe('the agentchassis CLI as a process against the four services', () => {
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('(conflict, HTTP 409)') });
   });
 
+  it('runs reject --reason: a held plan is rejected, the reason on record with the decision', async () => {
+    stack.llm.setScript({
+      replies: ['{"steps":[{"description":"add them","tool":"add","params":{"a":1,"b":1}}]}'],
+    });
+    const held = await cli('run', '-m', 'One plus one', '--agent', 'approver', '--json');
+    const { run_id } = JSON.parse(held.stdout) as AgentRunReply;
+    const rejected = await cli('runs', 'reject', run_id, '--reason', 'not now');
+    expect(rejected).toMatchObject({ code: 0, stdout: `${run_id}: rejected\n` });
+    const shown = JSON.parse((await cli('runs', 'show', run_id, '--json')).stdout) as RunView;
+    expect(shown.decisions).toEqual([
+      expect.objectContaining({ kind: 'plan', action: 'reject', reason: 'not now' }),
+    ]);
+  });
+
   it("exits 1 with the API's message and code on stderr for a wrong key, and for an unknown session", async () => {
     const wrong = await runCli(['run', '-m', 'hi'], { AC_URL: stack.base, AC_API_KEY: 'ac_wrong_key' });
     expect(wrong.code).toBe(1);

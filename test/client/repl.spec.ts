@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunView } from '@app/client';
 import { expectEventually } from '@app/testing';
 import { ADMIN_KEY, addCall, CLI, type ClientStack, runCli, startClientStack } from './client-stack';
 
@@ -165,6 +166,24 @@ describe('agentchassis repl in a terminal (tmux) against the four services', () 
     await r.waitFor(/Eight; one plus one was refused\.\nyou> $/m);
     expect(adds().slice(before + 1)).toEqual([{ a: 4, b: 4 }]);
     expect(JSON.stringify(stack.llm.requests().at(-1)?.body)).toContain('not that one');
+  });
+
+  it('rejects the plan the last run holds with /reject reason…, the reason on record with the decision', async () => {
+    const r = await repl(['--no-history', '--agent', 'approver']);
+    stack.llm.setScript({
+      replies: ['{"steps":[{"description":"add them","tool":"add","params":{"a":1,"b":1}}]}'],
+    });
+    await r.line('One plus one, once approved');
+    await r.waitFor(/awaiting_approval[\s\S]*you> $/m);
+    await r.line('/reject not this one');
+    const screen = await r.waitFor(/you> \/reject not this one\n\S+: rejected\nyou> $/m);
+    const runId = /(\S+): rejected\n/.exec(screen)![1];
+    const res = await fetch(`${stack.base}/api/v1/runs/${runId}`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    expect(((await res.json()) as RunView).decisions).toEqual([
+      expect.objectContaining({ kind: 'plan', action: 'reject', reason: 'not this one' }),
+    ]);
   });
 
   it('answers every piped line in order on one session before the end of the input ends it', async () => {

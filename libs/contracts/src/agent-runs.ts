@@ -14,11 +14,11 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { PendingApproval, ToolDecision } from './approvals';
+import { PendingApproval, REASON_MAX, ToolDecision } from './approvals';
 import { FINISH_REASONS, type FinishReason, ID_PATTERN, type RoutingDecision, Usage } from './agent';
 
 /**
- * Body of `agent.runs.get`, `.cancel` and `.reject`. With a `principal`, only that principal's
+ * Body of `agent.runs.get` and `.cancel`. With a `principal`, only that principal's
  * runs are found (another's is `not_found`); without one (authentication off) every run is.
  */
 export class RunRefRequest {
@@ -31,12 +31,28 @@ export class RunInterruptRequest {
   @IsString() @Matches(ID_PATTERN) run_id!: string;
 }
 
+/** A run named with who decides its held plan, set by the gateway, for the run's record. */
+export class RunDeciderRequest extends RunRefRequest {
+  /** The deciding key's principal. */
+  @IsOptional() @IsString() @MaxLength(128) decider?: string;
+  /** The deciding API key's id (never its secret). */
+  @IsOptional() @IsString() @MaxLength(64) decider_key?: string;
+}
+
+/** Body of `agent.runs.reject`: a plan held whole, rejected (the caller's reason recorded with the decision). */
+export class RunRejectRequest extends RunDeciderRequest {
+  @IsOptional() @IsString() @MaxLength(REASON_MAX) reason?: string;
+}
+
 /** Body of `agent.runs.approve`; with `stream`, the rest of the run is published as events. */
-export class RunApproveRequest extends RunRefRequest {
+export class RunApproveRequest extends RunDeciderRequest {
   @IsOptional() @IsBoolean() stream?: boolean;
   /** The approving caller's scopes, which bound the plan's function calls as a turn's. */
   @IsOptional() @IsScopes() scopes?: Scope[];
-  /** A decision on a held function call (a plan is approved without one). */
+  /**
+   * A decision on a held function call, which names its own decider (a plan is approved without
+   * one, and `decider`/`decider_key` say who approved it).
+   */
   @IsOptional() @ValidateNested() @Type(() => ToolDecision) decision?: ToolDecision;
 }
 
@@ -74,7 +90,7 @@ export const TRACE_STEP_KINDS = [
   'user_message',
   /** Where a message without a run id went (`join` or `new`), and why. */
   'routing',
-  /** A decision on a call held for approval (`decision`: who took it, what, when), at the call's step. */
+  /** A decision on a call held for approval, or on the plan held whole (`decision`: who took it, what, when), at the call's or the plan's step. */
   'approval',
 ] as const;
 
@@ -90,17 +106,28 @@ export interface HookTrace {
   policy?: string;
 }
 
-/** A person's decision on a held call: who decided what, and when. */
+export const APPROVAL_DECISION_KINDS = ['call', 'plan'] as const;
+
+/**
+ * A person's decision on a held function call (`kind: 'call'`), or on a run's whole plan held for
+ * approval (`kind: 'plan'`, the agent's `plan_approval`): who decided what, and when.
+ */
 export class ApprovalDecisionView {
+  @IsIn(APPROVAL_DECISION_KINDS) kind!: (typeof APPROVAL_DECISION_KINDS)[number];
+  /** The held call's id; for a plan, `plan:<revision>` (0 for the plan first written). */
   @IsString() call_id!: string;
+  /** The function the held call called; empty for a plan. */
   @IsString() function!: string;
+  /** A plan is approved or rejected (never answered, and it has no timeout). */
   @IsIn(['approve', 'reject', 'respond', 'timeout']) action!: 'approve' | 'reject' | 'respond' | 'timeout';
   /** The deciding key's principal; empty with authentication off or for a timeout's default. */
   @IsString() by!: string;
-  /** The deciding API key's id (never its secret); absent for a timeout's default. */
+  /** The deciding API key's id (never its secret); absent for a timeout's default or with authentication off. */
   @IsOptional() @IsString() key_id?: string;
   @IsString() at!: string;
+  /** When the call was held; for a plan, when the run paused for its approval. */
   @IsString() asked_at!: string;
+  /** A rejection's reason, as the decider gave it; for a timeout, the default decision applied. */
   @IsOptional() @IsString() reason?: string;
   /** `approve` with edited arguments. */
   @IsOptional() @IsBoolean() edited?: boolean;
@@ -122,7 +149,7 @@ export class TraceStep {
   @IsOptional() @IsString() message?: string;
   /** `routing`: the decision taken for the message, and why. */
   @IsOptional() @IsObject() routing?: RoutingDecision;
-  /** `approval`: the decision taken on the held call `call_id`. */
+  /** `approval`: the decision taken on the held call `call_id` (or on the plan, `plan:<revision>`). */
   @IsOptional() @ValidateNested() @Type(() => ApprovalDecisionView) decision?: ApprovalDecisionView;
   @IsInt() elapsed_ms!: number;
   @IsOptional() @ValidateNested() @Type(() => Usage) tokens?: Usage;
@@ -216,7 +243,7 @@ export class RunView {
   @ValidateNested({ each: true })
   @Type(() => TimelineSpan)
   timeline?: TimelineSpan[];
-  /** The decisions taken on its held calls, in the order they were taken. */
+  /** The decisions taken on its held calls and on its plan held whole, in the order they were taken. */
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })

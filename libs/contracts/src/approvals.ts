@@ -14,7 +14,8 @@ import {
 export const HELD_CALL_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}:\d{1,6}:\d{1,6}$/;
 /** Hex SHA-256. */
 export const ARGUMENTS_HASH_PATTERN = /^[0-9a-f]{64}$/;
-const REASON_MAX = 2_000;
+/** The longest reason a rejection may give. */
+export const REASON_MAX = 2_000;
 
 /**
  * A function call held before it was sent (the agent's `needs_approval`), waiting for a decision.
@@ -63,7 +64,10 @@ export class ApproveRunBody extends DecisionTarget {
   @IsOptional() @ValidateNested() @Type(() => ApprovalResponse) respond?: ApprovalResponse;
 }
 
-/** Body of `POST /api/v1/runs/:id/reject`: with `hash`, the held call is not run and the model reads `reason`. */
+/**
+ * Body of `POST /api/v1/runs/:id/reject`: with `hash`, the held call is not run and the model reads
+ * `reason`; without it, the held plan is rejected and `reason` is recorded with its decision.
+ */
 export class RejectRunBody extends DecisionTarget {
   @IsOptional() @IsString() @MaxLength(REASON_MAX) reason?: string;
   /** The deciding key's principal, set by the gateway: the run records who decided. */

@@ -10,6 +10,7 @@ import {
   RunApproveRequest,
   RunInterruptRequest,
   RunRefRequest,
+  RunRejectRequest,
   RunView,
   SessionRefRequest,
   SessionView,
@@ -73,7 +74,7 @@ export const Routes = {
   }),
   /** Runs the held plan: a turn, with the run's deadline. */
   agentRunApprove: route(Subjects.agentRunApprove, RunApproveRequest, AgentRunReply, executor),
-  agentRunReject: route(Subjects.agentRunReject, RunRefRequest, AgentRunReply, {
+  agentRunReject: route(Subjects.agentRunReject, RunRejectRequest, AgentRunReply, {
     ...executor,
     timeoutMs: QUERY_MS,
   }),

@@ -48,17 +48,17 @@ export class RunControlService {
     return this.listing.list(principal || undefined, query);
   }
 
-  /** The run with its trace, and from its journal its waterfall; the decisions on its held calls. */
+  /** The run with its trace, and from its journal its waterfall; the decisions on its held calls and plan. */
   async view(runId: string, principal?: string): Promise<RunView> {
     const record = await this.runs.find(runId);
     if (!record) throw new NotFoundError('run', runId);
     requireOwner('run', runId, record.owner, principal);
     const view = runView(record, this.config.tracing.trace_url_template);
     const [timings, price] = await Promise.all([this.journal.timings(runId), this.priceOf(record.agent)]);
-    const decisions = decisionsOf(record.approvals);
+    const decisions = decisionsOf(record);
     return {
       ...view,
-      trace: traceWithDecisions(view.trace, record.approvals),
+      trace: traceWithDecisions(view.trace, record),
       timeline: timelineOf(timings, record.created_at, view.usage, price),
       ...(decisions.length ? { decisions } : {}),
     };

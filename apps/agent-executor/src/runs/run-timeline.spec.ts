@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { HeldApproval } from '../store/held-approval';
+import type { HeldApproval, PlanDecision } from '../store/held-approval';
 import type { JournalTiming } from '../store/run-journal.repository';
-import { decisionsOf, timelineOf } from './run-timeline';
+import { decisionsOf, timelineOf, traceWithDecisions } from './run-timeline';
 
 const START = new Date('2026-12-04T10:00:00.000Z');
 const at = (ms: number) => new Date(START.getTime() + ms);
@@ -81,7 +81,7 @@ describe("a run's waterfall from its journal", () => {
   });
 });
 
-describe('the decisions on held calls', () => {
+describe('the decisions on held calls and plans', () => {
   const held = (over: Partial<HeldApproval>): HeldApproval => ({
     call_id: 'run_1:1:0',
     function: 'send_message',
@@ -95,32 +95,102 @@ describe('the decisions on held calls', () => {
   });
 
   it('says who decided what and when, oldest first; a timeout’s default as the timeout', () => {
-    const decisions = decisionsOf([
-      held({
-        call_id: 'run_1:2:0',
-        decision: { action: 'reject', reason: 'no' },
-        decided_by: 'caller',
-        decider: 'bob',
-        decided_at: '2026-12-04T10:05:00.000Z',
-      }),
-      held({
-        decision: { action: 'approve', args: { to: 'ops' } },
-        decided_by: 'caller',
-        decider: 'alice',
-        decided_at: '2026-12-04T10:01:00.000Z',
-      }),
-      held({
-        call_id: 'run_1:3:0',
-        decision: { action: 'reject' },
-        decided_by: 'timeout',
-        decided_at: '2026-12-04T10:09:00.000Z',
-      }),
-      held({ call_id: 'run_1:4:0' }),
-    ]);
+    const decisions = decisionsOf({
+      plan_decision: null,
+      approvals: [
+        held({
+          call_id: 'run_1:2:0',
+          decision: { action: 'reject', reason: 'no' },
+          decided_by: 'caller',
+          decider: 'bob',
+          decided_at: '2026-12-04T10:05:00.000Z',
+        }),
+        held({
+          decision: { action: 'approve', args: { to: 'ops' } },
+          decided_by: 'caller',
+          decider: 'alice',
+          decided_at: '2026-12-04T10:01:00.000Z',
+        }),
+        held({
+          call_id: 'run_1:3:0',
+          decision: { action: 'reject' },
+          decided_by: 'timeout',
+          decided_at: '2026-12-04T10:09:00.000Z',
+        }),
+        held({ call_id: 'run_1:4:0' }),
+      ],
+    });
     expect(decisions).toEqual([
       expect.objectContaining({ call_id: 'run_1:1:0', action: 'approve', by: 'alice', edited: true }),
       expect.objectContaining({ call_id: 'run_1:2:0', action: 'reject', by: 'bob', reason: 'no' }),
       expect.objectContaining({ call_id: 'run_1:3:0', action: 'timeout', by: '' }),
     ]);
+  });
+
+  const plan = (over: Partial<PlanDecision>): PlanDecision => ({
+    action: 'approve',
+    revision: 0,
+    step: 1,
+    decider: 'carol',
+    decider_key: 'key_c',
+    asked_at: '2026-12-04T10:00:00.000Z',
+    decided_at: '2026-12-04T10:02:00.000Z',
+    ...over,
+  });
+
+  it('names a plan’s decision by its revision, with who decided, with which key, asked and decided when, and why', () => {
+    const decisions = decisionsOf({
+      plan_decision: plan({}),
+      approvals: [
+        held({
+          call_id: 'run_1:2:0',
+          step: 2,
+          decision: { action: 'approve' },
+          decided_by: 'caller',
+          decider: 'alice',
+          decider_key: 'key_a',
+          decided_at: '2026-12-04T10:03:00.000Z',
+        }),
+      ],
+    });
+    expect(decisions).toEqual([
+      {
+        kind: 'plan',
+        call_id: 'plan:0',
+        function: '',
+        action: 'approve',
+        by: 'carol',
+        key_id: 'key_c',
+        at: '2026-12-04T10:02:00.000Z',
+        asked_at: '2026-12-04T10:00:00.000Z',
+      },
+      expect.objectContaining({ kind: 'call', call_id: 'run_1:2:0', by: 'alice', key_id: 'key_a' }),
+    ]);
+    const rejected = decisionsOf({
+      approvals: [],
+      plan_decision: plan({ action: 'reject', decider_key: undefined, reason: 'not this week' }),
+    });
+    expect(rejected).toEqual([
+      expect.objectContaining({ kind: 'plan', action: 'reject', by: 'carol', reason: 'not this week' }),
+    ]);
+    expect(rejected[0]).not.toHaveProperty('key_id');
+  });
+
+  it('places a plan’s decision in the trace right after the plan, before its steps', () => {
+    const trace = traceWithDecisions(
+      [
+        { step: 1, kind: 'plan', elapsed_ms: 5 },
+        { step: 2, kind: 'plan_step', elapsed_ms: 5 },
+        { step: 3, kind: 'summary', elapsed_ms: 5 },
+      ],
+      { approvals: [], plan_decision: plan({}) },
+    );
+    expect(trace.map((entry) => [entry.step, entry.kind, entry.call_id])).toEqual([
+      [1, 'plan', undefined],
+      [1, 'approval', 'plan:0'],
+      [2, 'plan_step', undefined],
+      [3, 'summary', undefined],
+    ]);
+    expect(trace[1].decision).toMatchObject({ kind: 'plan', by: 'carol', key_id: 'key_c' });
   });
 });

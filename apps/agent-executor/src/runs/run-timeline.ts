@@ -1,5 +1,5 @@
 import type { ApprovalDecisionView, TimelineSpan, TraceStep, Usage } from '@app/contracts';
-import type { HeldApproval } from '../store/held-approval';
+import type { HeldApproval, PlanDecision } from '../store/held-approval';
 import type { JournalTiming } from '../store/run-journal.repository';
 
 /**
@@ -76,34 +76,66 @@ export function timelineOf(
   return spans;
 }
 
-/** The decisions taken on a run's held calls, oldest first: who decided what, and when. */
-export function decisionsOf(approvals: HeldApproval[]): ApprovalDecisionView[] {
-  return approvals
-    .filter((held) => held.decision && held.decided_at)
-    .sort((a, b) => a.decided_at!.localeCompare(b.decided_at!))
-    .map((held) => {
-      const decision = held.decision!;
-      const timedOut = held.decided_by === 'timeout';
-      return {
-        call_id: held.call_id,
-        function: held.function,
-        action: timedOut ? 'timeout' : decision.action,
-        by: timedOut ? '' : (held.decider ?? ''),
-        ...(!timedOut && held.decider_key ? { key_id: held.decider_key } : {}),
-        at: held.decided_at!,
-        asked_at: held.asked_at,
-        ...(decision.action === 'reject' && decision.reason ? { reason: decision.reason } : {}),
-        ...(timedOut ? { reason: `the default decision applied: ${decision.action}` } : {}),
-        ...(decision.action === 'approve' && decision.args ? { edited: true } : {}),
-      };
-    });
+/** What a run's decisions come from: its held calls, and its plan held whole. */
+export interface DecidedOn {
+  approvals: HeldApproval[];
+  plan_decision: PlanDecision | null;
 }
 
-/** The run's trace with each decision on a held call as an `approval` step, at the call's step. */
-export function traceWithDecisions(trace: TraceStep[], approvals: HeldApproval[]): TraceStep[] {
-  const decisions = decisionsOf(approvals);
+/** The decisions taken on a run's held calls and on its plan, oldest first: who decided what, and when. */
+export function decisionsOf(run: DecidedOn): ApprovalDecisionView[] {
+  return [
+    ...run.approvals.filter((held) => held.decision && held.decided_at).map(callDecision),
+    ...planDecisions(run),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+}
+
+function callDecision(held: HeldApproval): ApprovalDecisionView {
+  const decision = held.decision!;
+  const timedOut = held.decided_by === 'timeout';
+  return {
+    kind: 'call',
+    call_id: held.call_id,
+    function: held.function,
+    action: timedOut ? 'timeout' : decision.action,
+    by: timedOut ? '' : (held.decider ?? ''),
+    ...(!timedOut && held.decider_key ? { key_id: held.decider_key } : {}),
+    at: held.decided_at!,
+    asked_at: held.asked_at,
+    ...(decision.action === 'reject' && decision.reason ? { reason: decision.reason } : {}),
+    ...(timedOut ? { reason: `the default decision applied: ${decision.action}` } : {}),
+    ...(decision.action === 'approve' && decision.args ? { edited: true } : {}),
+  };
+}
+
+function planDecisions({ plan_decision: plan }: DecidedOn): ApprovalDecisionView[] {
+  if (!plan) return [];
+  return [
+    {
+      kind: 'plan',
+      call_id: planCallId(plan),
+      function: '',
+      action: plan.action,
+      by: plan.decider,
+      ...(plan.decider_key ? { key_id: plan.decider_key } : {}),
+      at: plan.decided_at,
+      asked_at: plan.asked_at,
+      ...(plan.reason ? { reason: plan.reason } : {}),
+    },
+  ];
+}
+
+/** A plan's decision is named by its revision: `plan:0` for the plan first written. */
+function planCallId(plan: PlanDecision): string {
+  return `plan:${plan.revision}`;
+}
+
+/** The run's trace with each decision, on a held call or on the plan, as an `approval` step at the call's or the plan's step. */
+export function traceWithDecisions(trace: TraceStep[], run: DecidedOn): TraceStep[] {
+  const decisions = decisionsOf(run);
   if (decisions.length === 0) return trace;
-  const stepOf = new Map(approvals.map((held) => [held.call_id, held.step]));
+  const stepOf = new Map(run.approvals.map((held) => [held.call_id, held.step]));
+  if (run.plan_decision) stepOf.set(planCallId(run.plan_decision), run.plan_decision.step);
   const out = [...trace];
   for (const decision of decisions) {
     const step = stepOf.get(decision.call_id) ?? 0;

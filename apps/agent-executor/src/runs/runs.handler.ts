@@ -26,11 +26,11 @@ export class RunsHandler extends BusHandler {
       answer(Routes.agentRunList, ({ principal, ...query }) => this.control.list(query, principal)),
       answer(Routes.agentRunGet, (r) => this.control.view(r.run_id, r.principal)),
       answer(Routes.agentRunCancel, (r) => this.control.cancel(r.run_id, r.principal)),
-      answer(Routes.agentRunReject, (r) => this.approval.reject(r.run_id, r.principal)),
+      answer(Routes.agentRunReject, (r) => this.approval.reject(r.run_id, r.principal, r)),
       answer(Routes.agentRunApprove, (r) =>
         r.decision
           ? this.tools.decide(r.run_id, r.decision, r.principal, r.stream)
-          : this.approval.approve(r.run_id, r.principal, r.stream, r.scopes),
+          : this.approval.approve(r.run_id, r.principal, r.stream, r.scopes, r),
       ),
     ];
   }

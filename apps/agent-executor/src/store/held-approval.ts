@@ -33,3 +33,25 @@ export function expiryOf(approvals: HeldApproval[]): Date | null {
     .map((at) => new Date(at).getTime());
   return times.length > 0 ? new Date(Math.min(...times)) : null;
 }
+
+/**
+ * The decision on a run's plan held whole for approval (`plan_approval`), as the run's record keeps
+ * it (`plan_decision`): written in the statement that moves the run out of `awaiting_approval`, so
+ * only the decision that won is on record.
+ */
+export interface PlanDecision {
+  action: 'approve' | 'reject';
+  /** The plan decided (0: the first plan). */
+  revision: number;
+  /** The plan's step in the run's trace. */
+  step: number;
+  /** The deciding key's principal (empty with authentication off). */
+  decider: string;
+  /** The deciding API key's id. */
+  decider_key?: string;
+  /** When the run paused for the plan's approval. */
+  asked_at: string;
+  decided_at: string;
+  /** A rejection's reason, as the decider gave it. */
+  reason?: string;
+}

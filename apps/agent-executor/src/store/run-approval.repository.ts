@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DB, type Db, toJson } from '@app/persistence';
-import { expiryOf, type HeldApproval } from './held-approval';
+import { expiryOf, type HeldApproval, type PlanDecision } from './held-approval';
 import { READABLE_FORMATS, WRITTEN_FORMATS } from './run-formats';
 
 /**
@@ -53,6 +53,27 @@ export class RunApprovalRepository {
         approval_expires_at: null,
         lease_owner: lease.owner,
         lease_until: lease.until,
+      },
+    });
+    return count === 1;
+  }
+
+  /**
+   * Decides a plan held whole: the run goes on leased to the approving executor (with `lease`) or
+   * is cancelled (without), its decision on record in the same statement. False when another
+   * decision, or a cancel, won.
+   */
+  async decidePlan(
+    id: string,
+    decision: PlanDecision,
+    lease?: { owner: string; until: Date },
+  ): Promise<boolean> {
+    const { count } = await this.db.run.updateMany({
+      where: { id, status: 'awaiting_approval' },
+      data: {
+        status: lease ? 'running' : 'cancelled',
+        plan_decision: toJson(decision),
+        ...(lease ? { lease_owner: lease.owner, lease_until: lease.until, ...WRITTEN_FORMATS } : {}),
       },
     });
     return count === 1;

@@ -10,7 +10,7 @@ import {
   type UsedTools,
 } from '@app/contracts';
 import { DB, type Db, toJson } from '@app/persistence';
-import type { HeldApproval } from './held-approval';
+import type { HeldApproval, PlanDecision } from './held-approval';
 import { WRITTEN_FORMATS } from './run-formats';
 
 export interface NewRun {
@@ -92,6 +92,8 @@ export interface RunRecord {
   turn_options: TurnOptions;
   /** Calls held for approval, with the decisions taken on them. */
   approvals: HeldApproval[];
+  /** The decision on its plan held whole (`plan_approval`), once taken. */
+  plan_decision: PlanDecision | null;
   /** The row's last write: a decision lands only on the row as its decider read it. */
   updated_at: Date;
   /** The formats its last executor wrote it in (`requireReadable` before carrying it on). */
@@ -223,6 +225,7 @@ function toRecord(row: Row): RunRecord {
     lease_owner: row.lease_owner,
     turn_options: (row.turn_options as TurnOptions | null) ?? {},
     approvals: (row.approvals as HeldApproval[] | null) ?? [],
+    plan_decision: (row.plan_decision as PlanDecision | null) ?? null,
     updated_at: row.updated_at,
     state_format: row.state_format,
     journal_format: row.journal_format,

@@ -71,7 +71,10 @@ describe('plan mode', () => {
     expect(world.functions.calls).toHaveLength(1);
     const done = await runView(paused.run_id);
     expect(done).toMatchObject({ status: 'completed', plan: { steps: [{ status: 'completed' }] } });
-    expect(done.trace.map((s) => s.kind)).toEqual(['plan', 'plan_step', 'summary']);
+    expect(done.trace.map((s) => s.kind)).toEqual(['plan', 'approval', 'plan_step', 'summary']);
+    // nobody named the decider (no gateway, no key): on record all the same, by nobody
+    expect(done.decisions).toEqual([expect.objectContaining({ kind: 'plan', action: 'approve', by: '' })]);
+    expect(done.decisions?.[0]).not.toHaveProperty('key_id');
     const session = await world.bus.request(Routes.agentSessionGet, { session_id: paused.session_id });
     expect(session.messages.map((m) => m.content)).toEqual(['Add two and two', 'Four.']);
     await expect(control(Routes.agentRunApprove, paused.run_id)).rejects.toMatchObject({

@@ -107,12 +107,14 @@ export function resourceCommands(program: Command, ctx: CliContext): void {
     .argument('<id>', 'run id')
     .option('--hash <hash>', 'the held call’s hash, as approval_required showed it')
     .option('--call <call_id>', 'the held call, when the run holds more than one')
-    .option('--reason <text>', 'what the model reads as the call’s error')
+    .option(
+      '--reason <text>',
+      'what the model reads as the call’s error; a plan’s, recorded with its rejection',
+    )
     .option('--json', 'print JSON')
     .action(async (id: string, opts: Decision & { reason?: string }, cmd: Command) => {
-      const decision = opts.hash
-        ? { ...target(opts), ...(opts.reason ? { reason: opts.reason } : {}) }
-        : undefined;
+      const reason = opts.reason ? { reason: opts.reason } : {};
+      const decision = opts.hash ? { ...target(opts), ...reason } : opts.reason ? reason : undefined;
       const reply = await ctx.client(cmd).runs.reject(id, decision);
       if (opts.json) ctx.json(reply);
       else ctx.line(`${reply.run_id}: ${reply.finish_reason}`);

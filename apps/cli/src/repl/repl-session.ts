@@ -114,7 +114,8 @@ export class ReplSession {
       case '/reject': {
         if (!this.lastRunId) return this.ctx.line(s.dim('no run yet'));
         if (this.held.length) return this.rejectCall(this.lastRunId, rest);
-        const reply = await this.client.runs.reject(this.lastRunId);
+        const reason = rest.join(' ').trim();
+        const reply = await this.client.runs.reject(this.lastRunId, reason ? { reason } : undefined);
         return this.ctx.line(`${reply.run_id}: ${reply.finish_reason}`);
       }
       default:

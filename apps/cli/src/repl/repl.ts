@@ -18,6 +18,7 @@ const HELP = `/agent <name>                 talk to another agent (starts a new 
 /approve [<call_id>]          run the last run's call held for approval (name it when several
                               wait: its id, or the id's <step>:<index> ending), or the plan it holds
 /reject [<call_id>] [reason…] refuse it (the model reads the reason), or reject the held plan
+                              (the reason on record with the decision)
 /help                         this help
 /quit                         leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)
 Ctrl-C during a turn cancels the run.`;

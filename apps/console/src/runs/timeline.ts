@@ -86,11 +86,13 @@ export function markersOf(run: Pick<RunView, 'trace' | 'decisions' | 'created_at
     if (entry.kind === 'hook' && entry.hook) return [{ ...at, kind: 'hook', text: hookText(entry) }];
     return [];
   });
+  // The trace has each decision at its call's or its plan's step.
+  const stepOf = new Map(run.trace.filter((e) => e.kind === 'approval').map((e) => [e.call_id, e.step]));
   for (const decision of run.decisions ?? [])
     markers.push({
       key: `a${decision.call_id}`,
       kind: 'approval',
-      step: stepOfCall(decision.call_id),
+      step: stepOf.get(decision.call_id) ?? stepOfCall(decision.call_id),
       at_ms: Number.isNaN(start) ? null : Math.max(0, Date.parse(decision.at) - start),
       text: decisionText(decision),
     });
@@ -113,12 +115,14 @@ const VERB: Record<ApprovalDecisionView['action'], string> = {
   timeout: 'timed out on',
 };
 
+/** `alice (key k_1) approved transfer`; on a plan held whole, `… approved the plan`. */
 export function decisionText(d: ApprovalDecisionView): string {
   const by = d.by || 'Someone (no authentication)';
   const who = d.action === 'timeout' ? 'The approval timeout' : d.key_id ? `${by} (key ${d.key_id})` : by;
+  const what = d.kind === 'plan' ? 'the plan' : d.function;
   const how = d.edited ? ' with edited arguments' : '';
   const why = d.reason ? `: ${d.reason}` : '';
-  return `${who} ${VERB[d.action]} ${d.function}${how}${why}`;
+  return `${who} ${VERB[d.action]} ${what}${how}${why}`;
 }
 
 /** `run_x:3:0` → 3. */

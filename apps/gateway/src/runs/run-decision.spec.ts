@@ -8,6 +8,8 @@ describe('a decision body', () => {
   it('without a hash decides a held plan, as before', () => {
     expect(approvalOf({})).toBeUndefined();
     expect(rejectionOf({})).toBeUndefined();
+    // a plan's rejection may say why: recorded with its decision
+    expect(rejectionOf({ reason: 'not today' })).toBeUndefined();
   });
 
   it('names the held call by hash: approve, edit, respond, reject', () => {
@@ -28,7 +30,7 @@ describe('a decision body', () => {
 
   it('refuses a call named without its hash, and edit with respond', () => {
     expect(() => approvalOf({ call_id: 'run_1:1:0' })).toThrow(InvalidParamsError);
-    expect(() => rejectionOf({ reason: 'no' })).toThrow(InvalidParamsError);
+    expect(() => rejectionOf({ call_id: 'run_1:1:0', reason: 'no' })).toThrow(InvalidParamsError);
     expect(() => approvalOf({ hash: HASH, edit: { arguments: {} }, respond: { result: 1 } })).toThrow(
       InvalidParamsError,
     );

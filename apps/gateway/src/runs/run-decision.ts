@@ -28,10 +28,10 @@ export function approvalOf(body: ApproveRunBody): ToolDecision | undefined {
   };
 }
 
-/** A reject body: without `hash` it rejects a held plan (undefined). */
+/** A reject body: without `hash` it rejects a held plan (undefined), `reason` then recorded with the decision. */
 export function rejectionOf(body: RejectRunBody): ToolDecision | undefined {
   if (!body.hash) {
-    if (body.call_id || body.reason) throw hashRequired();
+    if (body.call_id) throw hashRequired();
     return undefined;
   }
   return {

@@ -160,7 +160,8 @@ export class RunsController {
   @ApiRoute({
     summary: 'Reject a plan held for approval, or a held function call',
     description:
-      'Without a body: the held plan is rejected and the run ends. With `hash`: the held call is not ' +
+      'Without `hash`: the held plan is rejected and the run ends (its `reason`, if given, recorded with the ' +
+      'decision and as the run’s error). With `hash`: the held call is not ' +
       'run, the model reads `reason` as its error and the run goes on (streamed with `Accept: text/event-stream`).',
     body: RejectRunBody,
     response: AgentRunReply,
@@ -179,9 +180,10 @@ export class RunsController {
     @Res() res: Response,
   ): Promise<void> {
     const runId = resourceId('run', id);
-    const decision = rejectionOf(parseDto(RejectRunBody, body ?? {}, 'decision'));
+    const parsed = parseDto(RejectRunBody, body ?? {}, 'decision');
+    const decision = rejectionOf(parsed);
     if (!decision) {
-      res.status(200).json(await this.runs.reject(runId, caller.principal));
+      res.status(200).json(await this.runs.reject(runId, caller, parsed.reason));
       return;
     }
     if (wantsEventStream(accept))

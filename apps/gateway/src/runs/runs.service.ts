@@ -50,8 +50,13 @@ export class RunsService {
     return this.bus.request(Routes.agentRunCancel, ref(runId, principal));
   }
 
-  reject(runId: string, principal: string): Promise<AgentRunReply> {
-    return this.bus.request(Routes.agentRunReject, ref(runId, principal));
+  /** Rejects a held plan; the run records who did, with which key, and why when told. */
+  reject(runId: string, caller: Caller, reason?: string): Promise<AgentRunReply> {
+    return this.bus.request(Routes.agentRunReject, {
+      ...ref(runId, caller.principal),
+      ...deciderOf(caller),
+      ...(reason ? { reason } : {}),
+    });
   }
 
   /** Runs a held plan, or (with `decision`) decides a held function call and carries the run on. */
@@ -87,9 +92,7 @@ export class RunsService {
           ...ref(runId, principal),
           stream,
           scopes: caller.scopes,
-          ...(decision
-            ? { decision: { ...decision, decider: caller.principal, decider_key: caller.keyId } }
-            : {}),
+          ...(decision ? { decision: { ...decision, ...deciderOf(caller) } } : deciderOf(caller)),
         },
         { timeoutMs, takeovers: this.takeovers },
       );
@@ -97,6 +100,11 @@ export class RunsService {
     });
     return reply;
   }
+}
+
+/** Who decides a held plan or call, for the run's record: the key's principal and id (never its secret). */
+function deciderOf(caller: Caller): { decider: string; decider_key?: string } {
+  return { decider: caller.principal, ...(caller.keyId ? { decider_key: caller.keyId } : {}) };
 }
 
 function ref(runId: string, principal: string): RunRefRequest {

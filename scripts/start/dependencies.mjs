@@ -1,10 +1,10 @@
 // NATS and Redis for `npm start`: reachable ones are used as they are; local ones that are not
 // running are started from the installed nats-server / redis-server, with their data in ./data.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { which } from './programs.mjs';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 const HOW_TO =
@@ -58,14 +58,7 @@ export function reachable(host, port) {
   });
 }
 
-function installed(command) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const installed = (command) => which(command) !== undefined;
 
 /** Linux: the kernel sends SIGTERM to a server whose supervisor dies, even by kill -9. */
 const parentDeathSignal = installed('setpriv') ? ['setpriv', '--pdeathsig', 'SIGTERM', '--'] : [];

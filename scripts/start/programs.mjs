@@ -1,7 +1,9 @@
-// The installed programs a plan runs (Debian's packages), found on their usual path or on PATH.
+// The installed programs npm start and npm run cluster run (Debian's packages), found on their usual
+// path or on PATH.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+/** The program's path on PATH, or undefined when it is not installed. */
 export function which(command) {
   try {
     return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim();

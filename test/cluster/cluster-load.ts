@@ -22,6 +22,19 @@ export interface Conversation {
   accepted: boolean;
   /** What the last unanswered attempt got, to say what went wrong. */
   last?: string;
+  /** What each retried attempt got. */
+  retriedFor: string[];
+}
+
+/**
+ * The scripted model's replies for a conversation: it calls the counting function tagged with the
+ * turn's message, then answers naming the message (what `converse` checks and counts).
+ */
+export function conversationReplies(cluster: Cluster) {
+  return [
+    { toolCalls: [{ name: cluster.fn.name, arguments: { tag: '{{last_user}}' } }] },
+    'done: {{last_user}}',
+  ];
 }
 
 const auth = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
@@ -42,6 +55,7 @@ async function converse(cluster: Cluster, tag: string, stream: boolean): Promise
     retries: 0,
     streamsCut: 0,
     accepted: false,
+    retriedFor: [],
   };
   while (!c.answered && Date.now() - c.started < DEADLINE_MS) {
     try {
@@ -67,6 +81,7 @@ async function converse(cluster: Cluster, tag: string, stream: boolean): Promise
     }
     if (!c.answered) {
       c.retries += 1;
+      c.retriedFor.push(c.last ?? 'no answer');
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
     }
   }
@@ -165,6 +180,8 @@ export interface FaultReport {
   testLagMaxMs: number;
   /** A few unanswered conversations and what they last got. */
   unanswered: string[];
+  /** What the retried attempts got, the most frequent first (each with its count). */
+  retriedFor: string[];
 }
 
 const percentile = (values: number[], p: number) => {
@@ -200,7 +217,18 @@ export function conversationFigures(cluster: Cluster, done: Conversation[], faul
       .filter((c) => !c.answered)
       .slice(0, 3)
       .map((c) => `${c.tag}: ${c.last}`),
+    retriedFor: mostFrequent(done.flatMap((c) => c.retriedFor)),
   };
+}
+
+/** The three most frequent of `reasons` (their first 120 characters), each with its count. */
+function mostFrequent(reasons: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const reason of reasons) counts.set(reason.slice(0, 120), (counts.get(reason.slice(0, 120)) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([reason, n]) => `${n}× ${reason}`);
 }
 
 /**

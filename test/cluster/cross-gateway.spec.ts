@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import { readEvents, type SseEvent } from '../chat/chat-stack';
+import { conversationReplies } from './cluster-load';
 import { ADMIN_KEY, type Cluster, startCluster } from './cluster.harness';
 import { DOOR_RULES, doorCases } from './door-cases';
 
@@ -30,10 +31,7 @@ describe('npm run cluster: state across the two gateways', () => {
     [a, b] = cluster.gateways;
     cluster.llm.setScript({
       rules: [{ match: SLOW, reply: { text: 'slow answer', latencyMs: 4_000 } }, ...DOOR_RULES],
-      replies: [
-        { toolCalls: [{ name: cluster.fn.name, arguments: { tag: '{{last_user}}' } }] },
-        'done: {{last_user}}',
-      ],
+      replies: conversationReplies(cluster),
     });
   }, 180_000);
   afterAll(() => cluster?.close());

@@ -1,6 +1,12 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { type Conversation, conversationFigures, conversations, type FaultReport } from './cluster-load';
-import type { Cluster } from './cluster.harness';
+import {
+  type Conversation,
+  conversationFigures,
+  conversationReplies,
+  conversations,
+  type FaultReport,
+} from './cluster-load';
+import { type Cluster, startCluster } from './cluster.harness';
 import { schedule } from './scheduled';
 
 /** Conversations in flight at once: each holds a run for two model steps of the scripted model's 1 s. */
@@ -10,6 +16,13 @@ const STEADY_MS = 6_000;
 const AFTER_MS = 10_000;
 /** The cron ticks from before the fault to past its recovery. */
 const CRON_FOR_MS = 20_000;
+
+/** `npm run cluster` for fault cases: the scripted model answers the load's conversations. */
+export async function startFaultCluster(): Promise<Cluster> {
+  const cluster = await startCluster();
+  cluster.llm.setScript({ replies: conversationReplies(cluster) });
+  return cluster;
+}
 
 /**
  * Runs `inject` under load: ~50 conversations in flight, a cron ticking every second and delays

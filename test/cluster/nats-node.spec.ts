@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, startCluster } from './cluster.harness';
-import { NOTHING_LOST, underLoad } from './fault-case';
+import type { Cluster } from './cluster.harness';
+import { NOTHING_LOST, startFaultCluster, underLoad } from './fault-case';
 
 // One NATS node of three killed with -9 under load, the supervisor restarting it: the services
 // fail over to the other two (their server list), JetStream keeps its R3 bucket on two. Then all
@@ -9,13 +9,7 @@ describe('npm run cluster: kill -9 of one NATS node, then a rolling restart, und
   let cluster: Cluster;
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    cluster.llm.setScript({
-      replies: [
-        { toolCalls: [{ name: cluster.fn.name, arguments: { tag: '{{last_user}}' } }] },
-        'done: {{last_user}}',
-      ],
-    });
+    cluster = await startFaultCluster();
   }, 180_000);
   afterAll(() => cluster?.close());
 

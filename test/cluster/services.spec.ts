@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEventually } from '@app/testing';
 import { api } from './cluster-load';
-import { type Cluster, startCluster } from './cluster.harness';
-import { NOTHING_LOST, underLoad } from './fault-case';
+import type { Cluster } from './cluster.harness';
+import { NOTHING_LOST, startFaultCluster, underLoad } from './fault-case';
 
 // One replica of each service killed with -9 under load, one after the other on one cluster, all
 // while one NATS node of three is down (killed with -9 before the first case, kept down until the
@@ -13,13 +13,7 @@ describe('npm run cluster: kill -9 of one replica of each service under load, on
   let natsNode: { release(): Promise<void> } | undefined;
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    cluster.llm.setScript({
-      replies: [
-        { toolCalls: [{ name: cluster.fn.name, arguments: { tag: '{{last_user}}' } }] },
-        'done: {{last_user}}',
-      ],
-    });
+    cluster = await startFaultCluster();
     // the first in every service's server list: a restarted service tries it first
     natsNode = await cluster.holdDown('nats-1');
     // The node's own death is nats-node.spec's fault: the cases start once its clients are on the

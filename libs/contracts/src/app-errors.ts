@@ -188,8 +188,18 @@ interface DriverErrorShape {
 export function serverGone(err: unknown): boolean {
   const { code, meta } = (err ?? {}) as DriverErrorShape;
   const driverCode = meta?.driverAdapterError?.cause?.originalCode;
-  return UNAVAILABLE_CODES.has(String(code)) || UNAVAILABLE_CODES.has(String(driverCode));
+  return (
+    UNAVAILABLE_CODES.has(String(code)) ||
+    UNAVAILABLE_CODES.has(String(driverCode)) ||
+    (err instanceof Error && code === undefined && err.message === CONNECTION_DROPPED)
+  );
 }
+
+/**
+ * node-postgres's error, without a code, for a connection the server closed without a word: what
+ * every query in flight gets when PostgreSQL crashes or is stopped immediately (`-m immediate`).
+ */
+const CONNECTION_DROPPED = 'Connection terminated unexpectedly';
 
 /** A body in the platform's error shape: a code of its own list (a Node or driver error has a code too). */
 export function isErrorBody(value: unknown): value is ErrorBodyShape {

@@ -39,4 +39,12 @@ describe('toAppError', () => {
     const constraint = { code: 'P2039', meta: { driverAdapterError: { cause: { originalCode: '23514' } } } };
     expect(serverGone(constraint)).toBe(false);
   });
+
+  it('calls a connection PostgreSQL dropped without a word (a crash, an immediate shutdown) unavailable', () => {
+    // node-postgres's error for it: no code, only these words
+    expect(toAppError(new Error('Connection terminated unexpectedly')).code).toBe('unavailable');
+    expect(toAppError(new Error('Connection terminated unexpectedly, or so it says')).code).toBe('internal');
+    const coded = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'EWHATEVER' });
+    expect(serverGone(coded)).toBe(false);
+  });
 });

@@ -114,4 +114,38 @@ describe.each(DATABASES)('firing on $name: one run per due time, however many tr
     ]);
     expect(fires.filter((f) => f.status !== 'missed')).toHaveLength(1);
   });
+
+  // Tick a's claim was cut (the database restarted: its job is tried again seconds later); tick b,
+  // fired meanwhile, recorded a as skipped. a's own trigger, when it comes, fires it, once.
+  it('fires a tick recorded missed by a later one when its own trigger comes within the grace, once', async () => {
+    const crons = replicas[0].get(CronTasksService);
+    await crons.create({
+      name: 'late-tick',
+      cron_expr: '* * * * * *',
+      function: fn.name,
+      params: '{"tag":"late-tick"}',
+    });
+    const { db } = replicas[0];
+    const { id } = await db.cronTask.findUniqueOrThrow({ where: { name: 'late-tick' } });
+    const everySecond = { expr: '* * * * * *', timezone: 'UTC' };
+    const [a, b] = [wholeSecondsAgo(2), wholeSecondsAgo(1)];
+    await db.cronTask.update({ where: { id }, data: { next_run_at: new Date(a) } });
+    await fireServices()[0].fireCron(id, b, everySecond);
+    expect(await db.taskFire.findFirst({ where: { task_id: id, scheduled_at: new Date(a) } })).toMatchObject({
+      status: 'missed',
+    });
+    await Promise.all(
+      fireServices().flatMap((fire) => Array.from({ length: 3 }, () => fire.fireCron(id, a, everySecond))),
+    );
+    const fires = await db.taskFire.findMany({
+      where: { task_id: id, scheduled_at: { lte: new Date(b) } },
+      orderBy: { scheduled_at: 'asc' },
+    });
+    await crons.delete('late-tick');
+    expect(fires.map((f) => [f.scheduled_at.getTime(), f.status])).toEqual([
+      [a, 'completed'],
+      [b, 'completed'],
+    ]);
+    expect(fn.callsTagged('late-tick')).toHaveLength(2);
+  });
 });

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
 import { dueTimesBetween, MISSED_TICKS_CAP } from '../domain/cron-schedule';
 import type { CronClaim, CronTask, DelayClaim, DelayTask } from '../domain/task';
 import { CronTaskRepository } from '../store/cron-task.repository';
@@ -21,6 +22,7 @@ export class TaskClaims {
     @Inject(CronTaskRepository) private readonly crons: CronTaskRepository,
     @Inject(TaskFireRepository) private readonly fires: TaskFireRepository,
     @Inject(CronMetrics) private readonly metrics: CronMetrics,
+    @Inject(SCHEDULER_SETTINGS) private readonly settings: SchedulerSettings,
   ) {}
 
   /** The delay's one due time, for the one trigger that gets here first; null for any other. */
@@ -51,16 +53,32 @@ export class TaskClaims {
     now: Date,
     next: Date | undefined,
   ): Promise<CronClaim | 'taken' | 'exhausted'> {
-    const fireId = await this.fires.insertClaim('cron', taskId, due, 'running', now);
+    let fireId = await this.fires.insertClaim('cron', taskId, due, 'running', now);
+    let reclaimed = false;
+    if (!fireId) {
+      fireId = await this.reclaimSkipped(taskId, due, now);
+      reclaimed = fireId !== null;
+    }
     if (!fireId) return 'taken';
     const task = await this.crons.countRun(taskId, due, now);
     if (!task) {
-      await this.fires.remove(fireId);
+      await (reclaimed ? this.fires.missedAgain(fireId, now) : this.fires.remove(fireId));
       return 'exhausted';
     }
     await this.recordSkipped(task, due, now);
     if (next) await this.crons.advanceWatermarkPast(taskId, due, next);
     return { task, fireId };
+  }
+
+  /**
+   * A tick recorded missed by a later one (`recordSkipped`) while its own trigger was still being
+   * retried (the database cut its claim, the job was tried again a few seconds on): the trigger
+   * that does come within the misfire grace fires it after all — as a peer's tick inside the grace
+   * is its own to fire. A tick older than the grace stays missed, as the sweep records it.
+   */
+  private async reclaimSkipped(taskId: string, due: Date, now: Date): Promise<string | null> {
+    if (now.getTime() - due.getTime() > this.settings.misfireGraceMs) return null;
+    return this.fires.reclaimMissed('cron', taskId, due, now);
   }
 
   /**

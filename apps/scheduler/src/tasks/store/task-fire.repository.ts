@@ -53,6 +53,33 @@ export class TaskFireRepository {
     }
   }
 
+  /**
+   * Claims a due time recorded `missed` after all: its own trigger came (late) for it. One
+   * conditional update, so one writer gets it, as `insertClaim`; null when it is not `missed`.
+   */
+  async reclaimMissed(kind: TaskKind, taskId: string, scheduledAt: Date, now: Date): Promise<string | null> {
+    const [row] = await this.db.taskFire.updateManyAndReturn({
+      where: { task_kind: kind, task_id: taskId, scheduled_at: scheduledAt, status: 'missed' },
+      data: {
+        status: 'running',
+        error: null,
+        started_at: now,
+        finished_at: null,
+        lateness_ms: latenessMs(now, scheduledAt),
+      },
+      select: { id: true },
+    });
+    return row?.id ?? null;
+  }
+
+  /** A reclaimed due time whose task turned out not to run: `missed` again, as it was recorded. */
+  async missedAgain(id: string, now: Date): Promise<void> {
+    await this.db.taskFire.updateMany({
+      where: { id, status: 'running' },
+      data: { status: 'missed', finished_at: now },
+    });
+  }
+
   /** Withdraws a claim whose task turned out not to run (cancelled, disabled meanwhile). */
   async remove(id: string): Promise<void> {
     await this.db.taskFire.deleteMany({ where: { id } });

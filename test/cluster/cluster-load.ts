@@ -232,10 +232,11 @@ function mostFrequent(reasons: string[]): string[] {
 }
 
 /**
- * The function's calls for one conversation, as a provider that honours idempotency keys (the
- * platform's function host) would do them: repeats of one key are replays of one call.
+ * The function's calls with this tag, as a provider that honours idempotency keys (the platform's
+ * function host) would do them: repeats of one key are replays of one call. The test's function
+ * records every delivery.
  */
-function sideEffects(cluster: Cluster, tag: string): number {
+export function sideEffects(cluster: Cluster, tag: string): number {
   const calls = cluster.fn.callsTagged(tag);
   const keyed = new Set(calls.filter((c) => c.key).map((c) => c.key));
   return keyed.size + calls.filter((c) => !c.key).length;

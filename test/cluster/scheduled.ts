@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { expectEventually } from '@app/testing';
-import { api } from './cluster-load';
+import { api, sideEffects } from './cluster-load';
 import type { Cluster } from './cluster.harness';
 
 /** A cron ticking every second and delays due during a fault, both calling the counting function. */
@@ -77,8 +77,9 @@ export async function schedule(
       const lastSecond = Math.ceil(until / 1_000) - 2;
       const span = seconds.length ? Math.max(lastSecond, seconds.at(-1)!) - seconds[0] + 1 : 0;
       const completed = fires.filter((f) => f.status === 'completed').length;
-      const calls = cluster.fn.callsTagged(cron).length;
-      const delayCalls = delayNames.map((name) => cluster.fn.callsTagged(name).length);
+      // a fire's call is keyed by the fire: one sent again after its provider never took it is one
+      const calls = sideEffects(cluster, cron);
+      const delayCalls = delayNames.map((name) => sideEffects(cluster, name));
       return {
         fires: fires.length,
         // a second with no fire, or a fire that did not complete, is a fire lost

@@ -57,6 +57,20 @@ export class NoProviderError extends CallNotDeliveredError {
   }
 }
 
+/**
+ * The provider the call was delivered to never said it took it (stalled, or its NATS server died
+ * with the delivery): whether it ran cannot be known here, so only a keyed call (run at most once
+ * per key, its outcome recorded) may be sent again.
+ */
+export class CallNotTakenError extends UnavailableError {
+  constructor(name: string) {
+    super(
+      `function '${name}' is unavailable: the provider it was sent to did not take the call within ${FN_SILENCE_MS} ms (stalled or gone)`,
+      { part: 'function-provider', function: name },
+    );
+  }
+}
+
 /** The provider that took the call stopped answering (it died with the call): nothing more will come. */
 export class ProviderGoneError extends UnavailableError {
   constructor(name: string, provider: FnExecProgress) {
@@ -147,10 +161,7 @@ function cancelled(): AppError {
 function transportError(name: string, err: unknown, timeoutMs: number): unknown {
   if (err instanceof ResponderGoneError)
     return err.progress === undefined
-      ? new UnavailableError(
-          `function '${name}' is unavailable: the provider it was sent to did not take the call within ${FN_SILENCE_MS} ms (stalled or gone)`,
-          { part: 'function-provider', function: name },
-        )
+      ? new CallNotTakenError(name)
       : new ProviderGoneError(name, err.progress as FnExecProgress);
   if (!(err instanceof AppError)) return err;
   if (err instanceof NoRespondersError) return new NoProviderError(name);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCOPES } from '@app/contracts';
+import { CallNotTakenError, FunctionClient } from '@app/functions';
 import { KeyBudgetRepository } from '@app/limits';
 import {
   DATABASES,
@@ -131,6 +132,29 @@ describe.each(DATABASES)('a fire acts for its task’s key on $name', (kind) => 
       expect(world.fn.callsTagged('fn-through-restart')).toHaveLength(1);
     } finally {
       standing.mockRestore();
+    }
+  });
+
+  it('a call its provider never took is sent again under the fire’s key: the fire completes', async () => {
+    await addKey('key_not_taken', SCOPES);
+    const client = scheduler.get(FunctionClient);
+    const call = client.call.bind(client);
+    // The first sending is delivered and runs, but its provider's word that it took it is lost (its
+    // NATS server died with it): a keyed resend is answered from the recorded outcome by a real host.
+    const sent = vi.spyOn(client, 'call').mockImplementationOnce(async (name, params, options) => {
+      await call(name, params, options);
+      throw new CallNotTakenError(name);
+    });
+    try {
+      const done = await fire('fn-not-taken', 'key_not_taken', world.fn.name);
+      expect(done).toMatchObject({ status: 'completed' });
+      expect(sent).toHaveBeenCalledTimes(2);
+      const deliveries = world.fn.callsTagged('fn-not-taken');
+      expect(deliveries).toHaveLength(2);
+      expect(deliveries[0].key).toMatch(/^fire-/);
+      expect(deliveries[1].key).toBe(deliveries[0].key);
+    } finally {
+      sent.mockRestore();
     }
   });
 

@@ -12,7 +12,7 @@ import {
   UnavailableError,
   type Usage,
 } from '@app/contracts';
-import { CallNotDeliveredError, FunctionCatalog, FunctionClient } from '@app/functions';
+import { CallNotDeliveredError, CallNotTakenError, FunctionCatalog, FunctionClient } from '@app/functions';
 import { KeyBudgetRepository, UsageLimits } from '@app/limits';
 import { retry } from '@app/retry';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
@@ -132,6 +132,9 @@ export class TaskRunner {
           ...(caller.scopes ? { scopes: caller.scopes } : {}),
         },
         callId: fireId,
+        // Keyed by the fire: a call sent again (its provider never took the first) runs at most
+        // once, and a repeat of one that did run gets the recorded outcome.
+        idempotencyKey: `fire-${fireId}`,
       });
     const reply = (await this.runsAgentForKey(task))
       ? await this.forKey(task, caller, call, (r) => (r.status === 'success' ? r.result.usage : undefined))
@@ -207,10 +210,14 @@ class AgentNotReachedError extends UnavailableError {
   }
 }
 
-/** Nothing ran: the call reached nobody, so sending it again cannot run the task twice. */
+/**
+ * Sending the fire again cannot run the task twice: the call reached nobody, or (a function's call,
+ * keyed by its fire) its provider never took it, as when its NATS server died with the delivery.
+ */
 function neverReceived(err: unknown): boolean {
   return (
     err instanceof CallNotDeliveredError ||
+    err instanceof CallNotTakenError ||
     err instanceof NoRespondersError ||
     err instanceof AgentNotReachedError
   );

@@ -117,7 +117,10 @@ function platformTurn(gateway: string, onUnavailable: () => void) {
       body.finish_reason !== 'final' ||
       body.function_calls?.[0]?.status !== 'success'
     )
-      throw new Error(`turn ${i} failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      // the function call first: its error's message is what tells a failed turn's cause
+      throw new Error(
+        `turn ${i} failed: ${res.status} ${JSON.stringify(body.function_calls?.[0] ?? body).slice(0, 280)}`,
+      );
     state.sessionId = body.session_id;
   };
 }

@@ -221,7 +221,7 @@ Mastra's rounds alternating (platform, Mastra, platform, Mastra); overhead = a t
 - At most 0.5× the deployed peer (Mastra): latency p50 ${met(vsMastra50 <= 0.5)} (${vsMastra50.toFixed(2)}); CPU per turn ${met(vsMastraCpu <= 0.5)} (${vsMastraCpu.toFixed(2)}); p99 overhead under ${d.concurrent.conversations} concurrent conversations ${met(worstP99Ratio <= 0.5)} (worst round ${worstP99Ratio.toFixed(2)}: ${list(oursP99)} against ${list(mastraP99)}).
 - Against the in-process SDK: a turn at most 2.3× its latency ${met(latencyRatio <= 2.3)} (${latencyRatio.toFixed(2)}); CPU at most 1.5× ${met(cpuRatio <= 1.5)} (${cpuRatio.toFixed(2)}). The transport floor (\`bench/chat/hops.ts\`, the HTTP, Redis, NATS and sandbox hops a deployed turn crosses and the SDK does not) is in the findings below.
 - Mastra's server RSS after the sequential round: ${mb(d.mastraRssBytes)} MB.
-- Failed turns: ${d.ours.failures + failures(d.concurrent.ours)} (AgentChassis), ${d.sdk.failures} (@openai/agents), ${d.mastra.failures + failures(d.concurrent.mastra)} (Mastra).${firstError ? `\n  First failure: ${firstError.slice(0, 300)}` : ''}
+- Failed turns: ${d.ours.failures + failures(d.concurrent.ours)} (AgentChassis), ${d.sdk.failures} (@openai/agents), ${d.mastra.failures + failures(d.concurrent.mastra)} (Mastra); the platform's concurrent turns whose \`add\` call got \`unavailable\`: ${d.unavailableCalls}${d.holdExecutorMs > 0 ? ` (the executor held ${d.holdExecutorMs} ms, SIGSTOP, 2 s into each of the platform's rounds)` : ''}.${firstError ? `\n  First failure: ${firstError.slice(0, 300)}` : ''}
 
 Findings, and how these figures changed over time: the next section (written by hand; \`--write\` leaves it).
 `;

@@ -1,6 +1,8 @@
 // Chat-turn benchmarks: the budgets are in docs/benchmarks.md. Build first, then from the repo root:
 //   npm run build && node --import ./bench/protocol/ts-resolve.mjs bench/chat/run.ts [--turns 1000] [--concurrent 1000] [--deployed-turns 500] [--write]
 // `--deployed-only` runs only the deployed profile's round (with PROFILE=executor,gateway,runner for CPU profiles);
+// with it, `--deployed-conversations N` (200) and `--hold-executor MS` (the executor held that long, SIGSTOP, 2 s into
+// each of the platform's concurrent rounds, as a loaded machine holds a starved caller);
 // `--memory-only` only the RSS rounds (idle, 100 and --concurrent conversations in flight).
 // Prints the `## Chat (bench/chat)` section of docs/benchmarks.md; --write replaces it there.
 import { loadavg } from 'node:os';
@@ -21,6 +23,10 @@ const option = (name: string, fallback: number) => {
 const TURNS = option('turns', 1_000);
 const DEPLOYED_TURNS = option('deployed-turns', 500);
 const CONVERSATIONS = option('concurrent', 1_000);
+const DEPLOYED_ROUNDS = {
+  conversations: option('deployed-conversations', 200),
+  holdExecutorMs: option('hold-executor', 0),
+};
 const LATENCY_MS = 1_000;
 const MODEL_CALLS_PER_TURN = 2;
 const WARMUP = 50;
@@ -42,7 +48,7 @@ const LOAD_AT_START = loadavg()[0];
 
 async function main(): Promise<void> {
   if (args.includes('--deployed-only')) {
-    const deployed = await measureDeployed(DEPLOYED_TURNS, WARMUP, BOTH_SCRIPT, SDK_ASK);
+    const deployed = await measureDeployed(DEPLOYED_TURNS, WARMUP, BOTH_SCRIPT, SDK_ASK, DEPLOYED_ROUNDS);
     process.stdout.write(`${deployedSection(deployed)}\n`);
     return;
   }
@@ -82,7 +88,7 @@ async function main(): Promise<void> {
     await sdk.close();
     await stack.close();
 
-    const deployed = await measureDeployed(DEPLOYED_TURNS, WARMUP, BOTH_SCRIPT, SDK_ASK);
+    const deployed = await measureDeployed(DEPLOYED_TURNS, WARMUP, BOTH_SCRIPT, SDK_ASK, DEPLOYED_ROUNDS);
 
     const section = report({
       loadAtStart: LOAD_AT_START,

@@ -53,6 +53,8 @@ export interface Stack {
   /** Resident memory of each service now, in bytes (/proc/<pid>/status VmRSS). */
   rssBytes(): Record<'gateway' | 'executor', number>;
   setScript(script: unknown): Promise<void>;
+  /** Holds the executor (SIGSTOP, then SIGCONT after `ms`), as a machine's load holds a starved process. */
+  holdExecutor(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,11 @@ async function start(started: Stoppable[], profile: Profile): Promise<Stack> {
     }),
     rssBytes: () => ({ gateway: processRssBytes(gateway.pid), executor: processRssBytes(executor.pid) }),
     setScript: model.setScript,
+    holdExecutor: async (ms) => {
+      process.kill(executor.pid!, 'SIGSTOP');
+      await new Promise((r) => setTimeout(r, ms));
+      process.kill(executor.pid!, 'SIGCONT');
+    },
     close: async () => {
       await Promise.all([gateway.stop(), executor.stop(), model.stop(), runner?.stop()]);
       await otlp?.sink.stop();

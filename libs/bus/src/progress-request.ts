@@ -4,11 +4,15 @@ import { UnavailableError } from '@app/contracts';
 export const PROGRESS_HEADER = 'ac-progress';
 
 export interface ProgressOptions {
-  /** Once the responder has spoken, it must speak again within this long or be taken for gone. */
+  /**
+   * Once the responder has spoken, it must speak again within this long or be taken for gone:
+   * time this process could listen (a hold of its own is not the responder's silence).
+   */
   silenceMs: number;
   /**
    * The responder must take the request within this long (its bus says so at once, before the
-   * handler runs) or be taken for gone: one whose event loop is blocked never does.
+   * handler runs) or be taken for gone: one whose event loop is blocked never does. Listening
+   * time too, as `silenceMs`.
    */
   acceptMs?: number;
   onProgress?: (progress: unknown) => void;

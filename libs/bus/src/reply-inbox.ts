@@ -10,6 +10,7 @@ import { TimeoutError } from '@app/contracts';
 import { NoRespondersError } from './bus-errors';
 import { ConnectionLostError, type ConnectionWatch } from './connection-watch';
 import { decodeJson } from './json.codec';
+import { ListeningTime } from './listening-time';
 import {
   PROGRESS_HEADER,
   type ProgressMessage,
@@ -32,6 +33,7 @@ type ReplyHandler = (err: Error | null, msg?: Msg) => void;
 export class ReplyInbox {
   private readonly prefix: string;
   private readonly waiting = new Map<string, { subject: string; settle: ReplyHandler }>();
+  private readonly listening = new ListeningTime();
   private subscription?: Subscription;
   private next = 0;
 
@@ -62,19 +64,19 @@ export class ReplyInbox {
   ): Promise<Msg> {
     return new Promise<Msg>((resolve, reject) => {
       const token = String((this.next += 1));
-      let silence: NodeJS.Timeout | undefined;
+      // the responder's time to take the request and to speak again is listening time, not wall clock
+      let silence: (() => void) | undefined;
       const acceptMs = progress?.acceptMs;
       const accept =
         acceptMs === undefined
           ? undefined
-          : setTimeout(
-              () => end(() => reject(new ResponderGoneError(subject, undefined, acceptMs))),
-              acceptMs,
+          : this.listening.after(acceptMs, () =>
+              end(() => reject(new ResponderGoneError(subject, undefined, acceptMs))),
             );
       const end = (settle: () => void) => {
         clearTimeout(overall);
-        clearTimeout(accept);
-        clearTimeout(silence);
+        accept?.();
+        silence?.();
         this.waiting.delete(token);
         settle();
       };
@@ -88,14 +90,13 @@ export class ReplyInbox {
           return end(() => reject(new NoRespondersError(subject)));
         if (!progress) return end(() => resolve(msg));
         const body = decodeJson(msg.data) as Partial<ProgressMessage & TakenMessage> | null;
-        if (body && typeof body === 'object' && body.taken === true) return clearTimeout(accept);
+        if (body && typeof body === 'object' && body.taken === true) return accept?.();
         if (!body || typeof body !== 'object' || !('progress' in body)) return end(() => resolve(msg));
-        clearTimeout(accept);
+        accept?.();
         progress.onProgress?.(body.progress);
-        clearTimeout(silence);
-        silence = setTimeout(
-          () => end(() => reject(new ResponderGoneError(subject, body.progress, progress.silenceMs))),
-          progress.silenceMs,
+        silence?.();
+        silence = this.listening.after(progress.silenceMs, () =>
+          end(() => reject(new ResponderGoneError(subject, body.progress, progress.silenceMs))),
         );
       };
       this.waiting.set(token, { subject, settle });

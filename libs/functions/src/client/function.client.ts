@@ -89,6 +89,8 @@ export class ProviderGoneError extends UnavailableError {
  * sends heartbeats on its reply inbox: one silent for `FN_SILENCE_MS` is gone, and the call fails
  * at once with `unavailable` (`ProviderGoneError`) rather than at its timeout; so does a call the
  * provider it was delivered to does not take within `FN_SILENCE_MS` (its event loop blocked).
+ * Both are counted in time this caller could listen (the bus's `ListeningTime`): a caller held on
+ * a loaded machine does not blame its own hold on a provider whose answer is waiting in its socket.
  */
 export class FunctionClient {
   constructor(private readonly bus: Bus) {}

@@ -57,6 +57,20 @@ export class NoProviderError extends CallNotDeliveredError {
   }
 }
 
+/**
+ * The provider the call was sent to did not take it within `FN_SILENCE_MS` (gone with its NATS
+ * server, or stalled): most likely it never got it, but a stalled one may still run it. A caller
+ * that sent it with an idempotency key may send it again: the key lets one attempt run.
+ */
+export class CallNotTakenError extends UnavailableError {
+  constructor(name: string) {
+    super(
+      `function '${name}' is unavailable: the provider it was sent to did not take the call within ${FN_SILENCE_MS} ms (stalled or gone)`,
+      { part: 'function-provider', function: name },
+    );
+  }
+}
+
 /** The provider that took the call stopped answering (it died with the call): nothing more will come. */
 export class ProviderGoneError extends UnavailableError {
   constructor(name: string, provider: FnExecProgress) {
@@ -147,10 +161,7 @@ function cancelled(): AppError {
 function transportError(name: string, err: unknown, timeoutMs: number): unknown {
   if (err instanceof ResponderGoneError)
     return err.progress === undefined
-      ? new UnavailableError(
-          `function '${name}' is unavailable: the provider it was sent to did not take the call within ${FN_SILENCE_MS} ms (stalled or gone)`,
-          { part: 'function-provider', function: name },
-        )
+      ? new CallNotTakenError(name)
       : new ProviderGoneError(name, err.progress as FnExecProgress);
   if (!(err instanceof AppError)) return err;
   if (err instanceof NoRespondersError) return new NoProviderError(name);

@@ -12,7 +12,7 @@ import {
   UnavailableError,
   type Usage,
 } from '@app/contracts';
-import { CallNotDeliveredError, FunctionCatalog, FunctionClient } from '@app/functions';
+import { CallNotDeliveredError, CallNotTakenError, FunctionCatalog, FunctionClient } from '@app/functions';
 import { KeyBudgetRepository, UsageLimits } from '@app/limits';
 import { retry } from '@app/retry';
 import { SCHEDULER_SETTINGS, type SchedulerSettings } from '../../config/scheduler.config';
@@ -132,6 +132,8 @@ export class TaskRunner {
           ...(caller.scopes ? { scopes: caller.scopes } : {}),
         },
         callId: fireId,
+        // its fire's own: a call sent again (not taken, below) runs once whichever provider takes it
+        idempotencyKey: fireKey(fireId),
       });
     const reply = (await this.runsAgentForKey(task))
       ? await this.forKey(task, caller, call, (r) => (r.status === 'success' ? r.result.usage : undefined))
@@ -207,11 +209,20 @@ class AgentNotReachedError extends UnavailableError {
   }
 }
 
-/** Nothing ran: the call reached nobody, so sending it again cannot run the task twice. */
+/**
+ * Nothing ran: the call reached nobody, so sending it again cannot run the task twice — or no
+ * provider took it (its NATS server died with the delivery), and its key lets one attempt run.
+ */
 function neverReceived(err: unknown): boolean {
   return (
     err instanceof CallNotDeliveredError ||
+    err instanceof CallNotTakenError ||
     err instanceof NoRespondersError ||
     err instanceof AgentNotReachedError
   );
+}
+
+/** A fire's idempotency key for its function call: one per due time of one task. */
+export function fireKey(fireId: string): string {
+  return `fire-${fireId}`;
 }

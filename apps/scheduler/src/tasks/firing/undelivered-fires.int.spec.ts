@@ -26,6 +26,7 @@ describe.each(DATABASES)('fires that reached no provider on $name', (kind) => {
     strict = await world.start({ SCHEDULER_CATCHUP_WINDOW: '0s' });
     const task = (name: string) => ({ name, run_at: inMs(60_000), function: world.fn.name, params: '{}' });
     await scheduler.get(DelayTasksService).create(task('late-provider'));
+    await scheduler.get(DelayTasksService).create(task('not-taken'));
     await strict.get(DelayTasksService).create(task('no-window'));
     // the function's only provider is gone: calls to it find no responder
     await world.fn.close();
@@ -56,6 +57,34 @@ describe.each(DATABASES)('fires that reached no provider on $name', (kind) => {
     expect(task.status).toBe('completed');
     expect(task.result).toEqual({ message: 'late but done' });
     expect(calls).toBe(1);
+    await provider.drain();
+    provider = await Bus.connect({ url: world.nats.url, name: 'late-provider' });
+  });
+
+  // Its provider's NATS server died with the delivery: the provider never took it. Sent again under
+  // the fire's idempotency key (a provider that did get it and was only stalled would run it once).
+  it('sends a call again that its provider never took, under the fire key, and runs it once', async () => {
+    const { id, run_at } = await scheduler.db.delayTask.findUniqueOrThrow({ where: { name: 'not-taken' } });
+    let delivered!: () => void;
+    const lost = new Promise<void>((resolve) => (delivered = resolve));
+    provider.connection.subscribe(Routes.fnExec(world.fn.name).subject, {
+      max: 1,
+      callback: () => delivered(),
+    });
+    await provider.flush();
+    const firing = scheduler.get(FireService).fireDelay(id, run_at.getTime());
+    await lost;
+    const keys: (string | undefined)[] = [];
+    provider.serve(Routes.fnExec(world.fn.name), (request): FnExecReply => {
+      keys.push(request.idempotency_key);
+      return { status: 'success', result: { message: 'taken the second time' }, elapsed_ms: 1 };
+    });
+    await provider.flush();
+    await firing;
+    const task = await scheduler.get(DelayTasksService).get('not-taken');
+    expect(task).toMatchObject({ status: 'completed', result: { message: 'taken the second time' } });
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^fire-/);
     await provider.drain();
     provider = await Bus.connect({ url: world.nats.url, name: 'late-provider' });
   });

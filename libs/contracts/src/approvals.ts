@@ -70,8 +70,6 @@ export class ApproveRunBody extends DecisionTarget {
  */
 export class RejectRunBody extends DecisionTarget {
   @IsOptional() @IsString() @MaxLength(REASON_MAX) reason?: string;
-  /** The deciding key's principal, set by the gateway: the run records who decided. */
-  @IsOptional() @IsString() @MaxLength(128) decider?: string;
 }
 
 export const TOOL_DECISION_ACTIONS = ['approve', 'reject', 'respond'] as const;

@@ -32,6 +32,8 @@ const LEVELS = (args.includes('--levels') ? args[args.indexOf('--levels') + 1] :
 const HOLD_MS = option('hold-s', 90) * 1000;
 const ROUNDS = option('rounds', 1);
 const MB = 1024 * 1024;
+/** The executor's RSS budget with runs in flight (docs/benchmarks.md, Budgets). */
+const BUDGET_MB = 300;
 
 function servicePid(shape, service) {
   return processTree(shape.pid).find((p) => p.cmd.includes(`dist/apps/${service}/src/main.js`))?.pid;
@@ -58,9 +60,8 @@ async function level(n, llm) {
     llm.setScript({ fallback: { text: 'done', latencyMs: HOLD_MS } });
     llm.clearRequests();
     const sentAt = Date.now();
-    const turns = Array.from({ length: n }, (_, i) =>
-      chatTurn(shape.base, `hold ${i}`).catch(() => undefined),
-    );
+    // each held turn is cut when the stack stops: its error is expected, not a failure
+    for (let i = 0; i < n; i += 1) chatTurn(shape.base, `hold ${i}`).catch(() => undefined);
     while (llm.requests().length < n) {
       if (Date.now() - sentAt > HOLD_MS - 10_000)
         throw new Error(`only ${llm.requests().length} of ${n} runs reached the model in time`);
@@ -73,7 +74,6 @@ async function level(n, llm) {
       peak.gateway = Math.max(peak.gateway, rssBytes(gateway));
       await sleep(100);
     }
-    void turns;
     return { n, idle, ...peak, rampS, loadAtStart, loadAtEnd: load() };
   } finally {
     await shape.stop();
@@ -94,19 +94,25 @@ function report(results) {
     lines.push(
       `| ${r.n} | ${fmt(r.idle)} MB | ${fmt(r.executor)} MB | ${((r.executor - r.idle) / r.n / 1024).toFixed(0)} KB | ${fmt(r.gateway)} MB | ${r.rampS.toFixed(1)} s | ${r.loadAtStart} → ${r.loadAtEnd} |`,
     );
-  // the slope between levels: what one more run costs, without what the first turns load once
-  const sorted = [...results].sort((a, b) => a.n - b.n);
-  const slopes = [];
-  for (let i = 1; i < sorted.length; i += 1)
-    if (sorted[i].n !== sorted[i - 1].n)
-      slopes.push(
-        `${sorted[i - 1].n} → ${sorted[i].n}: ${((sorted[i].executor - sorted[i - 1].executor) / (sorted[i].n - sorted[i - 1].n) / 1024).toFixed(0)} KB`,
-      );
-  lines.push('', `Per run between levels (executor): ${slopes.join(', ')}.`);
+  // a straight line through every (N, RSS) point: its slope is what one more run holds, without
+  // what the first turns load once; where it meets the budget is how many runs fit
+  const mean = (xs) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
+  const n0 = mean(results.map((r) => r.n));
+  const y0 = mean(results.map((r) => r.executor));
+  const slope =
+    results.reduce((sum, r) => sum + (r.n - n0) * (r.executor - y0), 0) /
+    results.reduce((sum, r) => sum + (r.n - n0) ** 2, 0);
+  const intercept = y0 - slope * n0;
+  lines.push(
+    '',
+    `Least squares over the ${results.length} points: ${fmt(intercept)} MB + ${(slope / 1024).toFixed(1)} KB a run in flight; ` +
+      `${BUDGET_MB} MB is reached at ~${Math.round((BUDGET_MB * MB - intercept) / slope)} runs.`,
+  );
   return lines.join('\n');
 }
 
-const llm = await startModel();
+// it records every request: their count says how many runs are waiting on it
+const llm = await startModel(0, { maxRecordedRequests: Math.max(...LEVELS) + 100 });
 try {
   const results = [];
   for (let r = 0; r < ROUNDS; r += 1)

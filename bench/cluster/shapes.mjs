@@ -38,10 +38,11 @@ export const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ');
 
-/** The scripted model: a message with "call" asks for the no-op function once, then answers. */
-export function startModel(latencyMs = 0) {
+/** The scripted model: a message with "call" asks for the no-op function once, then answers; `more`: its other options. */
+export function startModel(latencyMs = 0, more = {}) {
   return testing().startScriptedLlm({
     latencyMs,
+    ...more,
     script: {
       rules: [{ match: 'call', reply: { toolCalls: [{ name: 'bench_noop', arguments: {} }] }, times: 1e9 }],
       fallback: 'done',

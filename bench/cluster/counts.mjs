@@ -2,17 +2,28 @@
 // NATS messages and bytes on the three nodes, PostgreSQL statements (pg_stat_statements), Redis
 // commands (INFO commandstats). Run `node bench/cluster/counts.mjs --help` for how.
 import { execFileSync } from 'node:child_process';
-import { chatTurn, load, machine, options, psql, sleep, startModel, startShape } from './shapes.mjs';
+import {
+  chatTurn,
+  load,
+  machine,
+  options,
+  psql,
+  sleep,
+  startModel,
+  startShape,
+  streamedTurn,
+} from './shapes.mjs';
 
 const HELP = `node bench/cluster/counts.mjs [--turns 100] [--idle-s 20]
 
 Starts \`npm run cluster\` with the scripted model (no latency), lets it settle, counts an idle
 stretch of --idle-s seconds, then --turns plain turns, then --turns turns that each call one
-function, one at a time, each less the idle rate over its duration. Counted on each of the three
-NATS nodes: what the services' connections published and were delivered (/connz, client
-connections only), what the nodes sent each other (/routez out: JetStream's R3 replication and
-interest propagation, each message counted once, by its sender) and /varz for comparison (which
-counts route traffic too, on both ends). Build first (npm run build); psql and redis-cli on PATH.
+function, then as many of those streamed (server-sent events), one at a time, each less the idle
+rate over its duration. Counted on each of the three NATS nodes: what the services' connections
+published and were delivered (/connz, client connections only), what the nodes sent each other
+(/routez out: requests to a service on another node, JetStream's R3 replication, each message
+counted once, by its sender) and /varz for comparison (which counts a routed message again at the
+node it enters). Build first (npm run build); psql and redis-cli on PATH.
 Prints Markdown for docs/benchmarks.md ("Cluster: servers' work per turn").`;
 const option = options(HELP);
 const TURNS = option('turns', 100);
@@ -84,16 +95,22 @@ function perTurn(d, idle, ms, turns) {
   return out;
 }
 
-async function turns(cluster, n, message) {
+/** Streamed turns whose events lacked a step's (a `tool_result`) before their `run_end`. */
+const gaps = [];
+
+async function turns(cluster, n, message, turn = chatTurn) {
   const started = Date.now();
-  for (let i = 0; i < n; i += 1) await chatTurn(cluster.base, `${message} ${i} ${started}`);
+  for (let i = 0; i < n; i += 1) {
+    const events = await turn(cluster.base, `${message} ${i} ${started}`);
+    if (Array.isArray(events) && !events.includes('tool_result')) gaps.push(events.join(' '));
+  }
   return Date.now() - started;
 }
 
 const fmt = (x, d = 1) => x.toFixed(d);
 const kib = (bytes) => `${fmt(bytes / 1024, 2)} KiB`;
 
-function report({ idle, plain, withCall, loads }) {
+function report({ idle, plain, withCall, streamed, loads }) {
   const call = diff(plain, withCall);
   const s = IDLE_MS / 1000;
   const row = (name, r) =>
@@ -111,7 +128,11 @@ function report({ idle, plain, withCall, loads }) {
     row('chat turn (one model step, no call)', plain),
     row('chat turn with one function call (two steps)', withCall),
     row('function call (the difference)', call),
+    row('the same turn streamed (SSE: run events in RUN_EVENTS, read by the gateway)', streamed),
+    row('streaming it (the difference)', diff(withCall, streamed)),
     idleRow,
+    '',
+    `Streamed turns whose events had no tool_result before run_end: ${gaps.length} of ${TURNS + 5}${gaps.length ? ` (${gaps[0]})` : ''}.`,
     '',
     `Published per turn by connection name (plain / with a call): ${names
       .map((n) => `${n} ${fmt(plain.by[n] ?? 0)} / ${fmt(withCall.by[n])}`)
@@ -126,19 +147,21 @@ try {
   const loads = [load()];
   await turns(cluster, 20, 'warm up');
   await turns(cluster, 5, 'call warm up');
+  await turns(cluster, 5, 'call warm up', streamedTurn);
   await sleep(3_000);
   const idleFrom = await counters(cluster);
   await sleep(IDLE_MS);
   const idle = diff(idleFrom, await counters(cluster));
-  const measure = async (message) => {
+  const measure = async (message, turn) => {
     const before = await counters(cluster);
-    const ms = await turns(cluster, TURNS, message);
+    const ms = await turns(cluster, TURNS, message, turn);
     return perTurn(diff(before, await counters(cluster)), idle, ms, TURNS);
   };
   const plain = await measure('hello');
   const withCall = await measure('call please');
+  const streamed = await measure('call streamed', streamedTurn);
   loads.push(load());
-  console.log(report({ idle, plain, withCall, loads }));
+  console.log(report({ idle, plain, withCall, streamed, loads }));
 } finally {
   await cluster.stop();
   await llm.close();

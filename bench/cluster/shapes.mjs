@@ -211,3 +211,21 @@ export async function chatTurn(base, message) {
     throw new Error(`${message} did not run the function: ${text.slice(0, 400)}`);
   return body;
 }
+
+/**
+ * The same turn streamed (server-sent events, `stream: true`), read to its `run_end`, whose reply
+ * must show the call run; returns the events' names in order.
+ */
+export async function streamedTurn(base, message) {
+  const res = await fetch(`${base}/api/v1/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ message, agent: 'helper', stream: true }),
+  });
+  const text = await res.text();
+  const end = /event: run_end\ndata: (.*)/.exec(text)?.[1];
+  if (res.status !== 200 || !end) throw new Error(`${message}: ${res.status} ${text.slice(0, 400)}`);
+  if (message.startsWith('call') && JSON.parse(end).function_calls?.[0]?.status !== 'success')
+    throw new Error(`${message} did not run the function: ${text.slice(0, 600)}`);
+  return [...text.matchAll(/^event: (\S+)/gm)].map((m) => m[1]);
+}

@@ -108,6 +108,28 @@ describe('runEvents', () => {
     ]);
   });
 
+  it('waits for the events of a run that streamed, kept only after its reply, to its own run_end', async () => {
+    const { source, keep } = fakeLog();
+    const events = runEvents(source, 'run_1', async () => {
+      keep(event('run_start'));
+      keep(event('tool_call'));
+      // the reply is in before the run's last events are stored
+      setImmediate(() => {
+        keep(event('tool_result'));
+        keep(event('delta', { text: 'Hello.' }));
+        keep(event('run_end', REPLY));
+      });
+      return REPLY;
+    });
+    expect((await all(events)).map((e) => [e.type, e.seq])).toEqual([
+      ['run_start', 1],
+      ['tool_call', 2],
+      ['tool_result', 3],
+      ['delta', 4],
+      ['run_end', 5],
+    ]);
+  });
+
   it('ends with the reply as run_end when the run kept no event (it did not stream)', async () => {
     const { source } = fakeLog();
     const seen = await all(runEvents(source, 'run_1', async () => REPLY, { after: 0 }));

@@ -68,7 +68,10 @@ export async function* runEvents(
       if (!next) return yield ending(reply as AgentRunReply);
       if (next.kind === 'reply') {
         reply = next.reply;
-        if (!(await keptMore(source, runId, seen))) return yield ending(reply);
+        // A run that kept no event did not stream: its reply ends the stream. One that streamed
+        // (events seen here) keeps its own run_end, which may come after the reply (stored on three
+        // JetStream replicas, its last events can lag the bus's reply): it is waited for, a grace each.
+        if (seen === after && !(await keptMore(source, runId, seen))) return yield ending(reply);
         // read again from the last event seen: a reader whose deliveries were lost with the bus
         // connection would only notice at its next heartbeat (events seen twice are skipped)
         stop();

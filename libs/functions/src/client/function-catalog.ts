@@ -30,8 +30,13 @@ export interface CatalogOptions {
  * second. The gateway, the scheduler and the executor all read functions through this class.
  */
 export class FunctionCatalog {
-  /** `asked`: when the gathering that made it was sent; `at`: when it ended. */
-  private cache?: { asked: number; at: number; byName: Map<string, FunctionDefinition> };
+  /**
+   * `gathering`: the number of the gathering that made it (they are numbered as they are sent: a
+   * clock's millisecond can hold a whole gathering and the next ask); `at`: when it ended.
+   */
+  private cache?: { gathering: number; at: number; byName: Map<string, FunctionDefinition> };
+  /** How many gatherings were sent so far. */
+  private gatherings = 0;
   private loading?: Promise<Map<string, FunctionDefinition>>;
   private generation = 0;
   private subscription?: Subscription;
@@ -78,9 +83,9 @@ export class FunctionCatalog {
    * answered the first one yet.
    */
   async list(): Promise<FunctionDefinition[]> {
-    const asked = Date.now();
+    const sentBefore = this.gatherings;
     let byName = await this.load();
-    if (byName.size === 0 && !(this.cache?.byName === byName && this.cache.asked >= asked))
+    if (byName.size === 0 && !(this.cache?.byName === byName && this.cache.gathering > sentBefore))
       byName = await this.refresh();
     return [...byName.values()];
   }
@@ -147,10 +152,10 @@ export class FunctionCatalog {
   private reload(): Promise<Map<string, FunctionDefinition>> {
     if (!this.loading) {
       const generation = this.generation;
-      const asked = Date.now();
+      const gathering = ++this.gatherings;
       this.loading = this.gather()
         .then((byName) => {
-          if (generation === this.generation) this.cache = { asked, at: Date.now(), byName };
+          if (generation === this.generation) this.cache = { gathering, at: Date.now(), byName };
           return byName;
         })
         .finally(() => (this.loading = undefined));

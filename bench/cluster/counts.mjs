@@ -1,6 +1,6 @@
 // What one chat turn and one function call cost the cluster's servers, counted, not estimated:
 // NATS messages and bytes on the three nodes, PostgreSQL statements (pg_stat_statements), Redis
-// commands (INFO commandstats). Run `node bench/cluster/counts.mjs --help` for how.
+// commands (INFO commandstats) and bytes (INFO stats). Run `node bench/cluster/counts.mjs --help` for how.
 import { execFileSync } from 'node:child_process';
 import {
   chatTurn,
@@ -72,7 +72,11 @@ async function counters(cluster) {
     encoding: 'utf8',
   });
   const redis = [...stats.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
-  return { ...nats, pg, redis };
+  // what the clients sent Redis and what it answered (INFO stats; replication has none here)
+  const net = execFileSync('redis-cli', ['-p', cluster.redis, 'INFO', 'stats'], { encoding: 'utf8' });
+  const redisIn = Number(/total_net_input_bytes:(\d+)/.exec(net)[1]);
+  const redisOut = Number(/total_net_output_bytes:(\d+)/.exec(net)[1]);
+  return { ...nats, pg, redis, redisBytes: redisIn + redisOut };
 }
 
 /** b − a, field by field (one level down for `by`). */
@@ -114,8 +118,8 @@ function report({ idle, plain, withCall, streamed, loads }) {
   const call = diff(plain, withCall);
   const s = IDLE_MS / 1000;
   const row = (name, r) =>
-    `| ${name} | ${fmt(r.pub)} | ${kib(r.pubBytes)} | ${fmt(r.deliver)} | ${kib(r.deliverBytes)} | ${fmt(r.route)} | ${kib(r.routeBytes)} | ${fmt(r.varzIn)} | ${fmt(r.pg)} | ${fmt(r.redis)} |`;
-  const idleRow = `| idle, per second (subtracted) | ${fmt(idle.pub / s)} | ${kib(idle.pubBytes / s)} | ${fmt(idle.deliver / s)} | ${kib(idle.deliverBytes / s)} | ${fmt(idle.route / s)} | ${kib(idle.routeBytes / s)} | ${fmt(idle.varzIn / s)} | ${fmt(idle.pg / s)} | ${fmt(idle.redis / s)} |`;
+    `| ${name} | ${fmt(r.pub)} | ${kib(r.pubBytes)} | ${fmt(r.deliver)} | ${kib(r.deliverBytes)} | ${fmt(r.route)} | ${kib(r.routeBytes)} | ${fmt(r.varzIn)} | ${fmt(r.pg)} | ${fmt(r.redis)} | ${kib(r.redisBytes)} |`;
+  const idleRow = `| idle, per second (subtracted) | ${fmt(idle.pub / s)} | ${kib(idle.pubBytes / s)} | ${fmt(idle.deliver / s)} | ${kib(idle.deliverBytes / s)} | ${fmt(idle.route / s)} | ${kib(idle.routeBytes / s)} | ${fmt(idle.varzIn / s)} | ${fmt(idle.pg / s)} | ${fmt(idle.redis / s)} | ${kib(idle.redisBytes / s)} |`;
   const names = Object.keys(withCall.by).filter(
     (n) => Math.abs(withCall.by[n]) >= 0.05 || Math.abs(plain.by[n] ?? 0) >= 0.05,
   );
@@ -123,8 +127,8 @@ function report({ idle, plain, withCall, streamed, loads }) {
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}; load ${loads.join(' → ')} (1, 5, 15 min: start, end);`,
     `${TURNS} turns each, one at a time; an idle stretch of ${s} s measured first, its rate subtracted.`,
     '',
-    '| per | NATS published by clients | bytes | delivered to clients | bytes | between nodes (routes) | bytes | /varz in (all nodes) | PostgreSQL statements | Redis commands |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| per | NATS published by clients | bytes | delivered to clients | bytes | between nodes (routes) | bytes | /varz in (all nodes) | PostgreSQL statements | Redis commands | Redis bytes (in + out) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     row('chat turn (one model step, no call)', plain),
     row('chat turn with one function call (two steps)', withCall),
     row('function call (the difference)', call),

@@ -7,7 +7,7 @@ import { PLATFORM_CONFIG } from '@app/runtime';
 import { ApiKeysService, type Principal } from './api-keys.service';
 import { ADMITS_RUN } from './admits-run.decorator';
 import { RateLimiter } from './rate-limiter.service';
-import { requiredScope } from './scope-policy';
+import { requiredScope } from '../common/scope-policy';
 import { type AdmittedAhead, UsageLimits } from '@app/limits';
 
 export type AuthenticatedRequest = Request & { principal?: Principal; admittedAhead?: AdmittedAhead };

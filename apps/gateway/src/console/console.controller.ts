@@ -7,7 +7,7 @@ import { ConsoleFiles, SECURITY_HEADERS } from './console-files';
 const NOT_BUILT =
   'The web console is not built: run `npm run build` (it writes dist/console), then reload this page.\n';
 
-/** The web console: a static page and its hashed files; public (auth/scope-policy.ts), its API calls carry the key. */
+/** The web console: a static page and its hashed files; public (common/scope-policy.ts), its API calls carry the key. */
 @Controller()
 export class ConsoleController {
   constructor(@Inject(ConsoleFiles) private readonly files: ConsoleFiles) {}

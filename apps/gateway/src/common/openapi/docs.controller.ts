@@ -10,7 +10,7 @@ const DOCUMENT = {
   'application/json': { schema: { type: 'object', description: 'an OpenAPI 3.1 document' } },
 };
 
-/** The API document and its browsable UI; public unless `DOCS_PUBLIC=false` (auth/scope-policy.ts). */
+/** The API document and its browsable UI; public unless `DOCS_PUBLIC=false` (common/scope-policy.ts). */
 @Controller('api')
 export class DocsController {
   constructor(@Inject(DocsService) private readonly docs: DocsService) {}

@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { type DtoClass, dtoSchemas, ErrorResponse, type JsonSchema } from '@app/contracts';
-import { requiredScope } from '../../auth/scope-policy';
+import { requiredScope } from '../scope-policy';
 import { API_ROUTE, type RouteDoc } from './api-route.decorator';
 
 /*
@@ -10,7 +10,7 @@ import { API_ROUTE, type RouteDoc } from './api-route.decorator';
  *     (responses too: `@IsString()`, `@IsOptional()` for nullable, `@ValidateNested() @Type(() => X)`);
  *     their JSON Schemas are derived from those rules (`dtoSchemas`), never written here;
  *  2. its controller method carries `@ApiRoute({ summary, body, query, response, ... })`;
- *  3. its scope comes from auth/scope-policy.ts, the table the auth guard enforces.
+ *  3. its scope comes from common/scope-policy.ts, the table the auth guard enforces.
  * Non-JSON answers (text/plain, a stream) go in `content`. A handler mounted with `app.use` is
  * invisible here: serve it from a controller instead (`@All('mcp')` for a transport that answers
  * several methods; `@ApiRoute({ methods })` names them). A served route without `@ApiRoute` is

@@ -73,14 +73,17 @@ export interface Cluster {
 export async function startCluster({
   stepMs = 1_000,
   env = {},
+  config = {},
 }: {
   stepMs?: number;
   /** Settings of the cluster's services instead of the load's (e.g. a small rate limit). */
   env?: Record<string, string>;
+  /** More of the platform's configuration file: `agents` added to the cluster's own, the rest as given (e.g. `pricing`). */
+  config?: { agents?: Record<string, unknown>[]; [section: string]: unknown };
 } = {}): Promise<Cluster> {
   const llm = await startScriptedLlm({ latencyMs: stepMs });
   const port = await freePort();
-  const { child, output, exited } = launch(llm, port, env);
+  const { child, output, exited } = launch(llm, port, env, config);
   const line = (pattern: RegExp) =>
     expectEventually(
       () => {
@@ -170,7 +173,12 @@ async function holdDown(output: () => string, pids: (piece: Piece) => Promise<nu
 }
 
 /** `npm run cluster` as a child of the test: its output kept, its exit awaited. */
-function launch(llm: ScriptedLlm, port: number, env: Record<string, string>) {
+function launch(
+  llm: ScriptedLlm,
+  port: number,
+  env: Record<string, string>,
+  { agents: more = [], ...sections }: { agents?: Record<string, unknown>[]; [section: string]: unknown },
+) {
   const configFile = join(mkdtempSync(join(tmpdir(), 'ac-cluster-')), 'agentchassis.yaml');
   // `gated` holds every call of a counting function (`count_<id>`) for a decision; `caller` calls
   // the caller's own tools (its protocol is xml-toon: a native agent cannot)
@@ -178,8 +186,9 @@ function launch(llm: ScriptedLlm, port: number, env: Record<string, string>) {
     { name: 'caller' },
     { name: 'helper', protocol: 'native' },
     { name: 'gated', protocol: 'native', allowed_tools: ['*'], needs_approval: ['count_*'] },
+    ...more,
   ];
-  writeFileSync(configFile, stringify({ agents }));
+  writeFileSync(configFile, stringify({ ...sections, agents }));
   let text = '';
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--cluster', '--no-build'], {
     cwd: REPO_ROOT,

@@ -5,6 +5,7 @@ import { readEvents, type SseEvent } from '../chat/chat-stack';
 import { conversationReplies } from './cluster-load';
 import { ADMIN_KEY, type Cluster, startCluster } from './cluster.harness';
 import { DOOR_RULES, doorCases } from './door-cases';
+import { PRICING, SPEND_AGENT, SPEND_RULES, spendCases, TOKEN_QUOTA } from './spend-cases';
 
 const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 /** The cluster's per-key limit here: small, so that one burst crosses it. */
@@ -26,11 +27,17 @@ describe('npm run cluster: state across the two gateways', () => {
       env: {
         RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
         MAX_CONCURRENT_RUNS_PER_KEY: String(MAX_RUNS),
+        DAILY_TOKEN_QUOTA_PER_KEY: String(TOKEN_QUOTA),
       },
+      config: { pricing: PRICING, agents: [SPEND_AGENT] },
     });
     [a, b] = cluster.gateways;
     cluster.llm.setScript({
-      rules: [{ match: SLOW, reply: { text: 'slow answer', latencyMs: 4_000 } }, ...DOOR_RULES],
+      rules: [
+        ...SPEND_RULES,
+        { match: SLOW, reply: { text: 'slow answer', latencyMs: 4_000 } },
+        ...DOOR_RULES,
+      ],
       replies: conversationReplies(cluster),
     });
   }, 180_000);
@@ -197,4 +204,5 @@ describe('npm run cluster: state across the two gateways', () => {
   });
 
   doorCases(() => ({ cluster, a, b }));
+  spendCases(() => ({ cluster, a, b }));
 });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { retry } from '@app/retry';
 import type { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { type DatabaseProvider, providerOf, sqlitePath } from './migrations/database-url';
 import { migrationNames, prismaDir } from './migrations/migrations-dir';
@@ -66,20 +67,19 @@ export async function connectMigrated(
  * WAL lets the services read while one writes. Switching needs a moment alone with the file, and
  * SQLite answers SQLITE_BUSY at once (no busy wait) when several services start together: retry.
  */
-async function useWal(db: Db, attempts = 50): Promise<void> {
+async function useWal(db: Db): Promise<void> {
   await db.$queryRawUnsafe('PRAGMA busy_timeout = 5000');
-  for (let attempt = 1; ; attempt++) {
-    try {
+  await retry(
+    async () => {
       const [row] = await db.$queryRawUnsafe<{ journal_mode: string }[]>('PRAGMA journal_mode');
-      if (row?.journal_mode === 'wal') return;
-      await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-      return;
-    } catch (err) {
-      if (attempt >= attempts || !/SQLITE_BUSY|database is locked/.test(String((err as Error)?.message)))
-        throw err;
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
-    }
-  }
+      if (row?.journal_mode !== 'wal') await db.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    },
+    {
+      policy: { firstMs: 20, maxMs: 20, factor: 1, jitterMs: 80 },
+      retryable: (err) => /SQLITE_BUSY|database is locked/.test(String((err as Error)?.message)),
+      deadline: Date.now() + 5_000,
+    },
+  );
 }
 
 export async function pendingMigrations(

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Sql } from '@prisma/client/runtime/client';
+import { retry } from '@app/retry';
 import { providerOf, sqlitePath } from './migrations/database-url';
 import type { Db } from './prisma.service';
 
@@ -89,6 +90,7 @@ export function prismaWriter(db: Db): SqlWriter {
 }
 
 const BUSY_RETRY_MS = 5_000;
+const BUSY_RETRY = { firstMs: 1, maxMs: 1, factor: 1, jitterMs: 4 };
 const MAX_STATEMENTS = 100;
 
 /**
@@ -121,14 +123,16 @@ async function sqliteWriter(file: string): Promise<SqlWriter> {
     }),
   );
   const write = async (batch: Sql[], fence: boolean) => {
-    const deadline = Date.now() + BUSY_RETRY_MS;
-    for (;;) {
-      try {
-        return writeAll.immediate(batch, fence);
-      } catch (err) {
-        if (!busy(err) || Date.now() > deadline) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
-      }
+    try {
+      return writeAll.immediate(batch, fence);
+    } catch (err) {
+      // another process holds the file's write lock: asked again every few milliseconds
+      if (!busy(err)) throw err;
+      return retry(async () => writeAll.immediate(batch, fence), {
+        policy: BUSY_RETRY,
+        retryable: busy,
+        deadline: Date.now() + BUSY_RETRY_MS,
+      });
     }
   };
   return {

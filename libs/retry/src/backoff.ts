@@ -1,8 +1,13 @@
-/** How the waits between attempts grow: from `firstMs`, doubling (or times `factor`), up to `maxMs`. */
+/**
+ * How the waits between attempts grow: from `firstMs`, doubling (or times `factor`), up to `maxMs`;
+ * each wait plus a random part below `jitterMs`, so that several callers that failed together do not
+ * all ask again in the same millisecond (e.g. processes contending for one SQLite file).
+ */
 export interface BackoffPolicy {
   firstMs: number;
   maxMs: number;
   factor?: number;
+  jitterMs?: number;
 }
 
 /**
@@ -19,7 +24,7 @@ export class Backoff {
 
   /** The wait before the next attempt; each call moves one step along the series. */
   next(): number {
-    const wait = this.upcoming;
+    const wait = this.upcoming + (this.policy.jitterMs ? Math.random() * this.policy.jitterMs : 0);
     this.upcoming = Math.min(this.upcoming * (this.policy.factor ?? 2), this.policy.maxMs);
     this.waited += 1;
     return wait;

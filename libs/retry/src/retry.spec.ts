@@ -14,6 +14,16 @@ describe('Backoff', () => {
   });
 });
 
+describe('Backoff with jitter', () => {
+  it('adds a random part below the jitter to each wait of the series', () => {
+    const backoff = new Backoff({ firstMs: 20, maxMs: 20, factor: 1, jitterMs: 80 });
+    const waits = Array.from({ length: 200 }, () => backoff.next());
+
+    expect(waits.every((wait) => wait >= 20 && wait < 100)).toBe(true);
+    expect(new Set(waits.map(Math.floor)).size).toBeGreaterThan(10);
+  });
+});
+
 describe('retry', () => {
   const policy = { firstMs: 1, maxMs: 4 };
 

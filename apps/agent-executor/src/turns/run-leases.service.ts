@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PlatformConfig } from '@app/config';
 import type { RunState } from '@app/agent-core';
 import { Logger } from '@app/observability';
+import { sleep } from '@app/retry';
 import { PLATFORM_CONFIG, SERVICE_INFO, type ServiceInfo } from '@app/runtime';
 import { RunJournalStore } from '../journal/run-journal.store';
 import { leaseOwnerOf } from '../common/lease-owner';
@@ -98,8 +99,4 @@ export class RunLeases {
     this.journal.abandon(runId);
     run.abort('cancelled');
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(1, ms)));
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from '@app/observability';
+import { retry } from '@app/retry';
 import { type CronSpec, nextDue } from '../domain/cron-schedule';
 import { CronTaskRepository } from '../store/cron-task.repository';
 import { DelayTaskRepository } from '../store/delay-task.repository';
@@ -73,19 +74,18 @@ export class FireService {
   }
 }
 
-const RECORD_RETRIES_MS = [250, 1_000, 4_000];
+/** A fire's outcome is written again after 0.25 s, 1 s and 4 s before the failure is let through. */
+const RECORD_RETRY = { policy: { firstMs: 250, maxMs: 4_000, factor: 4 }, forMs: 6_000 };
 
 /**
  * Once the target has answered, its outcome must be stored: a retry of the whole job would find the
- * due time claimed and leave the fire to be called "interrupted". So the write is retried here.
+ * due time claimed and leave the fire to be called "interrupted". So the write is retried here,
+ * whatever failed it (the database away for a moment is the usual cause).
  */
-async function persistently<T>(write: () => Promise<T>): Promise<T> {
-  for (const wait of RECORD_RETRIES_MS) {
-    try {
-      return await write();
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-  return write();
+function persistently<T>(write: () => Promise<T>): Promise<T> {
+  return retry(write, {
+    policy: RECORD_RETRY.policy,
+    retryable: () => true,
+    deadline: Date.now() + RECORD_RETRY.forMs,
+  });
 }

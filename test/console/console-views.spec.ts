@@ -241,4 +241,34 @@ describe('the web console’s views in Chromium against the four services', () =
       await close();
     }
   });
+
+  it('rejects a plan held for approval with a reason, kept on the run’s decisions', async () => {
+    stack.llm.setScript({
+      replies: ['{"steps":[{"description":"add them","tool":"add","params":{"a":1,"b":1}}]}'],
+    });
+    const { page, close } = await openPage(browser);
+    try {
+      await signIn(page, stack.base, ADMIN_KEY);
+      await page.getByLabel('Agent').selectOption('approver');
+      await page.getByLabel('Message').fill('One plus one');
+      await page.getByLabel('Message').press('Enter');
+      await expectEventually(async () =>
+        expect(await page.locator('.meta').textContent()).toContain('finish: awaiting_approval'),
+      );
+      await page.locator('.held-plan').getByLabel('Reason (optional)').fill('not today');
+      await page.locator('.held-plan').getByRole('button', { name: 'Reject' }).click();
+      await expectEventually(async () =>
+        expect(await page.locator('.meta').textContent()).not.toContain('awaiting_approval'),
+      );
+      expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+      const [run] = (await admin.runs.list({ limit: 1 })).items;
+      const view = await admin.runs.trace(run.id);
+      expect(view.decisions).toEqual([
+        expect.objectContaining({ kind: 'plan', action: 'reject', reason: 'not today' }),
+      ]);
+      expect(stack.functions.calls.filter((c) => c.name === 'add' && c.request.params.a === 1)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

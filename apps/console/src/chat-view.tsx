@@ -12,7 +12,7 @@ import {
   type TurnItem,
 } from './chat-state';
 import { errorMessage, json } from './format';
-import { HeldCalls } from './held-calls';
+import { HeldCalls, HeldPlan } from './held-calls';
 import { ErrorBox, Pre, Section, useLoad } from './ui';
 
 const asBody = (err: unknown): ErrorBody =>
@@ -96,9 +96,10 @@ export function ChatView({ client, arg }: ViewProps) {
     void follow(at, client.runs.approveStream(turn.run_id!, { signal: abort.current.signal, decision }));
   }
 
-  async function reject(turn: Turn, at: number) {
+  /** Rejects the held plan, its reason (if given) kept on the run's record of decisions. */
+  async function reject(turn: Turn, at: number, reason: string) {
     try {
-      const reply = await client.runs.reject(turn.run_id!);
+      const reply = await client.runs.reject(turn.run_id!, reason ? { reason } : undefined);
       update(at, (t) => reduceTurn(t, { type: 'run_end', data: reply }));
     } catch (err) {
       setError(err);
@@ -187,14 +188,10 @@ export function ChatView({ client, arg }: ViewProps) {
               reject={(call, reason) => void rejectCall(turn, at, call, reason)}
             />
             {awaitingPlanApproval(turn) && (
-              <div class="row">
-                <button type="button" onClick={() => approve(turn, at)}>
-                  Approve
-                </button>
-                <button type="button" onClick={() => void reject(turn, at)}>
-                  Reject
-                </button>
-              </div>
+              <HeldPlan
+                approve={() => approve(turn, at)}
+                reject={(reason) => void reject(turn, at, reason)}
+              />
             )}
           </li>
         ))}

@@ -48,3 +48,21 @@ function HeldCall({ call, approve, reject }: { call: PendingApproval } & HeldCal
     </fieldset>
   );
 }
+
+/** A held plan's decision: Approve, or Reject with an optional reason kept on the run's record. */
+export function HeldPlan({ approve, reject }: { approve(): void; reject(reason: string): void }) {
+  const [reason, setReason] = useState('');
+  return (
+    <div class="row held-plan">
+      <button type="button" onClick={approve}>
+        Approve
+      </button>
+      <label>
+        Reason (optional) <input value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+      </label>
+      <button type="button" class="secondary" onClick={() => reject(reason.trim())}>
+        Reject
+      </button>
+    </div>
+  );
+}

@@ -12,15 +12,13 @@ import type * as Testing from '../../libs/testing/src';
 import { encodeCalls } from '../../libs/protocol/src/index';
 import { ROOT } from '../common/processes';
 import { FUNCTIONS } from './functions';
-import { DEFINITION_BUDGET, INSTRUCTIONS } from './measure';
+import { ANSWER, DEFINITION_BUDGET, INSTRUCTIONS } from './measure';
 import type { Scenario, StepResult } from './scenarios';
 
 const load = createRequire(join(ROOT, 'package.json'));
 const sdk = load(join(ROOT, 'dist/libs/agent/src/index.js')) as typeof Sdk;
 const testing = load(join(ROOT, 'dist/libs/testing/src/index.js')) as typeof Testing;
 
-/** What the model answers once the work is done, the same on both sides. */
-const ANSWER = 'Done. Everything you asked for is above.';
 const MODEL = 'gpt-5.4-mini';
 
 /** One request as the model billed it. */

@@ -24,24 +24,30 @@ export const DEFINITION_BUDGET = Number(
   CONFIG_KEYS.find((key) => key.path === 'executor.function_definition_budget')?.default,
 );
 
+/** What the model answers once the work is done, the same on both sides (billed.ts scripts it). */
+export const ANSWER = 'Done. Everything you asked for is above.';
+
 export const INSTRUCTIONS = 'You are the operations and sales assistant of ACME GmbH. Be concise and exact.';
 
 // Chat-format overheads, as in gpt-tokenizer's estimator of OpenAI requests (functionCalling.ts).
 const MESSAGE_OVERHEAD = 3;
-const REPLY_PRIMING = 3;
+export const REPLY_PRIMING = 3;
 const TOOL_CALL_OVERHEAD = 3;
 const TOOL_DEFINITIONS_OVERHEAD = 9;
 const SYSTEM_WITH_TOOLS_DEDUCTION = 4;
 
-interface Message {
+export interface Message {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   toolCalls?: { name: string; arguments: string }[];
 }
 
-interface Transcript {
+export interface Transcript {
   /** Tokens sent with every request before the conversation (tool definitions, system, user). */
   opening: number;
+  /** Of the opening, the function definitions and how to call them (ours: the guide; JSON FC: none). */
+  definitions: number;
+  guide: number;
   /** The messages each step appends: the model's calls, then their results. */
   turns: Message[][];
 }
@@ -67,19 +73,15 @@ export function finalPromptTokens(scenario: Scenario, variant: Variant): number 
   return opening + sum(turns.flat().map(messageTokens)) + REPLY_PRIMING;
 }
 
-function transcript(scenario: Scenario, variant: Variant): Transcript {
+export function transcript(scenario: Scenario, variant: Variant): Transcript {
   return variant === 'ours' || variant === 'compactJson'
     ? xmlToonTranscript(scenario, variant === 'ours' ? 'auto' : 'json')
     : functionCallingTranscript(scenario, variant === 'functionCalling');
 }
 
 function xmlToonTranscript(scenario: Scenario, format: DataFormat | 'auto'): Transcript {
-  const system = buildSystemPrompt({
-    functions: FUNCTIONS,
-    protocol: 'xml-toon',
-    instructions: INSTRUCTIONS,
-    definitionBudget: DEFINITION_BUDGET,
-  });
+  const system = ourSystemPrompt();
+  const withoutGuide = ourSystemPrompt('');
   const opening =
     messageTokens({ role: 'system', content: system }) +
     messageTokens({ role: 'user', content: scenario.user });
@@ -90,7 +92,19 @@ function xmlToonTranscript(scenario: Scenario, format: DataFormat | 'auto'): Tra
       content: step.results.map((result, index) => encodeStepResult(step, index, result, format)).join('\n'),
     },
   ]);
-  return { opening, turns };
+  const definitions = countTokens(withoutGuide) - countTokens(INSTRUCTIONS);
+  return { opening, definitions, guide: countTokens(system) - countTokens(withoutGuide), turns };
+}
+
+/** The system prompt of ours; `guide: ''` leaves the protocol guide out (to count it). */
+export function ourSystemPrompt(guide?: string): string {
+  return buildSystemPrompt({
+    functions: FUNCTIONS,
+    protocol: 'xml-toon',
+    instructions: INSTRUCTIONS,
+    definitionBudget: DEFINITION_BUDGET,
+    ...(guide === undefined ? {} : { guide }),
+  });
 }
 
 function encodeStepResult(
@@ -108,9 +122,9 @@ function encodeStepResult(
  * The system message is padded and the tools discounted as the estimator does.
  */
 function functionCallingTranscript(scenario: Scenario, toolsAsJson: boolean): Transcript {
+  const definitions = toolDefinitionTokens(toolsAsJson) - SYSTEM_WITH_TOOLS_DEDUCTION;
   const opening =
-    toolDefinitionTokens(toolsAsJson) -
-    SYSTEM_WITH_TOOLS_DEDUCTION +
+    definitions +
     messageTokens({ role: 'system', content: `${INSTRUCTIONS}\n` }) +
     messageTokens({ role: 'user', content: scenario.user });
   const turns = scenario.steps.map((step): Message[] => [
@@ -124,7 +138,7 @@ function functionCallingTranscript(scenario: Scenario, toolsAsJson: boolean): Tr
       content: JSON.stringify(result.ok ? result.content : { error: result.error }),
     })),
   ]);
-  return { opening, turns };
+  return { opening, definitions, guide: 0, turns };
 }
 
 /** The `tools` array as sent (its JSON), or as the provider's rendering of it is estimated. */
@@ -134,7 +148,7 @@ export function toolDefinitionTokens(asJson: boolean, functions: PromptFunction[
   return countTokens(JSON.stringify(tools));
 }
 
-function messageTokens(message: Message): number {
+export function messageTokens(message: Message): number {
   const calls = (message.toolCalls ?? []).map(
     (c) => countTokens(c.name) + countTokens(c.arguments) + TOOL_CALL_OVERHEAD,
   );

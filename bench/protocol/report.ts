@@ -14,7 +14,9 @@ import { FUNCTIONS } from './functions';
 import { DEFINITION_BUDGET } from './measure';
 import type { ParserScore } from './parser-choice';
 import type { BilledScenario } from './billed';
-import { billedSection, sessionSection } from './billed-report';
+import { BILLED_USD_SAVING_GOAL, billedSection, sessionSection } from './billed-report';
+import { billPartsSection } from './bill-parts';
+import { CONVERSATIONS } from './scenarios';
 import { CONTEXT_WINDOW, SESSION_TURNS, type SessionBill } from './session-cache';
 
 export interface Machine {
@@ -56,6 +58,8 @@ export function renderReport(
     ...conversationSection(corpus),
     '',
     ...billedSection(bill.billed),
+    '',
+    ...billPartsSection(CONVERSATIONS, BILLED_USD_SAVING_GOAL),
     '',
     ...sessionSection(bill.session, SESSION_TURNS, CONTEXT_WINDOW),
     '',

@@ -7,12 +7,14 @@
  *   prose around them as `thought`), `final` (a reply without any call) or `invalid`, whose
  *   `error` is written to be sent back to the model for its one repair round (`problem` is the
  *   same without the repair instructions: `XML_TOON_REPAIR`/`JSON_ACTION_REPAIR`, whose `{error}` it fills).
- *   xml-toon: `<call name="f"><p>key: value</p><data type="toon">…</data></call>`, tolerant of
- *   prose, code fences, several calls, single quotes, raw `&`/`<`, CDATA, a missing `</call>`,
- *   JSON in a TOON block and TOON row counts that disagree with the rows sent.
+ *   xml-toon: `<call name="f">` with one `key: value` line per parameter and lists/objects as
+ *   TOON lines in its body (call-body.ts), the form the prompt teaches; `<p>key: value</p>` (text
+ *   over several lines), `<data type="toon|json">…</data>` and a JSON object body are read as
+ *   well. Tolerant of prose, code fences, several calls, single quotes, raw `&`/`<`, CDATA, a
+ *   missing `</call>`, JSON in a TOON block and TOON row counts that disagree with the rows sent.
  *   json-action: one `{"type":"action","tool":..,"args":{..}}` or
  *   `{"type":"final","answer":..}`, prose or a fence around it tolerated.
- * - `<p>` values are typed only where lossless (true/false/null, canonical numbers, JSON arrays
+ * - `key: value` lines and `<p>` values are typed only where lossless (true/false/null, canonical numbers, JSON arrays
  *   and objects; CDATA is always text); the text as written is kept in `ParsedCall.raw` (always
  *   present for xml-toon, absent for json-action). The function's schema has the
  *   last word: call `applySchemaTypes(call, fn.parameters)` before validating, so

@@ -5,7 +5,7 @@ import type { XmlToken } from './xml-scanner';
  *
  *   reply   := ( prose | call )*
  *   call    := '<call' attrs ( '/>' | '>' body ( '</call>' | before the next '<call' | end ) )
- *   body    := ( p | data | other )*          other tags and stray text are kept but not used
+ *   body    := ( p | data | other )*          other tags and text are kept as body text
  *   p       := '<p' attrs '>' content ( '</p>' | before '<p' / '<data' / '<call' / '</call>' | end )
  *   data    := '<data' attrs '>' content ( '</data>' | before '<call' / '</call>' | end )
  *   content := ( text | tag-as-text | CDATA )*
@@ -17,7 +17,7 @@ export interface RawCall {
   attrs: Record<string, string>;
   params: RawParam[];
   data: RawData[];
-  /** Body text outside `<p>`/`<data>`, for calls that carry their arguments as a JSON object. */
+  /** Body text outside `<p>`/`<data>`: `key: value` and TOON lines (call-body.ts), or a JSON object. */
   bodyText: string;
 }
 

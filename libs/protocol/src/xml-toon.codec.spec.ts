@@ -106,27 +106,36 @@ describe('parseXmlToonReply', () => {
 
   it('ends every invalid message with how to write a call, for the repair round', () => {
     expect(errorOf(parseXmlToonReply('<call><p>x: 1</p></call>'))).toMatch(
-      /^Your reply could not be read: .*Write each call as <call name="function_name"><p>param: value<\/p><\/call>/,
+      /^Your reply could not be read: .*Write each call as <call name="function_name">, then one param: value line per parameter, then <\/call>/,
     );
   });
 });
 
 describe('encodeCalls', () => {
-  it('writes scalars as <p> lines and structured values in one TOON data block', () => {
+  it('writes scalars as name: value lines and structured values as TOON lines in the body', () => {
     const text = encodeCalls([
       { name: 'add', params: { list: 'groceries', notify: true, items: [{ id: 1 }, { id: 2 }] } },
     ]);
-    expect(text).toBe(
-      '<call name="add">\n  <p>list: groceries</p>\n  <p>notify: true</p>\n  <data type="toon">\nitems[2]{id}:\n  1\n  2\n  </data>\n</call>',
-    );
+    expect(text).toBe('<call name="add">\nlist: groceries\nnotify: true\nitems[2]{id}:\n  1\n  2\n</call>');
   });
 
-  it('writes a string that would read back as another type or text in CDATA', () => {
-    const text = encodeCalls([{ name: 'f', params: { code: '007', n: '42', pad: ' x ', html: '</p>' } }]);
-    expect(text).toContain('<p>code: 007</p>');
+  it('writes a string that would read back as another type or text in a <p>, in CDATA', () => {
+    const text = encodeCalls([
+      { name: 'f', params: { code: '007', n: '42', pad: ' x ', lines: 'a\nb', html: '<p>x</p>' } },
+    ]);
+    expect(text).toContain('\ncode: 007\n');
     expect(text).toContain('<p>n: <![CDATA[42]]></p>');
     expect(text).toContain('<p>pad: <![CDATA[ x ]]></p>');
-    expect(text).toContain('<p>html: <![CDATA[</p>]]></p>');
+    expect(text).toContain('<p>lines: a\nb</p>');
+    expect(text).toContain('<p>html: <![CDATA[<p>x</p>]]></p>');
+    expect(callsOf(parseXmlToonReply(text))).toEqual([
+      { name: 'f', params: { code: '007', n: '42', pad: ' x ', lines: 'a\nb', html: '<p>x</p>' } },
+    ]);
+  });
+
+  it('falls back to a TOON <data> block when the bare lines would not read back', () => {
+    const text = encodeCalls([{ name: 'f', params: { options: {} } }]);
+    expect(callsOf(parseXmlToonReply(text))).toEqual([{ name: 'f', params: { options: {} } }]);
   });
 
   it('falls back to JSON with escaped < when TOON text would hold a closing tag', () => {

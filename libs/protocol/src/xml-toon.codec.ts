@@ -1,3 +1,4 @@
+import { readCallBody } from './call-body';
 import { readDataBlock } from './data-block';
 import { readParam } from './param-value';
 import { cleanProse } from './prose';
@@ -11,7 +12,7 @@ import { decodeEntities, escapeAttribute, toCdata } from './xml-text';
 
 /** What an unreadable xml-toon reply is answered with; `{error}` is what could not be read. */
 export const XML_TOON_REPAIR =
-  'Your reply could not be read: {error}. Write each call as <call name="function_name"><p>param: value</p></call>; to answer the user, reply without <call>.';
+  'Your reply could not be read: {error}. Write each call as <call name="function_name">, then one param: value line per parameter, then </call>; to answer the user, reply without <call>.';
 // What is left of `<call` or `</call>` in the prose is a tag the scanner could not read.
 const UNREAD_CALL_OPENING = /<call\b/i;
 const UNREAD_CALL_CLOSING = /<\/call\b/i;
@@ -47,8 +48,18 @@ function readCall(raw: RawCall, ordinal: number): CallReading {
   if (raw.attrs.name === undefined) return { ok: false, problem: `call ${ordinal} has no name attribute` };
   if (!name) return { ok: false, problem: `call ${ordinal} has an empty function name` };
   const call: Required<ParsedCall> = { name, params: {}, raw: {} };
-  const problem = addParams(call, raw) ?? addData(call, raw) ?? addJsonBody(call, raw);
+  const problem = addBody(call, raw) ?? addParams(call, raw) ?? addData(call, raw) ?? addJsonBody(call, raw);
   return problem ? { ok: false, problem: `call ${ordinal} (${name}): ${problem}` } : { ok: true, call };
+}
+
+/** Bare `name: value` lines and TOON in the body (call-body.ts); `<p>` and `<data>` read after them win. */
+function addBody(call: Required<ParsedCall>, raw: RawCall): string | undefined {
+  if (raw.bodyText.trim().startsWith('{')) return undefined;
+  const reading = readCallBody(raw.bodyText);
+  if (!reading.ok) return reading.problem;
+  for (const [key, value] of Object.entries(reading.params)) setOwn(call.params, key, value);
+  for (const [key, text] of Object.entries(reading.raw)) setOwn(call.raw, key, text);
+  return undefined;
 }
 
 function addParams(call: Required<ParsedCall>, raw: RawCall): string | undefined {
@@ -93,9 +104,11 @@ function invalid(problem: string): ParsedReply {
 }
 
 /**
- * Renders calls the way a model should write them: scalars as `<p>name: value</p>` (in CDATA
- * when plain text would read back differently, e.g. "007" or " padded"), arrays and objects
- * in one `<data>` block. `parseXmlToonReply(encodeCalls(calls))` gives the calls back.
+ * Renders calls the way a model should write them: one `name: value` line per scalar (as
+ * `<p>name: value</p>` when a bare line would read back differently, in CDATA when plain text
+ * would too, e.g. "007" or " padded"), arrays and objects as TOON lines in the body (a `<data>`
+ * block when they would not read back there). `parseXmlToonReply(encodeCalls(calls))` gives the
+ * calls back.
  */
 export function encodeCalls(calls: ParsedCall[]): string {
   return calls.map(encodeCall).join('\n');
@@ -105,7 +118,7 @@ function encodeCall(call: ParsedCall): string {
   const lines: string[] = [];
   const structured: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(call.params)) {
-    if (SIMPLE_KEY.test(key) && isScalar(value)) lines.push(`  ${encodeParam(key, value)}`);
+    if (SIMPLE_KEY.test(key) && isScalar(value)) lines.push(encodeParam(key, value));
     else setOwn(structured, key, value);
   }
   if (Object.keys(structured).length > 0) lines.push(...encodeDataLines(structured));
@@ -114,29 +127,33 @@ function encodeCall(call: ParsedCall): string {
 }
 
 function encodeParam(key: string, value: string | number | boolean | null): string {
-  if (typeof value !== 'string') return `<p>${key}: ${String(value)}</p>`;
-  const plain = `<p>${key}: ${value}</p>`;
-  return readsBackAs(plain, key, value) ? plain : `<p>${key}: ${toCdata(value)}</p>`;
-}
-
-function readsBackAs(element: string, key: string, value: string): boolean {
-  const [raw] = readReplyStructure(tokenize(`<call name="x">${element}</call>`)).calls;
-  const reading = raw?.params.length === 1 && raw.data.length === 0 ? readParam(raw.params[0]) : undefined;
-  return reading?.ok === true && reading.key === key && reading.value === value;
+  const expected = { [key]: value };
+  const line = `${key}: ${String(value)}`;
+  if (readsBack(line, expected)) return line;
+  const plain = `<p>${line}</p>`;
+  return typeof value !== 'string' || readsBack(plain, expected) ? plain : `<p>${key}: ${toCdata(value)}</p>`;
 }
 
 /** TOON, as the prompt teaches, when it reads back exactly and holds no `<`; else JSON with `<` escaped. */
 function encodeDataLines(structured: Record<string, unknown>): string[] {
   const toon = encodeData(structured, { format: 'toon' }).text;
-  const toonIsExact = !toon.includes('<') && dataReadsBack(toon, structured);
-  if (toonIsExact) return ['  <data type="toon">', toon, '  </data>'];
+  if (!toon.includes('<')) {
+    if (readsBack(toon, structured)) return [toon];
+    if (readsBack(`<data type="toon">\n${toon}\n</data>`, structured))
+      return ['<data type="toon">', toon, '</data>'];
+  }
   const json = JSON.stringify(toJsonValue(structured)).replace(/</g, '\\u003c');
-  return ['  <data type="json">', json, '  </data>'];
+  return ['<data type="json">', json, '</data>'];
 }
 
-function dataReadsBack(text: string, value: Record<string, unknown>): boolean {
-  const reading = readDataBlock({ attrs: {}, text });
-  return reading.ok && JSON.stringify(reading.entries) === JSON.stringify(toJsonValue(value));
+/** Whether a call holding only `body` gives exactly `params` back. */
+function readsBack(body: string, params: Record<string, unknown>): boolean {
+  const reply = parseXmlToonReply(`<call name="x">\n${body}\n</call>`);
+  return (
+    reply.kind === 'calls' &&
+    reply.calls.length === 1 &&
+    JSON.stringify(reply.calls[0].params) === JSON.stringify(toJsonValue(params))
+  );
 }
 
 function isScalar(value: unknown): value is string | number | boolean | null {

@@ -124,7 +124,7 @@ describe('the repair turns', () => {
 
   it('are, in English, the text they were before they were templates', async () => {
     expect(await repairOf({ protocol: 'xml-toon' })).toBe(
-      'Your reply could not be read: a <call> tag is malformed; write <call name="function_name">. Write each call as <call name="function_name"><p>param: value</p></call>; to answer the user, reply without <call>.',
+      'Your reply could not be read: a <call> tag is malformed; write <call name="function_name">. Write each call as <call name="function_name">, then one param: value line per parameter, then </call>; to answer the user, reply without <call>.',
     );
     expect(await repairOf({ protocol: 'json-action' })).toBe(
       'Your reply could not be read: it contains no JSON object. Reply with exactly one JSON object: {"type":"action","tool":"function_name","args":{...}} or {"type":"final","answer":"..."}.',

@@ -5,7 +5,7 @@ export const CHINESE_TEMPLATES: PromptTemplates = {
   react_guide_xml_toon: `## 调用函数
 调用示例（不是真实的函数）：
 {example}
-每个参数一个 <p>名称: 值</p>；列表和对象放在 <data> 中：TOON（key[count]{fields}: 之后每行一条记录）或 type="json"。一次回复中的多个调用会并发执行。结果以 <result> 返回；其中的 <every-row> 包含表格每一行都相同的字段。要回答用户，回复中不要包含 <call>。`,
+每个参数一行 名称: 值；列表和对象写成 TOON（key[count]{fields}: 之后每行一条记录）或 JSON；多行文本写成 <p>名称: 文本</p>。一次回复中的多个调用会并发执行。结果以 <result> 返回；其中的 <every-row> 包含表格每一行都相同的字段。要回答用户，回复中不要包含 <call>。`,
   react_guide_json_action: `## 调用函数
 只回复一个 JSON 对象，不要有其他内容：
 - 调用函数：{"type":"action","tool":"function_name","args":{"param":"value"}}
@@ -26,7 +26,7 @@ export const CHINESE_TEMPLATES: PromptTemplates = {
   plan_awaiting_approval: '计划正在等待批准：',
   repair_tool_arguments: '无法读取你的回复：{error}。请重新调用该函数，并以 JSON 对象作为参数。',
   repair_reply_xml_toon:
-    '无法读取你的回复：{error}。每个调用写成 <call name="function_name"><p>名称: 值</p></call>；要回答用户，回复中不要包含 <call>。',
+    '无法读取你的回复：{error}。每个调用写成 <call name="function_name">，然后每个参数一行 名称: 值，最后 </call>；要回答用户，回复中不要包含 <call>。',
   repair_reply_json_action:
     '无法读取你的回复：{error}。只回复一个 JSON 对象：{"type":"action","tool":"function_name","args":{...}} 或 {"type":"final","answer":"..."}。',
   repair_plan:

@@ -1,0 +1,170 @@
+import { countTokens } from '../../libs/protocol/src/index';
+import { PRICE } from './billed-report';
+import { ANSWER, messageTokens, REPLY_PRIMING, transcript, type Message } from './measure';
+import type { Scenario } from './scenarios';
+
+/**
+ * Where a conversation's bill goes, part by part, on the same counting as measure.ts and the
+ * cache billed.ts runs against (OpenAI's: a request reads the previous request's prompt from the
+ * cache in whole 128-token blocks, once that is at least 1,024 tokens). Deterministic: no model.
+ */
+export type Part = 'definitions' | 'guide' | 'opening' | 'callsSent' | 'results' | 'callsWritten' | 'answer';
+export type BillSide = 'ours' | 'functionCalling';
+
+export interface PartBill {
+  /** The part's tokens, each counted once (as written or first sent). */
+  tokens: number;
+  /** Prompt tokens over every request that sent it (completion tokens for what the model wrote). */
+  billed: number;
+  /** Of `billed`, read from the cache. */
+  cached: number;
+  usd: number;
+}
+
+export type Bill = Record<Part, PartBill>;
+
+export const PARTS: Part[] = [
+  'definitions',
+  'guide',
+  'opening',
+  'callsSent',
+  'results',
+  'callsWritten',
+  'answer',
+];
+const MIN_CACHED = 1024;
+const BLOCK = 128;
+const ASSISTANT = countTokens('assistant');
+
+/** The scenarios' bills summed, part by part. */
+export function billParts(scenarios: Scenario[], side: BillSide): Bill {
+  const bill = emptyBill();
+  for (const scenario of scenarios) addScenario(bill, scenario, side);
+  return bill;
+}
+
+function addScenario(bill: Bill, scenario: Scenario, side: BillSide): void {
+  const { opening, definitions, guide, turns } = transcript(scenario, side);
+  const segments: [Part, number][] = [
+    ['definitions', definitions],
+    ['guide', guide],
+    ['opening', opening - definitions - guide],
+  ];
+  for (const part of ['definitions', 'guide', 'opening'] as const)
+    bill[part].tokens += tokenCount(segments, part);
+  let previous = 0;
+  for (let request = 0; request <= turns.length; request++) {
+    if (request > 0) {
+      const [calls, ...results] = turns[request - 1];
+      const sent: [Part, number][] = [
+        ['callsSent', messageTokens(calls)],
+        ['results', sum(results.map(messageTokens))],
+      ];
+      segments.push(...sent);
+      bill.callsSent.tokens += sent[0][1];
+      bill.results.tokens += sent[1][1];
+      addOutput(bill.callsWritten, written(calls));
+    }
+    const length = sum(segments.map(([, n]) => n)) + REPLY_PRIMING;
+    const cachedUpTo = Math.floor(previous / BLOCK) * BLOCK;
+    chargePrompt(bill, [...segments, ['opening', REPLY_PRIMING]], cachedUpTo >= MIN_CACHED ? cachedUpTo : 0);
+    previous = length;
+  }
+  addOutput(bill.answer, countTokens(ANSWER));
+}
+
+/** Each segment's tokens before `cachedUpTo` at the cached price, the rest at the full one. */
+function chargePrompt(bill: Bill, segments: [Part, number][], cachedUpTo: number): void {
+  let at = 0;
+  for (const [part, tokens] of segments) {
+    const cached = Math.max(0, Math.min(tokens, cachedUpTo - at));
+    bill[part].billed += tokens;
+    bill[part].cached += cached;
+    bill[part].usd += (cached * PRICE.cachedInput + (tokens - cached) * PRICE.input) / 1e6;
+    at += tokens;
+  }
+}
+
+function addOutput(part: PartBill, tokens: number): void {
+  part.tokens += tokens;
+  part.billed += tokens;
+  part.usd += (tokens * PRICE.output) / 1e6;
+}
+
+/** What the model wrote: the message less its opening (role and overhead). */
+function written(message: Message): number {
+  return messageTokens(message) - 3 - ASSISTANT;
+}
+
+function tokenCount(segments: [Part, number][], part: Part): number {
+  return sum(segments.filter(([p]) => p === part).map(([, n]) => n));
+}
+
+function emptyBill(): Bill {
+  return Object.fromEntries(PARTS.map((part) => [part, { tokens: 0, billed: 0, cached: 0, usd: 0 }])) as Bill;
+}
+
+export function billTotal(bill: Bill): number {
+  return sum(PARTS.map((part) => bill[part].usd));
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+const LABELS: Record<Part, string> = {
+  definitions: 'function definitions (ours: signatures; JSON FC: `tools`)',
+  guide: 'how to call (our guide and its example)',
+  opening: 'instructions, user message, message overheads',
+  callsSent: 'calls, re-sent as history',
+  results: 'results',
+  callsWritten: 'calls, as the model writes them (completion)',
+  answer: 'final answer (completion)',
+};
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const usd = (value: number) => `$${value.toFixed(5)}`;
+
+/** The breakdown of the conversations' bills, and what the part both sides must send leaves to win. */
+export function billPartsSection(conversations: Scenario[], goal: number): string[] {
+  const [ours, fc] = (['ours', 'functionCalling'] as const).map((side) => billParts(conversations, side));
+  const [oursTotal, fcTotal] = [billTotal(ours), billTotal(fc)];
+  const rows = PARTS.map(
+    (part) =>
+      `| ${LABELS[part]} | ${ours[part].tokens} / ${fc[part].tokens} | ${ours[part].billed} / ${fc[part].billed} | ` +
+      `${usd(ours[part].usd)} / ${usd(fc[part].usd)} | ${percent(ours[part].usd / oursTotal)} / ${percent(fc[part].usd / fcTotal)} |`,
+  );
+  const bounds = conversations.map((scenario) => {
+    const [o, f] = (['ours', 'functionCalling'] as const).map((side) => billParts([scenario], side));
+    return `${scenario.name.split(':')[0]} ${percent(1 - floorOf(o) / billTotal(f))}`;
+  });
+  const neededResults = goal * fcTotal - (oursTotal - ours.results.usd);
+  return [
+    '#### Where the bill goes (bench/protocol/bill-parts.ts)',
+    '',
+    `The ${conversations.length} conversations' requests taken apart, on the counting of the token tables above, the same cache`,
+    '(a request reads the previous one’s prompt in whole 128-token blocks, once that is 1,024 tokens) and the same',
+    'prices. **Tokens once**: each part as written or first sent, summed over the conversations (the definitions',
+    'once a conversation); **billed**: over every request that carried it. Ours comes to the cent of the run above;',
+    'JSON FC’s run counts ~68 tokens more a request than this (the request `@openai/agents` builds), so its bill',
+    'there is a little lower.',
+    '',
+    '| Part | tokens once, ours / JSON FC | tokens billed | USD with caching | share of the bill |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows,
+    `| **total** | | | **${usd(oursTotal)} / ${usd(fcTotal)}** | saved ${percent(1 - oursTotal / fcTotal)} |`,
+    '',
+    `- Results are ${percent(ours.results.usd / oursTotal)} of our bill and ${percent(fc.results.usd / fcTotal)} of JSON FC’s: both sides send them, new (uncached)`,
+    `  once and cached in every later request. TOON makes ours ${percent(1 - ours.results.usd / fc.results.usd)} cheaper; a result that is not a table`,
+    '  (logs of varying shape, a configuration) costs what its JSON costs, plus our envelope.',
+    '- Best achievable: with every other part of ours free (no definitions, no guide, calls costing nothing), ours',
+    `  still pays its results, the opening and the answer: at most ${percent(1 - floorOf(ours) / fcTotal)} below JSON FC over the ${conversations.length}`,
+    `  (${bounds.join(', ')}). The ${percent(goal)} goal is out of reach by construction: with the other`,
+    `  parts as they are it needs our results at ${usd(Math.max(0, neededResults))} (now ${usd(ours.results.usd)}), ${percent(1 - Math.max(0, neededResults) / fc.results.usd)} below JSON FC’s.`,
+  ];
+}
+
+/** What ours cannot avoid: the results, the opening and the final answer. */
+function floorOf(bill: Bill): number {
+  return bill.results.usd + bill.opening.usd + bill.answer.usd;
+}

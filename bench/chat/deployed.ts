@@ -96,7 +96,7 @@ export async function measureDeployed(
 }
 
 /** One chat turn through the gateway; `onUnavailable` is told when its `add` call got `unavailable`. */
-function platformTurn(gateway: string, onUnavailable: () => void) {
+export function platformTurn(gateway: string, onUnavailable: () => void) {
   return async (i: number, state: { sessionId?: string } = {}) => {
     const res = await fetch(`${gateway}/api/v1/chat`, {
       method: 'POST',

@@ -3,8 +3,14 @@ export const DAY_COUNTER_TTL_MS = 2 * 86_400_000;
 
 /** The UTC day `now` falls in, as the counters of a key's day are named by it. */
 export function utcDay(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
+  // named once a day, not twice a request (each a Date and its ISO string)
+  const day = Math.floor(now / DAY_MS);
+  if (day !== named.day) named = { day, name: new Date(now).toISOString().slice(0, 10) };
+  return named.name;
 }
+
+const DAY_MS = 86_400_000;
+let named = { day: Number.NaN, name: '' };
 
 /** The counter of a key's USD spend on the day `now` falls in (UTC). */
 export function spendKeyOf(keyId: string, now: number): string {

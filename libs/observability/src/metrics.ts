@@ -64,7 +64,11 @@ export const Metrics = {
       'protocol',
     ]),
   tokensSaved: () =>
-    counter('ac_tokens_saved_total', 'Prompt tokens the TOON encoding saved against compact JSON.', []),
+    counter(
+      'ac_tokens_saved_total',
+      "Prompt tokens function results' data encoding saved against compact JSON of the same data, from the encoder's own comparison of its candidates (the model's tokenizer).",
+      [],
+    ),
   runJournalUnwritten: () =>
     counter(
       'ac_run_journal_unwritten_total',

@@ -16,7 +16,9 @@ export function encodeResult(
   const data = content.data === undefined ? undefined : encodeData(content.data, options);
   const whole = renderSuccess(name, { message: content.message, data, markdown: content.markdown });
   if (options.maxLength === undefined || whole.length <= options.maxLength) return whole;
-  return fitSuccess(name, content, { ...options, maxLength: options.maxLength });
+  // the saving was told for the whole data; the cut's own encodings are not told again
+  const { onSaved: _told, ...fitting } = options;
+  return fitSuccess(name, content, { ...fitting, maxLength: options.maxLength });
 }
 
 /** A failed call; with `maxLength`, a long message is cut at a word boundary. */

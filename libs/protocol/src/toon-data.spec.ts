@@ -33,6 +33,25 @@ describe('encodeData', () => {
     expect(data.text).toBe('{"at":"1970-01-01T00:00:00.000Z","big":"1180591620717411303424","small":5}');
   });
 
+  it("tells what the chosen encoding saves against compact JSON, from the choice's own counts", () => {
+    const told: number[] = [];
+    const onSaved = (saved: () => number) => told.push(saved());
+    const json = (value: unknown) => countTokens(JSON.stringify(value));
+    const irregular = { total: 2, users: [{ id: 1, tags: ['a'] }, { id: 2 }] };
+    const chosen = encodeData(irregular, { onSaved });
+    const folded = encodeData(
+      rows.map((r) => ({ ...r, team: 'core' })),
+      { onSaved },
+    );
+    expect(folded.common).toEqual({ team: 'core' });
+    const foldedCost = countTokens(folded.text) + countTokens(`  <every-row>team: core</every-row>\n`);
+    expect(told).toEqual([json(irregular) - countTokens(chosen.text), expect.any(Number)]);
+    expect(told[1]).toBe(json(rows.map((r) => ({ ...r, team: 'core' }))) - foldedCost);
+    expect(told[1]).toBeGreaterThan(0);
+    encodeData(irregular, { format: 'json', onSaved });
+    expect(told).toHaveLength(2);
+  });
+
   it('encodes undefined as null rather than failing', () => {
     expect(encodeData(undefined)).toEqual({ type: 'json', text: 'null' });
   });

@@ -16,13 +16,24 @@ import type { DataEncodingOptions, EncodedData } from './types';
  */
 export function encodeData(value: unknown, options: DataEncodingOptions = {}): EncodedData {
   const plain = toJsonValue(value);
+  const { model, onSaved } = options;
   const format = options.format ?? 'auto';
   const json: EncodedData = { type: 'json', text: JSON.stringify(plain) };
   if (format === 'json') return json;
   const toon = toonCandidates(plain);
-  if (format === 'toon') return cheapest(toon, options.model);
-  if (isUniformTable(plain)) return cheapest([...toon, ...foldedCandidates(plain)], options.model);
-  return cheapest([json, ...toon], options.model);
+  const choice =
+    format === 'toon'
+      ? cheapest(toon, model)
+      : isUniformTable(plain)
+        ? cheapest([...toon, ...foldedCandidates(plain)], model)
+        : cheapest([json, ...toon], model);
+  if (onSaved) {
+    const { chosen, cost } = choice;
+    // JSON among the candidates: its count is known; otherwise counted only when asked
+    onSaved(() => (choice.json ?? tokensOf(json, model)) - cost);
+    return chosen;
+  }
+  return choice.chosen;
 }
 
 function toonCandidates(plain: unknown): EncodedData[] {
@@ -42,9 +53,15 @@ function foldedCandidates(table: unknown): EncodedData[] {
   return toonCandidates(folded.rows).map((candidate) => ({ ...candidate, common: folded.common }));
 }
 
-function cheapest(candidates: EncodedData[], model: string | undefined): EncodedData {
+/** The cheapest candidate, its cost in tokens, and compact JSON's when JSON was a candidate. */
+function cheapest(
+  candidates: EncodedData[],
+  model: string | undefined,
+): { chosen: EncodedData; cost: number; json?: number } {
   const costs = candidates.map((candidate) => tokensOf(candidate, model));
-  return candidates[costs.indexOf(Math.min(...costs))];
+  const cost = Math.min(...costs);
+  const json = candidates[0].type === 'json' ? costs[0] : undefined;
+  return { chosen: candidates[costs.indexOf(cost)], cost, ...(json === undefined ? {} : { json }) };
 }
 
 function tokensOf(candidate: EncodedData, model: string | undefined): number {

@@ -76,6 +76,13 @@ export interface DataEncodingOptions {
   format?: DataFormat | 'auto';
   /** Model whose tokenizer decides "cheaper"; o200k_base when omitted. */
   model?: string;
+  /**
+   * Told what the chosen encoding saves against compact JSON of the same data, in tokens (0 when
+   * JSON was chosen), as a function to call when convenient: where JSON was one of the candidates
+   * it only subtracts the counts the choice made; for a uniform table or `format: 'toon'` (JSON
+   * not compared) it encodes the data as JSON and counts it then. Not told for `format: 'json'`.
+   */
+  onSaved?: (saved: () => number) => void;
 }
 
 export interface ResultEncodingOptions extends DataEncodingOptions {

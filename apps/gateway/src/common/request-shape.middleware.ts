@@ -4,6 +4,8 @@ import { AppError, BadRequestError, MAX_JSON_DEPTH, nestedDeeperThan } from '@ap
 import { baseUrlOf, type ErrorShapes } from './error-shapes';
 
 export const JSON_TYPES = ['application/json', 'application/*+json'];
+/** What clients send nearly always: taken as JSON without parsing the media type (`req.is`). */
+const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
 
 /** The bits of express's router (v2) read here: its layers and, on a route's layer, the route. */
 interface RouteLayer {
@@ -30,7 +32,7 @@ export function sendError(
 export const jsonBodiesOnly = (shapes: ErrorShapes) => (req: Request, res: Response, next: NextFunction) => {
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody || req.is(JSON_TYPES)) return next();
+  if (!hasBody || PLAIN_JSON.has(req.headers['content-type'] ?? '') || req.is(JSON_TYPES)) return next();
   const sent = req.headers['content-type']
     ? `content-type: ${req.headers['content-type']}`
     : 'no content-type';
@@ -52,6 +54,8 @@ export const jsonNotTooDeep = (shapes: ErrorShapes) => (req: Request, res: Respo
   sendError(shapes, req, res, error);
 };
 
+const SERVED_KEPT = 1_000;
+
 /**
  * 405 with an `Allow` header for a path that exists with other methods (Nest would answer 404
  * "Cannot PUT"). The routes are read from express's router, where Nest adds them at start-up after
@@ -59,13 +63,15 @@ export const jsonNotTooDeep = (shapes: ErrorShapes) => (req: Request, res: Respo
  * request that one of its method's routes serves is matched against those routes only.
  */
 export function methodNotAllowed(app: NestExpressApplication, shapes: ErrorShapes) {
-  let index: { size: number; routes: RouteLayer[]; byMethod: Map<string, RouteLayer[]> } | undefined;
+  let index:
+    | { size: number; routes: RouteLayer[]; byMethod: Map<string, RouteLayer[]>; served: Set<string> }
+    | undefined;
   const routesOf = () => {
     const { stack } = (app.getHttpAdapter().getInstance() as unknown as { router: { stack: RouteLayer[] } })
       .router;
     if (index?.size !== stack.length) {
       const routes = stack.filter((layer) => layer.route);
-      index = { size: stack.length, routes, byMethod: new Map() };
+      index = { size: stack.length, routes, byMethod: new Map(), served: new Set() };
     }
     return index;
   };
@@ -76,8 +82,19 @@ export function methodNotAllowed(app: NestExpressApplication, shapes: ErrorShape
       byMethod.set(method, (serving = routes.filter((layer) => layer.route!._handlesMethod(method))));
     return serving;
   };
+  // A method and path found served, kept (bounded: paths with ids in them are many), so a route's
+  // patterns are not matched twice a request, here and by the router.
+  const isServed = (method: string, path: string) => {
+    const { served } = routesOf();
+    const key = `${method} ${path}`;
+    if (served.has(key)) return true;
+    if (!servingMethod(method).some((layer) => layer.match(path))) return false;
+    if (served.size >= SERVED_KEPT) served.clear();
+    served.add(key);
+    return true;
+  };
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (servingMethod(req.method).some((layer) => layer.match(req.path))) return next();
+    if (isServed(req.method, req.path)) return next();
     const matching = routesOf().routes.filter((layer) => layer.match(req.path));
     if (matching.length === 0) return next();
     const allow = [...new Set(matching.flatMap((layer) => layer.route!._methods()))].sort();

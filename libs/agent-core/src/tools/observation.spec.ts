@@ -59,6 +59,20 @@ describe('successObservation', () => {
 });
 
 describe('errorObservation', () => {
+  it('tells the tokens saved against compact JSON once, after the step, for a result that was cut too', async () => {
+    const told: number[] = [];
+    const text = successObservation(
+      'delay_list',
+      { data: tasks },
+      { maxLen: 4_000, definition: delayList, onTokensSaved: (tokens) => told.push(tokens) },
+    );
+    expect(text.length).toBeLessThanOrEqual(4_000);
+    expect(told).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeGreaterThan(0);
+  });
+
   it('cuts a long message at a word and keeps the element closed', () => {
     const text = errorObservation('f', 'word '.repeat(200), 200);
     expect(text.length).toBeLessThanOrEqual(200);

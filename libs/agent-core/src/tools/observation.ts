@@ -1,5 +1,5 @@
 import type { FunctionDefinition, FunctionResult } from '@app/contracts';
-import { countTokens, encodeError, encodeResult, type ResultPaging } from '@app/protocol';
+import { encodeError, encodeResult, type ResultPaging } from '@app/protocol';
 
 export interface ObservationOptions {
   /** The profile's `observation_max_len`. */
@@ -9,7 +9,10 @@ export interface ObservationOptions {
   definition?: FunctionDefinition;
   /** The parameters the call ran with. */
   args?: Record<string, unknown>;
-  /** Told the tokens the chosen encoding saved against compact JSON (`ac_tokens_saved_total`). */
+  /**
+   * Told the tokens the chosen encoding of the result's data saved against compact JSON of the same
+   * data (`ac_tokens_saved_total`), from the encoder's own comparison.
+   */
   onTokensSaved?: (tokens: number) => void;
 }
 
@@ -24,28 +27,25 @@ export function successObservation(
   result: FunctionResult,
   options: ObservationOptions,
 ): string {
-  const { maxLen, model } = options;
-  const whole = encodeResult(name, result, { model });
-  // A metric only: counted once the turn has moved on (it encodes and tokenizes the result again),
-  // and never at the cost of the process: a result it cannot encode is left uncounted.
-  if (result.data !== undefined && options.onTokensSaved)
-    setImmediate(() => {
-      try {
-        countSavedTokens(whole, encodeResult(name, result, { model, format: 'json' }), options);
-      } catch {
-        // uncounted
-      }
-    });
+  const { maxLen, model, onTokensSaved } = options;
+  // A metric only: the encoder's own comparison of its candidates, read once the turn has moved on
+  // (for a table, JSON was not a candidate: encoded and counted then), and never at the cost of the
+  // process: a saving it cannot count is left uncounted.
+  const onSaved = onTokensSaved
+    ? (saved: () => number) =>
+        setImmediate(() => {
+          try {
+            const tokens = saved();
+            if (tokens > 0) onTokensSaved(tokens);
+          } catch {
+            // uncounted
+          }
+        })
+    : undefined;
+  const whole = encodeResult(name, result, { model, ...(onSaved ? { onSaved } : {}) });
   if (whole.length <= maxLen) return whole;
   const paging = pagingOf(options.definition, options.args);
   return encodeResult(name, result, { model, maxLength: maxLen, ...(paging ? { paging } : {}) });
-}
-
-/** What the chosen encoding saved against compact JSON in the same envelope. */
-function countSavedTokens(encoded: string, asJson: string, options: ObservationOptions): void {
-  if (encoded === asJson) return;
-  const saved = countTokens(asJson, options.model) - countTokens(encoded, options.model);
-  if (saved > 0) options.onTokensSaved?.(saved);
 }
 
 export function errorObservation(name: string, message: string, maxLen: number): string {

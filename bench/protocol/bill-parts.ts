@@ -179,7 +179,7 @@ export function billPartsSection(conversations: Scenario[], goal: number): strin
     '',
     `- Results’ content is ${percent(ours.results.usd / oursTotal)} of our bill and ${percent(fc.results.usd / fcTotal)} of JSON FC’s: both sides send it, new`,
     `  (uncached) once and cached in every later request. TOON makes ours ${percent(1 - ours.results.usd / fc.results.usd)} cheaper; a result that is not`,
-    '  a table (logs of varying shape, a configuration: the incident’s) costs what its JSON costs.',
+    '  a table (a configuration, one object) costs what its JSON costs.',
     '- **Best achievable**: with every other part of ours free (no definitions, guide, envelopes or calls), ours',
     `  still pays its results’ content, the opening and the answer: at most ${percent(1 - floorOf(ours) / fcTotal)} below JSON FC over the`,
     `  ${conversations.length}. The ${percent(goal)} goal is out of reach by construction; with the other parts as they are it needs the`,

@@ -177,6 +177,10 @@ function tableSection(corpus: CorpusTokens): string[] {
     '  that is cheaper. Tables without such fields save what TOON saves: the keys said once.',
     '- ISO timestamps stay quoted: TOON requires a string holding `:` to be quoted, and an unquoted timestamp in the',
     '  first column would read as a `key: value` line, so the block would not decode.',
+    '- Rows of one kind whose fields vary (the log entries: `request_id` in some, `error: {code, retry}` in a few) are one',
+    '  table too, `<data type="toon" absent="~">`: the union of the fields as columns, an object’s fields as',
+    '  `parent.child` columns, `~` where a row lacks the field; offered only where it reads back exactly and costs fewer',
+    '  tokens than JSON (libs/protocol/src/sparse-table.ts).',
   ];
 }
 

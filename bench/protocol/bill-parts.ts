@@ -148,7 +148,12 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const usd = (value: number) => `$${value.toFixed(5)}`;
 
 /** The breakdown of the conversations' bills, and what the part both sides must send leaves to win. */
-export function billPartsSection(conversations: Scenario[], goal: number): string[] {
+export function billPartsSection(
+  conversations: Scenario[],
+  goal: number,
+  suite: Scenario[],
+  uncachedGoal: number,
+): string[] {
   const [ours, fc] = SIDES.map((side) => billParts(conversations, side));
   const [oursTotal, fcTotal] = [billTotal(ours), billTotal(fc)];
   const rows = PARTS.map(
@@ -184,6 +189,25 @@ export function billPartsSection(conversations: Scenario[], goal: number): strin
     `  still pays its results’ content, the opening and the answer: at most ${percent(1 - floorOf(ours) / fcTotal)} below JSON FC over the`,
     `  ${conversations.length}. The ${percent(goal)} goal is out of reach by construction; with the other parts as they are it needs the`,
     `  results’ content at ${usd(neededContent)} (now ${usd(ours.results.usd)}), ${percent(1 - neededContent / fc.results.usd)} below JSON FC’s.`,
+    ...uncachedNote(suite, uncachedGoal),
+  ];
+}
+
+const PROMPT_PARTS: Part[] = ['definitions', 'guide', 'opening', 'callsSent', 'envelopes', 'results'];
+
+/** The whole suite's prompt tokens by part, and what the uncached goal would take off. */
+function uncachedNote(suite: Scenario[], goal: number): string[] {
+  const [ours, fc] = SIDES.map((side) => billParts(suite, side));
+  const [oursPrompt, fcPrompt] = [ours, fc].map((bill) => sum(PROMPT_PARTS.map((part) => bill[part].billed)));
+  const requests = sum(suite.map((scenario) => scenario.steps.length + 1));
+  const system = ours.definitions.billed + ours.guide.billed;
+  const over = oursPrompt - (1 - goal) * fcPrompt;
+  return [
+    `- **Whole suite, prompt tokens uncached** (goal ${percent(goal)} fewer): ours ${oursPrompt} against ${fcPrompt}, ${percent(1 - oursPrompt / fcPrompt)} fewer on`,
+    `  this count (the token tables’; the run above counts JSON FC’s \`"strict": false\` too). Of ours, the definitions and the guide, paid by each of the ${requests} requests, are ${system} (${percent(system / oursPrompt)}),`,
+    `  results’ content ${ours.results.billed} (${percent(ours.results.billed / oursPrompt)}), envelopes ${ours.envelopes.billed}. The goal needs ${Math.max(0, Math.ceil(over))} tokens fewer:`,
+    `  ${Math.ceil(Math.max(0, over) / requests)} off every request’s system prompt (now ${Math.round(system / requests)} tokens of definitions and guide), or the`,
+    `  results’ content ${percent(Math.max(0, over) / ours.results.billed)} smaller.`,
   ];
 }
 

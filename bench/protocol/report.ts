@@ -14,9 +14,9 @@ import { FUNCTIONS } from './functions';
 import { DEFINITION_BUDGET } from './measure';
 import type { ParserScore } from './parser-choice';
 import type { BilledScenario } from './billed';
-import { BILLED_USD_SAVING_GOAL, billedSection, sessionSection } from './billed-report';
+import { BILLED_USD_SAVING_GOAL, billedSection, sessionSection, UNCACHED_SAVING_GOAL } from './billed-report';
 import { billPartsSection } from './bill-parts';
-import { CONVERSATIONS } from './scenarios';
+import { CONVERSATIONS, RESULT_SCENARIOS } from './scenarios';
 import { CONTEXT_WINDOW, SESSION_TURNS, type SessionBill } from './session-cache';
 
 export interface Machine {
@@ -59,7 +59,12 @@ export function renderReport(
     '',
     ...billedSection(bill.billed),
     '',
-    ...billPartsSection(CONVERSATIONS, BILLED_USD_SAVING_GOAL),
+    ...billPartsSection(
+      CONVERSATIONS,
+      BILLED_USD_SAVING_GOAL,
+      [...RESULT_SCENARIOS, ...CONVERSATIONS],
+      UNCACHED_SAVING_GOAL,
+    ),
     '',
     ...sessionSection(bill.session, SESSION_TURNS, CONTEXT_WINDOW),
     '',

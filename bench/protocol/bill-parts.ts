@@ -187,7 +187,7 @@ export function billPartsSection(
     '  a table (a configuration, one object) costs what its JSON costs.',
     '- **Best achievable**: with every other part of ours free (no definitions, guide, envelopes or calls), ours',
     `  still pays its results’ content, the opening and the answer: at most ${percent(1 - floorOf(ours) / fcTotal)} below JSON FC over the`,
-    `  ${conversations.length}. The ${percent(goal)} goal is out of reach by construction; with the other parts as they are it needs the`,
+    `  ${conversations.length} conversations. The ${percent(goal)} goal is out of reach by construction; with the other parts as they are it needs the`,
     `  results’ content at ${usd(neededContent)} (now ${usd(ours.results.usd)}), ${percent(1 - neededContent / fc.results.usd)} below JSON FC’s.`,
     ...uncachedNote(suite, uncachedGoal),
   ];

@@ -25,6 +25,14 @@ describe('parameters as bare lines in a call body', () => {
     expect(call.raw).toMatchObject({ lines: '80', force: 'true', code: '007' });
   });
 
+  it('reads a list or an object written as JSON on its line', () => {
+    const reply = '<call name="f">\nfiles: ["a.log", "b.log"]\noptions: {"dry_run": true}\n</call>';
+    expect(onlyCall(parseXmlToonReply(reply)).params).toEqual({
+      files: ['a.log', 'b.log'],
+      options: { dry_run: true },
+    });
+  });
+
   it('reads a value in double quotes as the string inside them, raw text included', () => {
     const call = onlyCall(
       parseXmlToonReply('<call name="f">\nmessage: "Hello, \\"world\\": 42"\nid: "42"\n</call>'),

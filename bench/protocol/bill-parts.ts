@@ -1,6 +1,7 @@
 import { commonFieldsText } from '../../libs/protocol/src/common-fields';
-import { countTokens, encodeData } from '../../libs/protocol/src/index';
+import { countTokens, describeFunctions, encodeData } from '../../libs/protocol/src/index';
 import { PRICE } from './billed-report';
+import { FUNCTIONS } from './functions';
 import { ANSWER, messageTokens, REPLY_PRIMING, transcript, type Message } from './measure';
 import type { Scenario, StepResult } from './scenarios';
 
@@ -202,12 +203,16 @@ function uncachedNote(suite: Scenario[], goal: number): string[] {
   const requests = sum(suite.map((scenario) => scenario.steps.length + 1));
   const system = ours.definitions.billed + ours.guide.billed;
   const over = oursPrompt - (1 - goal) * fcPrompt;
+  const full = describeFunctions(FUNCTIONS);
+  const brief = describeFunctions(FUNCTIONS, { budget: countTokens(full) - 1 });
   return [
     `- **Whole suite, prompt tokens uncached** (goal ${percent(goal)} fewer): ours ${oursPrompt} against ${fcPrompt}, ${percent(1 - oursPrompt / fcPrompt)} fewer on`,
     `  this count (the token tables’; the run above counts JSON FC’s \`"strict": false\` too). Of ours, the definitions and the guide, paid by each of the ${requests} requests, are ${system} (${percent(system / oursPrompt)}),`,
     `  results’ content ${ours.results.billed} (${percent(ours.results.billed / oursPrompt)}), envelopes ${ours.envelopes.billed}. The goal needs ${Math.max(0, Math.ceil(over))} tokens fewer:`,
     `  ${Math.ceil(Math.max(0, over) / requests)} off every request’s system prompt (now ${Math.round(system / requests)} tokens of definitions and guide), or the`,
-    `  results’ content ${percent(Math.max(0, over) / ours.results.billed)} smaller.`,
+    `  results’ content ${percent(Math.max(0, over) / ours.results.billed)} smaller. The one-line listing the definition budget falls back to`,
+    `  takes the ${FUNCTIONS.length} functions from ${countTokens(full)} to ${countTokens(brief)} tokens, but then each function costs a \`function_describe\``,
+    '  call before its first use (a request more, its answer re-sent in every later one); not measured here.',
   ];
 }
 

@@ -44,6 +44,7 @@ describe('rows whose fields vary, as one table', () => {
         { a: 1, o: 2 },
         { a: 2, o: { x: 1 } },
       ], // a field both a value and an object
+      [{ a: 1 }, { b: 2 }, { c: 3 }], // mostly absent cells: rows of different kinds
     ];
     for (const value of cases) expect(flattenRows(value), JSON.stringify(value)).toBeUndefined();
     expect(

@@ -17,7 +17,7 @@ export function flattenRows(value: unknown): Row[] | undefined {
   if (!Array.isArray(value) || value.length < 2 || !value.every(isPlainObject)) return undefined;
   const rows = value as Row[];
   const columns = columnsOf(rows);
-  if (!columns) return undefined;
+  if (!columns || columns.length * rows.length > MAX_CELLS_PER_FIELD * fieldCount(rows)) return undefined;
   const flat = rows.map((row) => {
     const out: Row = {};
     for (const column of columns) setOwn(out, column, cellOf(row, column));
@@ -26,6 +26,19 @@ export function flattenRows(value: unknown): Row[] | undefined {
   const holdsAbsent = flat.some((row) => Object.values(row).includes(ABSENT));
   if (!holdsAbsent && !columns.some((column) => column.includes('.'))) return undefined;
   return JSON.stringify(expandRows(flat)) === JSON.stringify(rows) ? flat : undefined;
+}
+
+/**
+ * Rows of different kinds (or maps keyed by id) would make a table of mostly `~`, and a candidate
+ * as large as that is costly just to count: at most half the cells may be absent.
+ */
+const MAX_CELLS_PER_FIELD = 2;
+
+function fieldCount(rows: Row[]): number {
+  let count = 0;
+  for (const row of rows)
+    for (const value of Object.values(row)) count += isPlainObject(value) ? Object.keys(value).length : 1;
+  return count;
 }
 
 /** The inverse of `flattenRows`: `~` cells dropped, `parent.child` columns put back in `parent`. */

@@ -1,14 +1,17 @@
-import { countTokens } from '../../libs/protocol/src/index';
+import { commonFieldsText } from '../../libs/protocol/src/common-fields';
+import { countTokens, describeFunctions, encodeData } from '../../libs/protocol/src/index';
 import { PRICE } from './billed-report';
+import { FUNCTIONS } from './functions';
 import { ANSWER, messageTokens, REPLY_PRIMING, transcript, type Message } from './measure';
-import type { Scenario } from './scenarios';
+import type { Scenario, StepResult } from './scenarios';
 
 /**
  * Where a conversation's bill goes, part by part, on the same counting as measure.ts and the
  * cache billed.ts runs against (OpenAI's: a request reads the previous request's prompt from the
  * cache in whole 128-token blocks, once that is at least 1,024 tokens). Deterministic: no model.
  */
-export type Part = 'definitions' | 'guide' | 'opening' | 'callsSent' | 'results' | 'callsWritten' | 'answer';
+export type Part =
+  'definitions' | 'guide' | 'opening' | 'callsSent' | 'envelopes' | 'results' | 'callsWritten' | 'answer';
 export type BillSide = 'ours' | 'functionCalling';
 
 export interface PartBill {
@@ -28,6 +31,7 @@ export const PARTS: Part[] = [
   'guide',
   'opening',
   'callsSent',
+  'envelopes',
   'results',
   'callsWritten',
   'answer',
@@ -56,13 +60,14 @@ function addScenario(bill: Bill, scenario: Scenario, side: BillSide): void {
   for (let request = 0; request <= turns.length; request++) {
     if (request > 0) {
       const [calls, ...results] = turns[request - 1];
+      const content = sum(scenario.steps[request - 1].results.map((result) => contentTokens(result, side)));
       const sent: [Part, number][] = [
         ['callsSent', messageTokens(calls)],
-        ['results', sum(results.map(messageTokens))],
+        ['envelopes', sum(results.map(messageTokens)) - content],
+        ['results', content],
       ];
       segments.push(...sent);
-      bill.callsSent.tokens += sent[0][1];
-      bill.results.tokens += sent[1][1];
+      for (const [part, tokens] of sent) bill[part].tokens += tokens;
       addOutput(bill.callsWritten, written(calls));
     }
     const length = sum(segments.map(([, n]) => n)) + REPLY_PRIMING;
@@ -71,6 +76,23 @@ function addScenario(bill: Bill, scenario: Scenario, side: BillSide): void {
     previous = length;
   }
   addOutput(bill.answer, countTokens(ANSWER));
+}
+
+/**
+ * A result's own content, without what wraps it: the data as each side writes it (ours: TOON or
+ * JSON, with `<every-row>`'s fields; JSON FC: its JSON), the message, the Markdown, the error.
+ * Tokens merging across a piece's edge make this exact to a token or so a piece.
+ */
+function contentTokens(result: StepResult, side: BillSide): number {
+  if (!result.ok) return countTokens(result.error);
+  const { data, message, markdown } = result.content;
+  const texts = [message ?? '', markdown ?? ''];
+  if (data !== undefined && side === 'functionCalling') texts.push(JSON.stringify(data));
+  else if (data !== undefined) {
+    const encoded = encodeData(data);
+    texts.push(encoded.text, encoded.common ? commonFieldsText(encoded.common) : '');
+  }
+  return sum(texts.map((text) => (text ? countTokens(text) : 0)));
 }
 
 /** Each segment's tokens before `cachedUpTo` at the cached price, the rest at the full one. */
@@ -117,7 +139,8 @@ const LABELS: Record<Part, string> = {
   guide: 'how to call (our guide and its example)',
   opening: 'instructions, user message, message overheads',
   callsSent: 'calls, re-sent as history',
-  results: 'results',
+  envelopes: 'results’ envelopes (ours: tags, names, status; JSON FC: tool messages, JSON keys)',
+  results: 'results’ content (data, message, Markdown, error)',
   callsWritten: 'calls, as the model writes them (completion)',
   answer: 'final answer (completion)',
 };
@@ -126,42 +149,83 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const usd = (value: number) => `$${value.toFixed(5)}`;
 
 /** The breakdown of the conversations' bills, and what the part both sides must send leaves to win. */
-export function billPartsSection(conversations: Scenario[], goal: number): string[] {
-  const [ours, fc] = (['ours', 'functionCalling'] as const).map((side) => billParts(conversations, side));
+export function billPartsSection(
+  conversations: Scenario[],
+  goal: number,
+  suite: Scenario[],
+  uncachedGoal: number,
+): string[] {
+  const [ours, fc] = SIDES.map((side) => billParts(conversations, side));
   const [oursTotal, fcTotal] = [billTotal(ours), billTotal(fc)];
   const rows = PARTS.map(
     (part) =>
       `| ${LABELS[part]} | ${ours[part].tokens} / ${fc[part].tokens} | ${ours[part].billed} / ${fc[part].billed} | ` +
       `${usd(ours[part].usd)} / ${usd(fc[part].usd)} | ${percent(ours[part].usd / oursTotal)} / ${percent(fc[part].usd / fcTotal)} |`,
   );
-  const bounds = conversations.map((scenario) => {
-    const [o, f] = (['ours', 'functionCalling'] as const).map((side) => billParts([scenario], side));
-    return `${scenario.name.split(':')[0]} ${percent(1 - floorOf(o) / billTotal(f))}`;
-  });
-  const neededResults = goal * fcTotal - (oursTotal - ours.results.usd);
+  const neededContent = Math.max(0, goal * fcTotal - (oursTotal - ours.results.usd));
   return [
     '#### Where the bill goes (bench/protocol/bill-parts.ts)',
     '',
     `The ${conversations.length} conversations' requests taken apart, on the counting of the token tables above, the same cache`,
     '(a request reads the previous one’s prompt in whole 128-token blocks, once that is 1,024 tokens) and the same',
     'prices. **Tokens once**: each part as written or first sent, summed over the conversations (the definitions',
-    'once a conversation); **billed**: over every request that carried it. Ours comes to the cent of the run above;',
-    'JSON FC’s run counts ~68 tokens more a request than this (the request `@openai/agents` builds), so its bill',
-    'there is a little lower.',
+    'once a conversation); **billed**: over every request that carried it. A result’s content and its envelope are',
+    'told apart to a token or so a result. Ours comes within 0.5% of the run above (a token more or less moves a',
+    '128-token block in or out of the cache); JSON FC’s run sends 64 tokens more a request (`"strict": false` in',
+    'each tool, as `@openai/agents` writes them), hence its higher bill and our larger saving there.',
     '',
     '| Part | tokens once, ours / JSON FC | tokens billed | USD with caching | share of the bill |',
     '| --- | ---: | ---: | ---: | ---: |',
     ...rows,
     `| **total** | | | **${usd(oursTotal)} / ${usd(fcTotal)}** | saved ${percent(1 - oursTotal / fcTotal)} |`,
     '',
-    `- Results are ${percent(ours.results.usd / oursTotal)} of our bill and ${percent(fc.results.usd / fcTotal)} of JSON FC’s: both sides send them, new (uncached)`,
-    `  once and cached in every later request. TOON makes ours ${percent(1 - ours.results.usd / fc.results.usd)} cheaper; a result that is not a table`,
-    '  (logs of varying shape, a configuration) costs what its JSON costs, plus our envelope.',
-    '- Best achievable: with every other part of ours free (no definitions, no guide, calls costing nothing), ours',
-    `  still pays its results, the opening and the answer: at most ${percent(1 - floorOf(ours) / fcTotal)} below JSON FC over the ${conversations.length}`,
-    `  (${bounds.join(', ')}). The ${percent(goal)} goal is out of reach by construction: with the other`,
-    `  parts as they are it needs our results at ${usd(Math.max(0, neededResults))} (now ${usd(ours.results.usd)}), ${percent(1 - Math.max(0, neededResults) / fc.results.usd)} below JSON FC’s.`,
+    '| Conversation | results’ content, ours / JSON FC | everything else | saved | best achievable |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...conversations.map(conversationRow),
+    '',
+    `- Results’ content is ${percent(ours.results.usd / oursTotal)} of our bill and ${percent(fc.results.usd / fcTotal)} of JSON FC’s: both sides send it, new`,
+    `  (uncached) once and cached in every later request. TOON makes ours ${percent(1 - ours.results.usd / fc.results.usd)} cheaper; a result that is not`,
+    '  a table (a configuration, one object) costs what its JSON costs.',
+    '- **Best achievable**: with every other part of ours free (no definitions, guide, envelopes or calls), ours',
+    `  still pays its results’ content, the opening and the answer: at most ${percent(1 - floorOf(ours) / fcTotal)} below JSON FC over the`,
+    `  ${conversations.length} conversations. The ${percent(goal)} goal is out of reach by construction; with the other parts as they are it needs the`,
+    `  results’ content at ${usd(neededContent)} (now ${usd(ours.results.usd)}), ${percent(1 - neededContent / fc.results.usd)} below JSON FC’s.`,
+    ...uncachedNote(suite, uncachedGoal),
   ];
+}
+
+const PROMPT_PARTS: Part[] = ['definitions', 'guide', 'opening', 'callsSent', 'envelopes', 'results'];
+
+/** The whole suite's prompt tokens by part, and what the uncached goal would take off. */
+function uncachedNote(suite: Scenario[], goal: number): string[] {
+  const [ours, fc] = SIDES.map((side) => billParts(suite, side));
+  const [oursPrompt, fcPrompt] = [ours, fc].map((bill) => sum(PROMPT_PARTS.map((part) => bill[part].billed)));
+  const requests = sum(suite.map((scenario) => scenario.steps.length + 1));
+  const system = ours.definitions.billed + ours.guide.billed;
+  const over = oursPrompt - (1 - goal) * fcPrompt;
+  const full = describeFunctions(FUNCTIONS);
+  const brief = describeFunctions(FUNCTIONS, { budget: countTokens(full) - 1 });
+  return [
+    `- **Whole suite, prompt tokens uncached** (goal ${percent(goal)} fewer): ours ${oursPrompt} against ${fcPrompt}, ${percent(1 - oursPrompt / fcPrompt)} fewer on`,
+    `  this count (the token tables’; the run above counts JSON FC’s \`"strict": false\` too). Of ours, the definitions and the guide, paid by each of the ${requests} requests, are ${system} (${percent(system / oursPrompt)}),`,
+    `  results’ content ${ours.results.billed} (${percent(ours.results.billed / oursPrompt)}), envelopes ${ours.envelopes.billed}. The goal needs ${Math.max(0, Math.ceil(over))} tokens fewer:`,
+    `  ${Math.ceil(Math.max(0, over) / requests)} off every request’s system prompt (now ${Math.round(system / requests)} tokens of definitions and guide), or the`,
+    `  results’ content ${percent(Math.max(0, over) / ours.results.billed)} smaller. The one-line listing the definition budget falls back to`,
+    `  takes the ${FUNCTIONS.length} functions from ${countTokens(full)} to ${countTokens(brief)} tokens, but then each function costs a \`function_describe\``,
+    '  call before its first use (a request more, its answer re-sent in every later one); not measured here.',
+  ];
+}
+
+const SIDES = ['ours', 'functionCalling'] as const;
+
+function conversationRow(scenario: Scenario): string {
+  const [o, f] = SIDES.map((side) => billParts([scenario], side));
+  const [oTotal, fTotal] = [billTotal(o), billTotal(f)];
+  return (
+    `| ${scenario.name} | ${usd(o.results.usd)} / ${usd(f.results.usd)} | ` +
+    `${usd(oTotal - o.results.usd)} / ${usd(fTotal - f.results.usd)} | ${percent(1 - oTotal / fTotal)} | ` +
+    `${percent(1 - floorOf(o) / fTotal)} |`
+  );
 }
 
 /** What ours cannot avoid: the results, the opening and the final answer. */

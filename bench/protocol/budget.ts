@@ -21,8 +21,11 @@ export const LARGE_TOOLSET_SIZE = 1_000;
 export const LARGE_TOOLSET_TOKEN_LIMIT = 5_000;
 /** What CI holds every other table to, data alone: the worst measured (24.7%, 2026-11-24) less a margin. */
 export const CI_FLOOR_TABLE_DATA_SAVING = 0.22;
-/** What CI holds the whole corpus to, billed, against JSON FC with its `tools` as sent (26.1% measured). */
-export const CI_FLOOR_SAVING_VS_FUNCTION_CALLING = 0.24;
+/**
+ * What CI holds the whole corpus to, billed, against JSON FC with its `tools` as sent: 28.6%
+ * measured 2026-12-06 (26.1% before calls became bare lines and rows whose fields vary a table).
+ */
+export const CI_FLOOR_SAVING_VS_FUNCTION_CALLING = 0.27;
 
 export type Counts = Record<Variant, number>;
 

@@ -14,9 +14,9 @@ import { FUNCTIONS } from './functions';
 import { DEFINITION_BUDGET } from './measure';
 import type { ParserScore } from './parser-choice';
 import type { BilledScenario } from './billed';
-import { BILLED_USD_SAVING_GOAL, billedSection, sessionSection } from './billed-report';
+import { BILLED_USD_SAVING_GOAL, billedSection, sessionSection, UNCACHED_SAVING_GOAL } from './billed-report';
 import { billPartsSection } from './bill-parts';
-import { CONVERSATIONS } from './scenarios';
+import { CONVERSATIONS, RESULT_SCENARIOS } from './scenarios';
 import { CONTEXT_WINDOW, SESSION_TURNS, type SessionBill } from './session-cache';
 
 export interface Machine {
@@ -59,7 +59,12 @@ export function renderReport(
     '',
     ...billedSection(bill.billed),
     '',
-    ...billPartsSection(CONVERSATIONS, BILLED_USD_SAVING_GOAL),
+    ...billPartsSection(
+      CONVERSATIONS,
+      BILLED_USD_SAVING_GOAL,
+      [...RESULT_SCENARIOS, ...CONVERSATIONS],
+      UNCACHED_SAVING_GOAL,
+    ),
     '',
     ...sessionSection(bill.session, SESSION_TURNS, CONTEXT_WINDOW),
     '',
@@ -177,6 +182,10 @@ function tableSection(corpus: CorpusTokens): string[] {
     '  that is cheaper. Tables without such fields save what TOON saves: the keys said once.',
     '- ISO timestamps stay quoted: TOON requires a string holding `:` to be quoted, and an unquoted timestamp in the',
     '  first column would read as a `key: value` line, so the block would not decode.',
+    '- Rows of one kind whose fields vary (the log entries: `request_id` in some, `error: {code, retry}` in a few) are one',
+    '  table too, `<data type="toon" absent="~">`: the union of the fields as columns, an object’s fields as',
+    '  `parent.child` columns, `~` where a row lacks the field; offered only where it reads back exactly and costs fewer',
+    '  tokens than JSON (libs/protocol/src/sparse-table.ts).',
   ];
 }
 

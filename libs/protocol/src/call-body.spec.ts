@@ -25,6 +25,22 @@ describe('parameters as bare lines in a call body', () => {
     expect(call.raw).toMatchObject({ lines: '80', force: 'true', code: '007' });
   });
 
+  it('reads a list or an object written as JSON on its line', () => {
+    const reply = '<call name="f">\nfiles: ["a.log", "b.log"]\noptions: {"dry_run": true}\n</call>';
+    expect(onlyCall(parseXmlToonReply(reply)).params).toEqual({
+      files: ['a.log', 'b.log'],
+      options: { dry_run: true },
+    });
+  });
+
+  it('reads a value in double quotes as the string inside them, raw text included', () => {
+    const call = onlyCall(
+      parseXmlToonReply('<call name="f">\nmessage: "Hello, \\"world\\": 42"\nid: "42"\n</call>'),
+    );
+    expect(call.params).toEqual({ message: 'Hello, "world": 42', id: '42' });
+    expect(call.raw).toEqual({ message: 'Hello, "world": 42', id: '42' });
+  });
+
   it('reads a TOON table, an inline list and a nested object, indented or not', () => {
     const body = [
       '  list: groceries',
@@ -43,6 +59,19 @@ describe('parameters as bare lines in a call body', () => {
       ],
       tags: ['a', 'b'],
       options: { dry_run: true },
+    });
+  });
+
+  it('takes rows written flush with their list header as its rows', () => {
+    const reply =
+      '<call name="f">\nitems[2]{name,qty}:\nApple,3\nBanana,6\ntags[2]:\n- a\n- b\nnote: done\n</call>';
+    expect(onlyCall(parseXmlToonReply(reply)).params).toEqual({
+      items: [
+        { name: 'Apple', qty: 3 },
+        { name: 'Banana', qty: 6 },
+      ],
+      tags: ['a', 'b'],
+      note: 'done',
     });
   });
 

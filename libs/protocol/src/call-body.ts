@@ -13,8 +13,9 @@ import { setOwn } from './records';
  *   </call>
  *
  * The body is cut into chunks, each a line at the block's own indentation with the indented
- * lines under it. A one-line `name: value` is read exactly as `<p>name: value</p>` (same typing,
- * raw text kept); any other chunk (`key[count]{fields}:` with its rows, `key[count]: a,b`, a
+ * lines under it. A one-line `name: value` is read as `<p>name: value</p>` (same typing, raw
+ * text kept), except that a value in double quotes is the string inside them, as in YAML and
+ * TOON; any other chunk (`key[count]{fields}:` with its rows, `key[count]: a,b`, a
  * nested object) is TOON, as in a `<data>` block. A chunk that is neither is left out, as body
  * text always was (a model's aside inside a call), unless it opens like a TOON list, which is
  * then reported.
@@ -24,6 +25,8 @@ export type BodyReading =
 
 const SCALAR_LINE = /^[A-Za-z_][\w.-]*[ \t]*:/;
 const LIST_HEADER = /^[A-Za-z_][\w.-]*\[\d*/;
+/** A line that opens a parameter: `key:`, `key[2]:`, `key[2]{a,b}:`, `"quoted key":`. */
+const KEY_LINE = /^(?:[A-Za-z_][\w.-]*|"(?:[^"\\]|\\.)*")[ \t]*(?:\[[^\]\n]*\])?(?:\{[^}\n]*\})?[ \t]*:/;
 
 export function readCallBody(bodyText: string): BodyReading {
   const params: Record<string, unknown> = {};
@@ -32,8 +35,9 @@ export function readCallBody(bodyText: string): BodyReading {
     if (chunk.length === 1 && SCALAR_LINE.test(chunk[0])) {
       const reading = readParam({ attrs: {}, pieces: [{ kind: 'text', text: chunk[0] }] });
       if (!reading.ok) continue;
-      setOwn(params, reading.key, reading.value);
-      setOwn(raw, reading.key, reading.rawText);
+      const quoted = quotedString(reading.rawText);
+      setOwn(params, reading.key, quoted ?? reading.value);
+      setOwn(raw, reading.key, quoted ?? reading.rawText);
       continue;
     }
     const data = readDataBlock({ attrs: {}, text: chunk.join('\n') });
@@ -44,11 +48,28 @@ export function readCallBody(bodyText: string): BodyReading {
   return { ok: true, params, raw };
 }
 
+/** `"text"` as YAML and TOON read it: a value that is one JSON string is that string. */
+function quotedString(text: string): string | undefined {
+  if (!/^"(?:[^"\\]|\\.)*"$/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A chunk is a line with the lines indented under it. A list's rows written flush with its header
+ * (`items[2]{name,qty}:` then `Apple,3`), as models do, are taken as its rows until the next line
+ * that opens a parameter.
+ */
 function chunksOf(bodyText: string): string[][] {
   const chunks: string[][] = [];
   for (const line of normaliseBlock(bodyText).split('\n')) {
     if (!line) continue;
-    if (/^\s/.test(line) && chunks.length > 0) chunks[chunks.length - 1].push(line);
+    const current = chunks.at(-1);
+    if (current && /^\s/.test(line)) current.push(line);
+    else if (current && LIST_HEADER.test(current[0]) && !KEY_LINE.test(line)) current.push(`  ${line}`);
     else chunks.push([line]);
   }
   return chunks;

@@ -29,8 +29,9 @@
  * - `encodeResult(name, { data?, markdown?, message? }, { format?, model?, maxLength?, paging? })`
  *   and `encodeError(name, message, { maxLength? })`. `data` must be JSON-serialisable (a cycle
  *   throws). Over `maxLength` a result is cut at structural boundaries and stays decodable.
- * - `encodeData(value, { format?, model? })`: TOON for uniform tables, else the cheaper of TOON
- *   and compact JSON by the model's token count; `format` forces one.
+ * - `encodeData(value, { format?, model? })`: TOON for uniform tables, else the cheapest of TOON,
+ *   compact JSON and (rows whose fields vary) one TOON table with `~` for a missing field
+ *   (`<data type="toon" absent="~">`, sparse-table.ts) by the model's token count; `format` forces one.
  *
  * Prompts and cost:
  * - `buildSystemPrompt({ functions, protocol, instructions, definitionBudget? })`; `native` yields

@@ -1,6 +1,7 @@
 import { decode as decodeToon } from '@toon-format/toon';
 import { readCommonFields, unfoldCommonFields } from './common-fields';
 import { RESULT_TAGS } from './result-render';
+import { ABSENT, expandRows } from './sparse-table';
 import type { DecodedResult } from './types';
 import { decodeEntities, unguardClosingTag } from './xml-text';
 
@@ -22,8 +23,8 @@ export function decodeResult(text: string): DecodedResult {
   const reader = new ElementReader(text, opening[0].length);
   result.message = reader.inline('message');
   const common = reader.inline('every-row');
-  const data = reader.block('data', /^ type="(toon|json)"/);
-  if (data) result.data = decodeData(data.attribute, data.body, common);
+  const data = reader.block('data', /^ type="(toon|json)"(?: absent="([^"]*)")?/);
+  if (data) result.data = decodeData(data.attribute, data.body, common, data.absent);
   else if (common !== undefined) throw new Error('<every-row> without a <data> block');
   result.markdown = reader.block('output', /^ type="markdown"/)?.body;
   result.error = reader.inline('error');
@@ -34,8 +35,13 @@ export function decodeResult(text: string): DecodedResult {
   return result;
 }
 
-function decodeData(type: string, body: string, common: string | undefined): unknown {
-  const value: unknown = type === 'json' ? JSON.parse(body) : decodeToon(body);
+function decodeData(type: string, body: string, common: string | undefined, absent?: string): unknown {
+  let value: unknown = type === 'json' ? JSON.parse(body) : decodeToon(body);
+  if (absent !== undefined) {
+    if (absent !== ABSENT || !Array.isArray(value))
+      throw new Error(`absent="${absent}" beside data that is not a table`);
+    value = expandRows(value as Record<string, unknown>[]);
+  }
   if (common === undefined) return value;
   if (!Array.isArray(value)) throw new Error('<every-row> beside data that is not a table');
   return unfoldCommonFields(value as Record<string, unknown>[], readCommonFields(common));
@@ -62,7 +68,7 @@ class ElementReader {
   }
 
   /** `  <tag attrs>\nbody\n  </tag>\n` */
-  block(tag: string, attributes: RegExp): { attribute: string; body: string } | undefined {
+  block(tag: string, attributes: RegExp): { attribute: string; absent?: string; body: string } | undefined {
     const open = `  <${tag}`;
     if (!this.text.startsWith(open, this.position)) return undefined;
     const rest = this.text.slice(this.position + open.length);
@@ -74,6 +80,7 @@ class ElementReader {
     this.position = end + tag.length + 7;
     return {
       attribute: attribute[1] ?? '',
+      ...(attribute[2] === undefined ? {} : { absent: attribute[2] }),
       body: unguardClosingTag(this.text.slice(bodyStart, end), RESULT_TAGS),
     };
   }

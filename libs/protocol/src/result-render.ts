@@ -14,7 +14,8 @@ export interface SuccessParts {
 }
 
 /**
- * A successful result: `<message>`, then `<data type="toon|json">`
+ * A successful result: `<message>`, then `<data type="toon|json">` (with `absent="~"` when `~`
+ * in a table cell means its row has no such field)
  * (preceded by `<every-row>` when fields common to every row were taken out of the table), then
  * `<output type="markdown">`, then `<note>`, each only when present. Text is not XML-escaped
  * (that would cost tokens and readability); only a closing tag that would end an element early
@@ -24,7 +25,7 @@ export function renderSuccess(name: string, parts: SuccessParts): string {
   const lines = [`<result name="${escapeAttribute(name)}" status="success">`];
   if (parts.message) lines.push(`  <message>${guard(parts.message)}</message>`);
   if (parts.data?.common) lines.push(everyRowLine(parts.data.common));
-  if (parts.data) lines.push(`  <data type="${parts.data.type}">`, guard(parts.data.text), '  </data>');
+  if (parts.data) lines.push(`  <data ${dataAttributes(parts.data)}>`, guard(parts.data.text), '  </data>');
   if (parts.markdown) lines.push('  <output type="markdown">', guard(parts.markdown), '  </output>');
   if (parts.note) lines.push(`  <note>${guard(parts.note)}</note>`);
   lines.push('</result>');
@@ -34,6 +35,11 @@ export function renderSuccess(name: string, parts: SuccessParts): string {
 /** The `<every-row>` line: what folding a table's common fields adds to a result. */
 export function everyRowLine(common: Record<string, unknown>): string {
   return `  <every-row>${guard(commonFieldsText(common))}</every-row>`;
+}
+
+/** `type="toon|json"`, and `absent="~"` for a table whose rows lack some fields (sparse-table.ts). */
+function dataAttributes(data: EncodedData): string {
+  return data.absent ? `type="${data.type}" absent="${escapeAttribute(data.absent)}"` : `type="${data.type}"`;
 }
 
 /** A failed call: its message in `<error>`. */

@@ -1,6 +1,7 @@
 import { encode as encodeToon } from '@toon-format/toon';
 import { foldCommonFields } from './common-fields';
 import { everyRowLine } from './result-render';
+import { ABSENT, flattenRows } from './sparse-table';
 import { countTokens } from './tokens';
 import type { DataEncodingOptions, EncodedData } from './types';
 
@@ -9,7 +10,8 @@ import type { DataEncodingOptions, EncodedData } from './types';
  * primitive fields) is always TOON; anything else is whichever of TOON and compact JSON costs
  * fewer tokens. TOON is written comma-delimited, or tab-delimited when that is cheaper (text
  * with commas needs quotes). In `auto`, a table's fields that hold one value in every row (often
- * `null`) may be taken out of the rows and returned as `common`, said once, when that is cheaper.
+ * `null`) may be taken out of the rows and returned as `common`, said once, when that is cheaper;
+ * rows whose fields vary may be one table with `~` for a missing field (`absent`, sparse-table.ts).
  * Ties go to the more familiar form: JSON over TOON, commas over tabs, no folding. The value is
  * first brought to the JSON data model (toJSON, dropped `undefined`, bigint as number or
  * string), so every candidate says the same thing.
@@ -26,7 +28,7 @@ export function encodeData(value: unknown, options: DataEncodingOptions = {}): E
       ? cheapest(toon, model)
       : isUniformTable(plain)
         ? cheapest([...toon, ...foldedCandidates(plain)], model)
-        : cheapest([json, ...toon], model);
+        : cheapest([json, ...toon, ...sparseCandidates(plain)], model);
   if (onSaved) {
     const { chosen, cost } = choice;
     // JSON among the candidates: its count is known; otherwise counted only when asked
@@ -34,6 +36,12 @@ export function encodeData(value: unknown, options: DataEncodingOptions = {}): E
     return chosen;
   }
   return choice.chosen;
+}
+
+/** Rows whose fields vary, as one table with `~` where a row lacks a field (sparse-table.ts). */
+function sparseCandidates(plain: unknown): EncodedData[] {
+  const flat = flattenRows(plain);
+  return flat ? toonCandidates(flat).map((candidate) => ({ ...candidate, absent: ABSENT })) : [];
 }
 
 function toonCandidates(plain: unknown): EncodedData[] {
@@ -66,7 +74,8 @@ function cheapest(
 
 function tokensOf(candidate: EncodedData, model: string | undefined): number {
   const common = candidate.common ? countTokens(`${everyRowLine(candidate.common)}\n`, model) : 0;
-  return countTokens(candidate.text, model) + common;
+  const absent = candidate.absent ? countTokens(` absent="${candidate.absent}"`, model) : 0;
+  return countTokens(candidate.text, model) + common + absent;
 }
 
 export function toJsonValue(value: unknown): unknown {

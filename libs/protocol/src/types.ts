@@ -69,6 +69,8 @@ export interface EncodedData {
   text: string;
   /** Fields taken out of every row of the table in `text`, each with its one value. */
   common?: Record<string, unknown>;
+  /** The cell text that stands for a field a row does not have (a table of rows whose fields vary). */
+  absent?: string;
 }
 
 export interface DataEncodingOptions {

@@ -21,7 +21,10 @@ export interface SessionSettings {
   ttlMs?: number;
   /** The model's price (USD per million tokens), for `cost`. */
   pricing?: ModelPrice;
-  /** Counts a message's tokens for the history window (default: the agent's model's tokenizer). */
+  /**
+   * Counts a message's tokens for the history window, and for the prompt estimate a USD budget
+   * reserves by (default: the agent's model's tokenizer).
+   */
   countTokens?: (text: string) => number;
 }
 

@@ -47,6 +47,20 @@ describe.each(MIGRATED_DATABASES)('SqlWriter on $name', ({ name, create }) => {
     ]);
   });
 
+  it('stores each instant of a batch as its own, the same one twice in a row and back', async () => {
+    const [a, b] = [new Date('2026-03-04T05:06:07.089Z'), new Date('2026-03-04T05:06:07.090Z')];
+    await writer.transaction([insertSession('t1', a), insertSession('t2', b), insertSession('t3', a)]);
+    const rows = await db.session.findMany({
+      where: { id: { in: ['t1', 't2', 't3'] } },
+      orderBy: { id: 'asc' },
+    });
+    expect(rows.map((r) => r.updated_at.toISOString())).toEqual([a, b, a].map((d) => d.toISOString()));
+    const invalid = await writer
+      .transaction([insertSession('t4', new Date(Number.NaN))])
+      .catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(Error);
+  });
+
   it('applies none of the statements when one fails, and names the broken constraint', async () => {
     const error = await writer
       .transaction([insertSession('w3', new Date()), insertSession('w1', new Date())])

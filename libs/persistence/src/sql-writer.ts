@@ -187,9 +187,19 @@ async function pgWriter(url: string): Promise<SqlWriter> {
 
 /** As Prisma's better-sqlite3 adapter stores them (its default `iso8601` timestamps). */
 function sqliteValue(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace('Z', '+00:00');
+  if (value instanceof Date) return sqliteTime(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value ?? null;
+}
+
+/** The last instant written, kept: a turn's statements stamp the same `now` in several columns. */
+let lastTime = { at: Number.NaN, text: '' };
+
+function sqliteTime(date: Date): string {
+  const at = date.getTime();
+  // an invalid date (NaN) is never kept, so toISOString throws for it as before
+  if (at !== lastTime.at) lastTime = { at, text: date.toISOString().replace('Z', '+00:00') };
+  return lastTime.text;
 }
 
 /** As Prisma's pg adapter sends them: `timestamp(3)` columns hold UTC without a zone. */

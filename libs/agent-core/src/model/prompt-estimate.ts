@@ -23,6 +23,16 @@ export function promptTokensOf(request: CompletionRequest): number {
   return total;
 }
 
+/**
+ * A message whose content was counted already (a session's stored messages carry their count, made
+ * with the model of the turn that stored them): the estimate takes that count instead of counting
+ * the whole history again every turn. A count of 0 (an empty message, or one stored uncounted) is
+ * counted here as any other.
+ */
+export function contentCounted(message: ChatMessage, contentTokens: number): void {
+  if (contentTokens > 0 && !message.toolCalls?.length) counted.set(message, MESSAGE_OVERHEAD + contentTokens);
+}
+
 function messageTokens(message: ChatMessage, model: string | undefined): number {
   let tokens = counted.get(message);
   if (tokens === undefined) {

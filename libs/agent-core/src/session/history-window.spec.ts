@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { windowHistory, type WindowMessage } from './history-window';
+import { countTokens } from '@app/protocol';
+import { promptTokensOf } from '../model/prompt-estimate';
+import type { RunContext } from '../run-context';
+import { historyTurns, windowHistory, type WindowMessage } from './history-window';
 
 const turn = (n: number, tokens = 10): WindowMessage[] => [
   { role: 'user', content: `question ${n}`, tokens },
@@ -47,5 +50,22 @@ describe('windowHistory', () => {
     // a fold keeps 20 of at most 40 messages: the next one is 10 turns later
     expect(folds).toBeLessThanOrEqual(10);
     expect(extended).toBeGreaterThan(85);
+  });
+});
+
+describe('historyTurns', () => {
+  it("hands the stored messages' counts to the prompt estimate instead of counting them again", () => {
+    const ctx = {} as RunContext;
+    const stored: WindowMessage[] = [
+      { role: 'user', content: 'question one', tokens: 500 },
+      { role: 'assistant', content: 'answer one', tokens: 0 },
+    ];
+    const messages = historyTurns(ctx, null, stored);
+    expect(messages).toEqual([
+      { role: 'user', content: 'question one' },
+      { role: 'assistant', content: 'answer one' },
+    ]);
+    // 3 to prime the reply, 4 a message; the one stored with 0 is counted here
+    expect(promptTokensOf({ messages })).toBe(3 + 4 + 500 + 4 + countTokens('answer one'));
   });
 });

@@ -1,5 +1,6 @@
 import { callModel } from '../model/model-call';
 import type { ChatMessage } from '../model/model-client';
+import { contentCounted } from '../model/prompt-estimate';
 import type { RunContext } from '../run-context';
 
 export interface WindowMessage {
@@ -30,7 +31,11 @@ export function windowHistory<M extends WindowMessage>(
 
 /** The turns the model sees: the summary of what was folded, then the kept messages. */
 export function historyTurns(ctx: RunContext, summary: string | null, kept: WindowMessage[]): ChatMessage[] {
-  const turns: ChatMessage[] = kept.map((m) => ({ role: m.role, content: m.content }));
+  const turns: ChatMessage[] = kept.map((m) => {
+    const turn: ChatMessage = { role: m.role, content: m.content };
+    contentCounted(turn, m.tokens);
+    return turn;
+  });
   return summary
     ? [{ role: 'system', content: ctx.prompts.render('history_summary_message', { summary }) }, ...turns]
     : turns;

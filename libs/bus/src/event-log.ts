@@ -10,6 +10,7 @@ import {
   jetstreamManager,
 } from '@nats-io/jetstream';
 import { type BusEvent, UnavailableError } from '@app/contracts';
+import { retry } from '@app/retry';
 import type { Bus } from './bus';
 import { decodeJson } from './json.codec';
 
@@ -90,15 +91,14 @@ export class EventLog {
     onEvent: (logged: LoggedEvent<T>) => void,
   ): Promise<() => void> {
     const consumer: PushConsumer = await failsUnavailable(this.options.stream, 'read', () =>
-      jetstream(this.bus.connection, { timeout: this.timeout, checkAPI: false }).consumers.getPushConsumer(
-        this.options.stream,
-        {
-          filter_subjects: event.subject,
-          opt_start_seq: afterSeq + 1,
-          // on the connection's own inbox, the one its NATS user may subscribe to
-          deliver_prefix: createInbox(this.bus.inboxPrefix),
-        },
-      ),
+      // A consumer's creation that times out is asked again: a server may place the ephemeral
+      // consumer on a replica of the stream that is offline (nats-server 2.9 does; later versions
+      // pick an online one), and the next creation is placed again.
+      retry(() => this.pushConsumer(event.subject, afterSeq), {
+        policy: CREATE_AGAIN,
+        retryable: timedOut,
+        deadline: Date.now() + CREATE_ATTEMPTS * this.timeout,
+      }),
     );
     const messages = await failsUnavailable(this.options.stream, 'read', () =>
       consumer.consume({
@@ -107,6 +107,26 @@ export class EventLog {
     );
     return () => void messages.close().catch(() => undefined);
   }
+
+  private pushConsumer(subject: string, afterSeq: number): Promise<PushConsumer> {
+    return jetstream(this.bus.connection, {
+      timeout: this.timeout,
+      checkAPI: false,
+    }).consumers.getPushConsumer(this.options.stream, {
+      filter_subjects: subject,
+      opt_start_seq: afterSeq + 1,
+      // on the connection's own inbox, the one its NATS user may subscribe to
+      deliver_prefix: createInbox(this.bus.inboxPrefix),
+    });
+  }
+}
+
+/** A reader's consumer is created up to three times, one right after the other. */
+const CREATE_ATTEMPTS = 3;
+const CREATE_AGAIN = { firstMs: 50, maxMs: 200 };
+
+function timedOut(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || /timeout/i.test(err.message));
 }
 
 /** Whether the stream's settings differ from those wanted (so an update is sent only when needed). */

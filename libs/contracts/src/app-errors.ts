@@ -162,8 +162,14 @@ const UNAVAILABLE_CODES = new Set([
   '08000',
   '08003',
   '08006',
+  // too many connections: a restarted server meets every client's reconnection at once
+  '53300',
+  // Prisma's codes for its driver adapter's kinds: DatabaseNotReachable, SocketTimeout,
+  // ConnectionClosed, TooManyConnections
   'P1001',
+  'P1008',
   'P1017',
+  'P2037',
 ]);
 
 /** Turns anything thrown into an AppError without leaking internals of unknown errors. */
@@ -191,15 +197,20 @@ export function serverGone(err: unknown): boolean {
   return (
     UNAVAILABLE_CODES.has(String(code)) ||
     UNAVAILABLE_CODES.has(String(driverCode)) ||
-    (err instanceof Error && code === undefined && err.message === CONNECTION_DROPPED)
+    (err instanceof Error && code === undefined && CONNECTION_DROPPED.has(err.message))
   );
 }
 
 /**
- * node-postgres's error, without a code, for a connection the server closed without a word: what
- * every query in flight gets when PostgreSQL crashes or is stopped immediately (`-m immediate`).
+ * node-postgres's errors, without a code, for a connection the server closed without a word (what
+ * every query in flight gets when PostgreSQL crashes or is stopped immediately, `-m immediate`),
+ * and for a client used again after its connection failed.
  */
-const CONNECTION_DROPPED = 'Connection terminated unexpectedly';
+const CONNECTION_DROPPED = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+]);
 
 /** A body in the platform's error shape: a code of its own list (a Node or driver error has a code too). */
 export function isErrorBody(value: unknown): value is ErrorBodyShape {

@@ -46,5 +46,14 @@ describe('toAppError', () => {
     expect(toAppError(new Error('Connection terminated unexpectedly, or so it says')).code).toBe('internal');
     const coded = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'EWHATEVER' });
     expect(serverGone(coded)).toBe(false);
+    expect(toAppError(new Error('Client has encountered a connection error and is not queryable')).code).toBe(
+      'unavailable',
+    );
+  });
+
+  it("calls Prisma's codes for a server unreachable, timed out, closed or out of connections unavailable", () => {
+    for (const code of ['P1001', 'P1008', 'P1017', 'P2037', '53300'])
+      expect(toAppError(Object.assign(new Error('adapter'), { code })).code, code).toBe('unavailable');
+    expect(toAppError(Object.assign(new Error('unique'), { code: 'P2002' })).code).toBe('internal');
   });
 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Backoff, type BackoffPolicy, sleep } from '@app/retry';
+import { type BackoffPolicy, retry } from '@app/retry';
 
 /**
  * How long a query waits for a PostgreSQL that refuses connections (restarting, failing over)
@@ -46,17 +46,11 @@ export class PatientPool extends pg.Pool {
     );
   }
 
-  private async patiently(): Promise<pg.PoolClient> {
-    const giveUpAt = Date.now() + this.waitMs;
-    const backoff = new Backoff(RECONNECT_POLICY);
-    for (;;) {
-      try {
-        return await super.connect();
-      } catch (err) {
-        const pause = backoff.next();
-        if (!notReached(err) || Date.now() + pause > giveUpAt || this.ending) throw err;
-        await sleep(pause);
-      }
-    }
+  private patiently(): Promise<pg.PoolClient> {
+    return retry(() => super.connect(), {
+      policy: RECONNECT_POLICY,
+      retryable: (err) => notReached(err) && !this.ending,
+      deadline: Date.now() + this.waitMs,
+    });
   }
 }

@@ -1,8 +1,8 @@
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
-import { type ErrorBody, toAppError } from '@app/contracts';
+import { AppError, type ErrorBody, toAppError } from '@app/contracts';
 import { SpanKind, inSpan, withRemoteContext } from '@app/observability';
 import { fromNatsHeaders } from './bus-headers';
-import type { Handler } from './bus.types';
+import type { Handler, UnexpectedErrorListener } from './bus.types';
 import { decodeJson, encodeJson } from './json.codec';
 import { PROGRESS_HEADER, type ProgressMessage, type TakenMessage } from './progress-request';
 
@@ -29,6 +29,7 @@ export async function answer(
   msg: Msg,
   handler: Handler,
   traced: boolean,
+  onUnexpected?: UnexpectedErrorListener,
 ): Promise<void> {
   const headers = fromNatsHeaders(msg.headers);
   const toCaller = (body: ProgressMessage | TakenMessage) => {
@@ -47,7 +48,9 @@ export async function answer(
       const result = await handler(decodeJson(msg.data), { subject: msg.subject, headers, progress });
       return { ok: true, data: result };
     } catch (err) {
-      return { ok: false, error: toAppError(err).toBody() };
+      const failure = toAppError(err);
+      if (failure.code === 'internal' && !(err instanceof AppError)) onUnexpected?.(err, msg.subject);
+      return { ok: false, error: failure.toBody() };
     }
   };
   const envelope = traced

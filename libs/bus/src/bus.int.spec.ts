@@ -62,6 +62,31 @@ describe('Bus (real NATS)', () => {
     expect(err.message).not.toMatch(/hunter2/);
   });
 
+  it("tells the service of an unexpected handler error whole, and not of the platform's own errors", async () => {
+    const told: { message: string; subject: string }[] = [];
+    const watched = await Bus.connect({
+      url,
+      name: 'bus-spec-watched',
+      onUnexpectedError: (err, subject) => told.push({ message: (err as Error).message, subject }),
+    });
+    try {
+      const crash = at('crash-told', 1000);
+      const refused = at('refused-not-told', 1000);
+      watched.serve(crash, () => {
+        throw new Error('the driver said: boom');
+      });
+      watched.serve(refused, () => {
+        throw new AppError('not_found', 'no such thing');
+      });
+      await watched.flush();
+      expect(((await client.request(crash).catch((e: unknown) => e)) as AppError).code).toBe('internal');
+      expect(((await client.request(refused).catch((e: unknown) => e)) as AppError).code).toBe('not_found');
+      expect(told).toEqual([{ message: 'the driver said: boom', subject: crash.subject }]);
+    } finally {
+      await watched.drain();
+    }
+  });
+
   it('reports a subject nobody serves as unavailable, at once', async () => {
     const started = Date.now();
     const err = (await client.request(at('nobody', 5000)).catch((e: unknown) => e)) as AppError;

@@ -20,6 +20,7 @@ import type {
   HandlerContext,
   RequestOptions,
   RouteHandler,
+  UnexpectedErrorListener,
 } from './bus.types';
 import { ConnectionLostError, type ConnectionListener, ConnectionWatch } from './connection-watch';
 import { decodeJson, encodeJson } from './json.codec';
@@ -46,6 +47,7 @@ export class Bus {
     readonly inboxPrefix?: string,
     /** Copies of each stream and bucket the platform creates: 3 on a cluster of three (see KvBucket.open). */
     readonly jetstreamReplicas = 1,
+    private readonly onUnexpectedError?: UnexpectedErrorListener,
   ) {
     this.watch = new ConnectionWatch(connection);
     this.replies = new ReplyInbox(connection, this.watch, inboxPrefix);
@@ -81,7 +83,7 @@ export class Bus {
       // our errors name the subject, which says more than nats.js's internal frames.
       noAsyncTraces: true,
     });
-    return new Bus(connection, options.inboxPrefix, options.jetstreamReplicas);
+    return new Bus(connection, options.inboxPrefix, options.jetstreamReplicas, options.onUnexpectedError);
   }
 
   /**
@@ -186,7 +188,7 @@ export class Bus {
       queue: options.queue,
       callback: (err, msg) => {
         if (err || !msg.reply) return;
-        const answering = answer(this.connection, msg, handler, options.traced);
+        const answering = answer(this.connection, msg, handler, options.traced, this.onUnexpectedError);
         this.inFlight.add(answering);
         void answering.finally(() => this.inFlight.delete(answering));
       },

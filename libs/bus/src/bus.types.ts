@@ -14,7 +14,14 @@ export interface BusOptions {
   tls?: { caFile?: string; certFile?: string; keyFile?: string };
   /** How many servers keep a copy of each stream and key-value bucket the platform creates (1 by default). */
   jetstreamReplicas?: number;
+  /**
+   * Told of an error a handler threw that is not the platform's own: its caller is answered
+   * `internal error`, naming nothing inside, so this is where it is seen whole (the service logs it).
+   */
+  onUnexpectedError?: UnexpectedErrorListener;
 }
+
+export type UnexpectedErrorListener = (err: unknown, subject: string) => void;
 
 export interface HandlerContext {
   subject: string;

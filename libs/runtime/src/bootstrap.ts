@@ -129,6 +129,8 @@ async function connectOrExit(service: ServiceName, config: PlatformConfig, logge
       password: config.nats.password,
       credsFile: config.nats.creds_file,
       jetstreamReplicas: config.nats.jetstream_replicas,
+      // its caller is answered `internal error`: here it is seen whole
+      onUnexpectedError: (err, subject) => logger.error('a request failed unexpectedly', { subject, err }),
       tls: {
         caFile: config.nats.tls_ca_file,
         certFile: config.nats.tls_cert_file,

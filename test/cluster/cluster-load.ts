@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { readEvents } from '../chat/chat-stack';
 import { ADMIN_KEY, type Cluster } from './cluster.harness';
 
@@ -37,7 +38,23 @@ export function conversationReplies(cluster: Cluster) {
   ];
 }
 
-const auth = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
+/** The cluster's admin key, as every request of the tests that acts as the operator sends it. */
+export const auth = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
+
+/** A new API key with the `chat` scope (and `extra`, e.g. a daily budget), created on `gateway` by the admin. */
+export async function newKey(
+  gateway: string,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; key: string }> {
+  const created = await fetch(`${gateway}/api/v1/keys`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: `${name}-${Date.now()}`, scopes: ['chat'], ...extra }),
+  });
+  expect(created.status).toBe(201);
+  return (await created.json()) as { id: string; key: string };
+}
 
 /**
  * One conversation: one chat turn (the model calls the counting function tagged with the turn's

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '@app/contracts';
 import { expectEventually } from '@app/testing';
 import { readEvents, type SseEvent } from '../chat/chat-stack';
-import { conversationReplies } from './cluster-load';
-import { ADMIN_KEY, type Cluster, startCluster } from './cluster.harness';
+import { auth, conversationReplies, newKey } from './cluster-load';
+import { type Cluster, startCluster } from './cluster.harness';
 import { DOOR_RULES, doorCases } from './door-cases';
 import { PRICING, SPEND_AGENT, SPEND_RULES, spendCases, TOKEN_QUOTA } from './spend-cases';
 
-const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 /**
  * The cluster's per-key limit here: small, so that one burst crosses it, yet above what the file's
  * admin key sends in a minute (its cases create keys and call the doors with it: 40 was once crossed).
@@ -51,7 +50,7 @@ describe('npm run cluster: state across the two gateways', () => {
     const send = (gateway: string) =>
       fetch(`${gateway}/api/v1/chat`, {
         method: 'POST',
-        headers: { ...admin, 'idempotency-key': `key-${tag}` },
+        headers: { ...auth, 'idempotency-key': `key-${tag}` },
         body: JSON.stringify({ message: tag, agent: 'helper' }),
       }).then(async (res) => ({ status: res.status, body: (await res.json()) as { run_id: string } }));
     const [first, second] = await Promise.all([send(a), send(b)]);
@@ -62,17 +61,8 @@ describe('npm run cluster: state across the two gateways', () => {
     expect(cluster.fn.callsTagged(tag).length).toBeLessThanOrEqual(1);
   });
 
-  const newKey = async (name: string) => {
-    const created = await fetch(`${a}/api/v1/keys`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ name: `${name}-${Date.now()}`, scopes: ['chat'] }),
-    });
-    expect(created.status).toBe(201);
-    return (await created.json()) as { id: string; key: string };
-  };
   const chatOn = (gateway: string, body: Record<string, unknown>) =>
-    fetch(`${gateway}/api/v1/chat`, { method: 'POST', headers: admin, body: JSON.stringify(body) });
+    fetch(`${gateway}/api/v1/chat`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
 
   it(
     'decides on B a call held while A streamed its run; the run finishes once',
@@ -93,7 +83,7 @@ describe('npm run cluster: state across the two gateways', () => {
       const decide = (gateway: string) =>
         fetch(`${gateway}/api/v1/runs/${runId}/approve`, {
           method: 'POST',
-          headers: admin,
+          headers: auth,
           body: JSON.stringify({ call_id: callId, hash }),
         });
       const approved = await decide(b);
@@ -106,7 +96,7 @@ describe('npm run cluster: state across the two gateways', () => {
       expect(cluster.fn.callsTagged(tag)).toHaveLength(1);
       // decided once: A finds nothing waiting any more, and the run is one completed run
       expect((await decide(a)).status).toBe(409);
-      const view = (await (await fetch(`${a}/api/v1/runs/${runId}`, { headers: admin })).json()) as {
+      const view = (await (await fetch(`${a}/api/v1/runs/${runId}`, { headers: auth })).json()) as {
         status: string;
       };
       expect(view.status).toBe('completed');
@@ -148,7 +138,7 @@ describe('npm run cluster: state across the two gateways', () => {
 
   it('admits exactly the per-minute limit of one key hit through both gateways at once', async () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const { key } = await newKey('rate');
+      const { key } = await newKey(a, 'rate');
       const window = Math.floor(Date.now() / 60_000);
       const statuses = await Promise.all(
         Array.from({ length: 2 * RATE_LIMIT }, (_, i) =>
@@ -171,7 +161,7 @@ describe('npm run cluster: state across the two gateways', () => {
   });
 
   it('admits exactly the concurrent-run limit of one key over both gateways at once', async () => {
-    const { key } = await newKey('slots');
+    const { key } = await newKey(a, 'slots');
     const statuses = await Promise.all(
       Array.from({ length: 2 * MAX_RUNS }, (_, i) =>
         fetch(`${i % 2 ? b : a}/api/v1/chat`, {
@@ -190,12 +180,12 @@ describe('npm run cluster: state across the two gateways', () => {
   });
 
   it('refuses a key revoked on one gateway on the other too', { timeout: 60_000 }, async () => {
-    const { id, key } = await newKey('revoked');
+    const { id, key } = await newKey(a, 'revoked');
     const me = () => fetch(`${b}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect((await me()).status).toBe(200);
 
     const revokedAt = Date.now();
-    expect((await fetch(`${a}/api/v1/keys/${id}`, { method: 'DELETE', headers: admin })).status).toBeLessThan(
+    expect((await fetch(`${a}/api/v1/keys/${id}`, { method: 'DELETE', headers: auth })).status).toBeLessThan(
       300,
     );
     await expectEventually(async () => expect((await me()).status).toBe(401), {

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import type { AgentRunReply } from '@app/contracts';
 import { expectEventually, type Rule } from '@app/testing';
-import { ADMIN_KEY, type Cluster } from './cluster.harness';
+import { newKey } from './cluster-load';
+import type { Cluster } from './cluster.harness';
 
 /** A message of this prefix is answered at 50 prompt and 200 completion tokens: 0.00045 USD at PRICING. */
 const SPEND = 'spend-run-';
@@ -42,17 +43,6 @@ interface Gateways {
  * one gateway is refused on the other.
  */
 export function spendCases(on: () => Gateways): void {
-  const admin = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
-  const newKey = async (name: string, extra: Record<string, unknown> = {}) => {
-    const { a } = on();
-    const created = await fetch(`${a}/api/v1/keys`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ name: `${name}-${Date.now()}`, scopes: ['chat'], ...extra }),
-    });
-    expect(created.status).toBe(201);
-    return (await created.json()) as { id: string; key: string };
-  };
   const chat = (gateway: string, key: string, message: string, agent: string) =>
     fetch(`${gateway}/api/v1/chat`, {
       method: 'POST',
@@ -65,7 +55,7 @@ export function spendCases(on: () => Gateways): void {
     { timeout: 90_000 },
     async () => {
       const { cluster, a, b } = on();
-      const { id, key } = await newKey('spend', { daily_cost_budget_usd: CAP_USD });
+      const { id, key } = await newKey(a, 'spend', { daily_cost_budget_usd: CAP_USD });
       const outcomes: string[] = [];
       // each caller sends runs one after another until the key's budget stops them
       const caller = async (n: number) => {
@@ -106,7 +96,7 @@ export function spendCases(on: () => Gateways): void {
     { timeout: 60_000 },
     async () => {
       const { a, b } = on();
-      const { key } = await newKey('quota');
+      const { key } = await newKey(a, 'quota');
       const used = await chat(a, key, `${QUOTA}1`, 'helper');
       expect(used.status).toBe(200);
       expect(used.body.usage.prompt_tokens + used.body.usage.completion_tokens).toBeGreaterThan(TOKEN_QUOTA);

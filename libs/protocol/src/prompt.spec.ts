@@ -49,7 +49,7 @@ clean_logs(path: string, days?: integer 1..365 = 7, level?: "info"|"warn"|"error
   it('explains xml-toon with a worked example that the parser reads back', () => {
     const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
     const example = exampleIn(prompt, /<call name="add_items">[\s\S]*?<\/call>/);
-    expect(example).toContain('\nlist: groceries\nitems[2]{name,qty}:\n  Apple,3\n');
+    expect(example).toContain('\nlist: groceries\nitems[2]{name,qty}:\n Apple,3\n');
     expect(parseXmlToonReply(example)).toMatchObject({ kind: 'calls', calls: [{ name: 'add_items' }] });
   });
 

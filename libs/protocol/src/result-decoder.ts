@@ -1,5 +1,6 @@
 import { decode as decodeToon } from '@toon-format/toon';
 import { readCommonFields, unfoldCommonFields } from './common-fields';
+import { indentUnit } from './data-block';
 import { RESULT_TAGS } from './result-render';
 import { ABSENT, expandRows } from './sparse-table';
 import type { DecodedResult } from './types';
@@ -10,7 +11,8 @@ const OPENING = /^<result name="([^"]*)" status="(success|error)">\n/;
 /**
  * Reads back a `<result>` element written by `encodeResult`/`encodeError` (strict: exactly that
  * layout). It proves that what the model reads is well-formed and that every value is
- * recoverable: the TOON or JSON block decodes (strict TOON: row counts must match), and fields
+ * recoverable: the TOON or JSON block decodes (strict TOON: row counts must match; one space a
+ * level as encodeData writes it, or two as it wrote before), and fields
  * said once in `<every-row>` are put back into every row. Throws on anything else.
  */
 export function decodeResult(text: string): DecodedResult {
@@ -36,7 +38,7 @@ export function decodeResult(text: string): DecodedResult {
 }
 
 function decodeData(type: string, body: string, common: string | undefined, absent?: string): unknown {
-  let value: unknown = type === 'json' ? JSON.parse(body) : decodeToon(body);
+  let value: unknown = type === 'json' ? JSON.parse(body) : decodeToon(body, { indentSize: indentUnit(body) });
   if (absent !== undefined) {
     if (absent !== ABSENT || !Array.isArray(value))
       throw new Error(`absent="${absent}" beside data that is not a table`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeResult } from './result-decoder';
 import { encodeError, encodeResult } from './result.codec';
 import { parseXmlToonReply } from './xml-toon.codec';
 
@@ -18,8 +19,8 @@ describe('encodeResult', () => {
   <message>操作完成</message>
   <data type="toon">
 files[2]{name,size,deleted}:
-  app.log,1024,true
-  error.log,512,true
+ app.log,1024,true
+ error.log,512,true
   </data>
   <output type="markdown">
 ## 清理结果
@@ -27,6 +28,23 @@ files[2]{name,size,deleted}:
 - 释放空间：1.5 KB
   </output>
 </result>`);
+  });
+
+  it('reads back a result written one space a level, and one written two spaces a level as before', () => {
+    const data = { files: [{ name: 'app.log', size: 1024 }], owner: { id: 7, tags: ['a', 'b'] } };
+    const now = encodeResult('ls', { data });
+    expect(now).toContain('\nfiles[1]{name,size}:\n app.log,1024\nowner:\n id: 7\n');
+    expect(decodeResult(now).data).toEqual(data);
+    const before = `<result name="ls" status="success">
+  <data type="toon">
+files[1]{name,size}:
+  app.log,1024
+owner:
+  id: 7
+  tags[2]: a,b
+  </data>
+</result>`;
+    expect(decodeResult(before).data).toEqual(data);
   });
 
   it('leaves out the parts a function did not return', () => {

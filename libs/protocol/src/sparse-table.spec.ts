@@ -17,7 +17,7 @@ describe('rows whose fields vary, as one table', () => {
     const encoded = encodeData(entries);
     expect(encoded).toMatchObject({ type: 'toon', absent: '~' });
     expect(encoded.text.split('\n')[0]).toBe('[12]{ts,level,msg,request_id,error.code,error.retry}:');
-    expect(encoded.text.split('\n')[2]).toBe('  "2026-11-01T08:01:00Z",info,served,~,~,~');
+    expect(encoded.text.split('\n')[2]).toBe(' "2026-11-01T08:01:00Z",info,served,~,~,~');
   });
 
   it('reads back exactly, whole or cut to a length', () => {

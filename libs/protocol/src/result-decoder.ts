@@ -2,7 +2,7 @@ import { decode as decodeToon } from '@toon-format/toon';
 import { readCommonFields, unfoldCommonFields } from './common-fields';
 import { indentUnit } from './data-block';
 import { RESULT_TAGS } from './result-render';
-import { ABSENT, expandRows } from './sparse-table';
+import { ABSENT_MARKERS, expandRows } from './sparse-table';
 import type { DecodedResult } from './types';
 import { decodeEntities, unguardClosingTag } from './xml-text';
 
@@ -38,11 +38,12 @@ export function decodeResult(text: string): DecodedResult {
 }
 
 function decodeData(type: string, body: string, common: string | undefined, absent?: string): unknown {
-  let value: unknown = type === 'json' ? JSON.parse(body) : decodeToon(body, { indentSize: indentUnit(body) });
+  let value: unknown =
+    type === 'json' ? JSON.parse(body) : decodeToon(body, { indentSize: indentUnit(body) });
   if (absent !== undefined) {
-    if (absent !== ABSENT || !Array.isArray(value))
+    if (!ABSENT_MARKERS.includes(absent) || !Array.isArray(value))
       throw new Error(`absent="${absent}" beside data that is not a table`);
-    value = expandRows(value as Record<string, unknown>[]);
+    value = expandRows(value as Record<string, unknown>[], absent);
   }
   if (common === undefined) return value;
   if (!Array.isArray(value)) throw new Error('<every-row> beside data that is not a table');

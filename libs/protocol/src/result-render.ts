@@ -14,8 +14,8 @@ export interface SuccessParts {
 }
 
 /**
- * A successful result: `<message>`, then `<data type="toon|json">` (with `absent="~"` when `~`
- * in a table cell means its row has no such field)
+ * A successful result: `<message>`, then `<data type="toon|json">` (with `absent=""` when an empty
+ * table cell means its row has no such field, `absent="~"` when `~` does)
  * (preceded by `<every-row>` when fields common to every row were taken out of the table), then
  * `<output type="markdown">`, then `<note>`, each only when present. Text is not XML-escaped
  * (that would cost tokens and readability); only a closing tag that would end an element early
@@ -37,9 +37,11 @@ export function everyRowLine(common: Record<string, unknown>): string {
   return `  <every-row>${guard(commonFieldsText(common))}</every-row>`;
 }
 
-/** `type="toon|json"`, and `absent="~"` for a table whose rows lack some fields (sparse-table.ts). */
+/** `type="toon|json"`, and `absent=""` for a table whose rows lack some fields (sparse-table.ts). */
 function dataAttributes(data: EncodedData): string {
-  return data.absent ? `type="${data.type}" absent="${escapeAttribute(data.absent)}"` : `type="${data.type}"`;
+  return data.absent !== undefined
+    ? `type="${data.type}" absent="${escapeAttribute(data.absent)}"`
+    : `type="${data.type}"`;
 }
 
 /** A failed call: its message in `<error>`. */

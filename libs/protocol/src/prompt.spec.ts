@@ -27,9 +27,7 @@ describe('buildSystemPrompt', () => {
   it('lists each function as a signature with type, optionality, range, enum, default and descriptions', () => {
     const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
     expect(prompt).toContain(`## Functions
-clean_logs(path: string, days?: integer 1..365 = 7, level?: "info"|"warn"|"error", patterns?: string[], dry_run?: boolean = false): Delete log files older than N days.
-  path: Directory to clean
-  days: Keep the last N days`);
+clean_logs(path: string (Directory to clean), days?: integer 1..365 =7 (Keep the last N days), level?: info|warn|error, patterns?: string[], dry_run?: boolean =false): Delete log files older than N days.`);
   });
 
   it('explains the <every-row> element results may carry', () => {

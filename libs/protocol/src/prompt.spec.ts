@@ -32,7 +32,7 @@ clean_logs(path: string (Directory to clean), days?: integer 1..365 =7 (Keep the
 
   it('explains the <every-row> element results may carry', () => {
     const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
-    expect(prompt).toContain('<every-row> holds fields equal in every row of the table');
+    expect(prompt).toContain("A <result>'s <every-row> holds fields equal in every row of its table.");
   });
 
   it('opens with the instructions', () => {

@@ -49,7 +49,7 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
       .create({ model: 'helper', messages: [question], tools: [weatherTool] })
       .withResponse();
     expect(llmMessages()[0].content).toContain(
-      'get_weather(city: string, days?: integer): The weather in a city.\n  city: City name',
+      'get_weather(city: string (City name), days?: integer): The weather in a city.',
     );
     const choice = first.data.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
@@ -176,7 +176,7 @@ describe('client tools and the OpenAI Agents SDK over the OpenAI-compatible API'
       tools: [weatherTool],
     });
     expect(llmMessages()[0].content).toContain(
-      'get_weather(city: string, days?: integer): The weather in a city.',
+      'get_weather(city: string (City name), days?: integer): The weather in a city.',
     );
     const [call] = first.choices[0].message.tool_calls as OpenAI.ChatCompletionMessageFunctionToolCall[];
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Bern' });

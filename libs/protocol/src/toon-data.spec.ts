@@ -45,7 +45,7 @@ describe('encodeData', () => {
       { onSaved },
     );
     expect(folded.common).toEqual({ team: 'core' });
-    const foldedCost = countTokens(folded.text) + countTokens(`  <every-row>team: core</every-row>\n`);
+    const foldedCost = countTokens(folded.text) + countTokens(`<every-row>team: core</every-row>\n`);
     expect(told).toEqual([json(irregular) - countTokens(chosen.text), expect.any(Number)]);
     expect(told[1]).toBe(json(rows.map((r) => ({ ...r, team: 'core' }))) - foldedCost);
     expect(told[1]).toBeGreaterThan(0);

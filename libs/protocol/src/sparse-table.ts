@@ -106,7 +106,7 @@ function columnsOf(rows: Row[]): string[] | undefined {
   return columns.some((column) => objects.has(column)) ? undefined : columns;
 }
 
-function cellOf(row: Row, column: string, absent: string): unknown {
+function cellOf(row: Row, column: string, absent: unknown): unknown {
   const dot = column.indexOf('.');
   if (dot < 0) return Object.hasOwn(row, column) ? row[column] : absent;
   const parent = row[column.slice(0, dot)];

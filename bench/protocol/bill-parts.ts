@@ -208,7 +208,7 @@ function uncachedNote(suite: Scenario[], goal: number): string[] {
   return [
     `- **Whole suite, prompt tokens uncached** (goal ${percent(goal)} fewer): ours ${oursPrompt} against ${fcPrompt}, ${percent(1 - oursPrompt / fcPrompt)} fewer on`,
     `  this count (the token tables’; the run above counts JSON FC’s \`"strict": false\` too). Of ours, the definitions and the guide, paid by each of the ${requests} requests, are ${system} (${percent(system / oursPrompt)}),`,
-    `  results’ content ${ours.results.billed} (${percent(ours.results.billed / oursPrompt)}), envelopes ${ours.envelopes.billed}. The goal needs ${Math.max(0, Math.ceil(over))} tokens fewer:`,
+    `  results’ content ${ours.results.billed} (${percent(ours.results.billed / oursPrompt)}), envelopes ${ours.envelopes.billed}. On this count the goal needs ${Math.max(0, Math.ceil(over))} tokens fewer:`,
     `  ${Math.ceil(Math.max(0, over) / requests)} off every request’s system prompt (now ${Math.round(system / requests)} tokens of definitions and guide), or the`,
     `  results’ content ${percent(Math.max(0, over) / ours.results.billed)} smaller. The one-line listing the definition budget falls back to`,
     `  takes the ${FUNCTIONS.length} functions from ${countTokens(full)} to ${countTokens(brief)} tokens, but then each function costs a \`function_describe\``,

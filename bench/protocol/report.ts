@@ -127,9 +127,18 @@ function corpusSection(corpus: CorpusTokens): string[] {
     '',
     `- Counting the \`tools\` array as gpt-tokenizer estimates OpenAI's internal rendering of it (smaller than its JSON), ` +
       `JSON FC would bill ${billed.functionCallingRendered} tokens in total and ours would save ` +
-      `${percent(saving(billed.ours, billed.functionCallingRendered))}; on that count the cases without a table cost ` +
-      'more than JSON FC, since the protocol section of our prompt is paid on every request.',
+      `${percent(saving(billed.ours, billed.functionCallingRendered))}; ${costlierWhenRendered(corpus)}`,
   ];
+}
+
+/** The cases that cost more than JSON FC with its `tools` as rendered: the protocol section is paid on every request. */
+function costlierWhenRendered(corpus: CorpusTokens): string {
+  const costlier = corpus.cases.filter((row) => row.billed.ours > row.billed.functionCallingRendered);
+  if (costlier.length === 0) return 'on that count too every case costs less than JSON FC.';
+  return (
+    `on that count ${costlier.map((row) => row.name).join(', ')} cost more than JSON FC, since the protocol ` +
+    'section of our prompt is paid on every request.'
+  );
 }
 
 function conversationSection(corpus: CorpusTokens): string[] {
@@ -183,9 +192,12 @@ function tableSection(corpus: CorpusTokens): string[] {
     '- ISO timestamps stay quoted: TOON requires a string holding `:` to be quoted, and an unquoted timestamp in the',
     '  first column would read as a `key: value` line, so the block would not decode.',
     '- Rows of one kind whose fields vary (the log entries: `request_id` in some, `error: {code, retry}` in a few) are one',
-    '  table too, `<data type="toon" absent="~">`: the union of the fields as columns, an object’s fields as',
-    '  `parent.child` columns, `~` where a row lacks the field; offered only where it reads back exactly and costs fewer',
-    '  tokens than JSON (libs/protocol/src/sparse-table.ts).',
+    '  table too, `<data type="toon" absent="">`: the union of the fields as columns, an object’s fields as',
+    '  `parent.child` columns, an empty cell where a row lacks the field (`,,,` at a line’s end is one token, `,~,~,~`',
+    '  six; `~` where an empty cell could be misread); offered only where it reads back exactly and costs fewer tokens',
+    '  than JSON (libs/protocol/src/sparse-table.ts).',
+    '- TOON is written one space a level: o200k_base reads a row’s one space with its first value (` Bolt`, ` /var`),',
+    '  where two spaces cost a token of their own on every row.',
   ];
 }
 

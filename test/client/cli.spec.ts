@@ -39,7 +39,7 @@ describe('the agentchassis CLI as a process against the four services', () => {
     expect(tree.code).toBe(0);
     expect(tree.stdout).toContain(`${reply.run_id}  default (react)  completed · final`);
     expect(tree.stdout).toMatch(/├─ step 1 action add \{"a":2,"b":3\} \(\d+ ms, \d+\+\d+ tokens\)/);
-    expect(tree.stdout).toMatch(/│  └─ observation: <result name="add" status="success">.*sum: 5/);
+    expect(tree.stdout).toMatch(/│  └─ observation: <result name="add">.*sum: 5/);
     expect(tree.stdout).toMatch(/└─ reply: Five\./);
     expect(tree.stdout).not.toContain('\x1b[');
   });
@@ -67,7 +67,7 @@ describe('the agentchassis CLI as a process against the four services', () => {
     const seen = await cli('runs', 'messages', original.run_id, '2');
     expect(seen.code).toBe(0);
     expect(seen.stdout).toMatch(/— system \(system\) · \d+ tokens/);
-    expect(seen.stdout).toContain('<result name="add" status="success">');
+    expect(seen.stdout).toContain('<result name="add">');
     const bad = await cli('runs', 'fork', original.run_id, '--from', '2', '--result', 'nonsense');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--result must be <index>=<json>');

@@ -126,7 +126,7 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
       expect(await markdown.locator('strong').textContent()).toBe('low');
       await result.getByRole('button', { name: 'Raw XML: inventory result, step 1' }).click();
       expect(await result.getByLabel('inventory result, step 1 raw XML').textContent()).toMatch(
-        /^<result name="inventory" status="success">/,
+        /^<result name="inventory">/,
       );
       expect(problems).toEqual([]);
       await screenshot(p, 'run-1280');
@@ -153,7 +153,7 @@ describe('the console as a studio (Chromium, four services, two executors)', () 
       expect(await system.textContent()).toContain('You are the ANALYST of the shop.');
       expect(await system.textContent()).toContain('inventory');
       expect(await messages.textContent()).toMatch(/Function result.*tokens/);
-      expect(await messages.textContent()).toContain('<result name="inventory" status="success">');
+      expect(await messages.textContent()).toContain('<result name="inventory">');
       expect(await seen.getByLabel('Tokens by part').textContent()).toMatch(/System prompt: [\d,]+ \(\d+%\)/);
       expect(await seen.getByLabel('Raw reply').textContent()).toContain('<call name="add">');
       expect(problems).toEqual([]);

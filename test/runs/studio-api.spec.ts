@@ -149,7 +149,7 @@ describe('the studio API (four services as processes, two executors, API keys on
       expect(system.content).toContain('add(');
       expect(system.sections?.map((s) => s.name)).toEqual(['instructions', 'guide', 'functions']);
       expect(input.content).toBe('two plus three, once approved');
-      expect(result.content).toMatch(/^<result name="add" status="success">[\s\S]*sum: 5/);
+      expect(result.content).toMatch(/^<result name="add">[\s\S]*sum: 5/);
       for (const m of view.messages) expect(m.tokens).toBeGreaterThan(0);
       expect(view.tokens_by_part.system).toBe(system.tokens);
       expect(view.reply).toMatchObject({ text: 'Five.', tool_calls: [] });

@@ -23,7 +23,7 @@ describe('fields common to every row', () => {
   it('are said once, on one line, before the table', () => {
     const text = encodeResult('delay_list', { data: tasks });
     expect(text).toContain(
-      '  <every-row>owner: alice, executed_at: null, error: null</every-row>\n  <data type="toon">\n[30]{name,run_at,status}:',
+      '<every-row>owner: alice, executed_at: null, error: null</every-row>\n<data type="toon">\n[30]{name,run_at,status}:',
     );
   });
 

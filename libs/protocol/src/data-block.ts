@@ -78,8 +78,11 @@ export function normaliseBlock(text: string): string {
   return lines.map((line) => line.slice(common)).join('\n');
 }
 
-/** The smallest indentation step in the block, so 4-space TOON decodes as well as 2-space. */
-function indentUnit(text: string): number {
+/**
+ * The smallest indentation step in a TOON text, so 1- and 4-space TOON decode as well as 2-space
+ * (a TOON line's leading spaces are all indentation: no value spans lines).
+ */
+export function indentUnit(text: string): number {
   const smallest = text
     .split('\n')
     .map(indentOf)

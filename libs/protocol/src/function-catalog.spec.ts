@@ -32,9 +32,32 @@ const sendMessage: PromptFunction = {
 describe('describeFunction', () => {
   it('writes a signature that keeps every constraint, nested shapes included', () => {
     expect(describeFunction(sendMessage)).toBe(
-      'send_message(to: string, text: string, channel?: "console"|"webhook" = "console", retries?: integer >=0, ' +
-        'attachments?: {url: string, size?: integer <=1000}[], levels?: ("a"|"b")[], meta?: object): ' +
-        'Send a message to someone.\n  text: What to say',
+      'send_message(to: string, text: string (What to say), channel?: console|webhook =console, retries?: integer >=0, ' +
+        'attachments?: {url: string, size?: integer <=1000}[], levels?: (a|b)[], meta?: object): ' +
+        'Send a message to someone.',
+    );
+  });
+});
+
+describe('describeFunction', () => {
+  it('writes a value bare only when it is a plain word that reads as nothing else', () => {
+    const pick: PromptFunction = {
+      name: 'pick',
+      description: 'Pick one.',
+      parameters: {
+        type: 'object',
+        properties: {
+          choice: {
+            type: 'string',
+            enum: ['snake_case', 'kebab-case', '2026', '', 'true', 'string', 'a b', 'v1.2'],
+          },
+          count: { type: 'integer', enum: [1, 2], default: 1 },
+          label: { type: 'string', default: '' },
+        },
+      },
+    };
+    expect(describeFunction(pick)).toBe(
+      'pick(choice?: snake_case|kebab-case|"2026"|""|"true"|"string"|"a b"|"v1.2", count?: 1|2 =1, label?: string =""): Pick one.',
     );
   });
 });

@@ -1,5 +1,5 @@
 import { countTokens } from './tokens';
-import type { ParameterSchema, PromptFunction } from './types';
+import { PARAMETER_TYPES, type ParameterSchema, type PromptFunction } from './types';
 
 /** The built-in that gives a function's full signature when the prompt lists names only. */
 export const FUNCTION_DESCRIBE = 'function_describe';
@@ -16,12 +16,17 @@ const BRIEF_WORDS = 12;
 
 /**
  * Lists functions for a system prompt as TypeScript-like signatures, which models read fluently
- * and which cost fewer tokens than JSON Schema: `?` marks an optional parameter, `"a"|"b"` an
- * enum, `1..365` a range, `= 7` a default, `{a: string}` an object's shape; the description
- * follows, then one indented line per described parameter.
+ * and which cost fewer tokens than JSON Schema: `?` marks an optional parameter, `a|b` an enum,
+ * `1..365` a range, `=7` a default, `{a: string}` an object's shape, `(…)` after a parameter its
+ * description; the function's description follows. Values are written as a call writes them: a
+ * plain word bare, anything else (a number-like or empty string, a word such as `true` or
+ * `string`) as JSON.
  *
- *   clean_logs(path: string, days?: integer 1..365 = 7): Delete old log files.
- *     path: Directory to clean
+ *   clean_logs(path: string (Directory to clean), days?: integer 1..365 =7): Delete old log files.
+ *
+ * A parameter's description in the signature costs ` (` and `)` where a line of its own cost a
+ * newline, the indentation, the name and a colon; `=7` saves the token o200k_base spends on the
+ * space before a digit; a bare `admin|editor` the token each quote costs.
  *
  * When that is over `budget` tokens, each function gets one line, its name and the start of its
  * description (as many words as the budget allows); when not even one word fits, the names alone,
@@ -60,14 +65,15 @@ function fitCatalog(functions: PromptFunction[], full: string, budget: number, m
 /** One function's full signature block, as listed in the prompt and by `function_describe`. */
 export function describeFunction(fn: PromptFunction): string {
   const required = new Set(fn.parameters.required ?? []);
-  const params = Object.entries(fn.parameters.properties);
-  const signature = params
-    .map(([name, schema]) => parameterText(name, schema, required.has(name)))
+  const signature = Object.entries(fn.parameters.properties)
+    .map(([name, schema]) => parameterText(name, schema, required.has(name)) + describedAs(schema))
     .join(', ');
-  const notes = params.flatMap(([name, schema]) =>
-    schema.description?.trim() ? [`  ${name}: ${oneLine(schema.description)}`] : [],
-  );
-  return [`${fn.name}(${signature}): ${oneLine(fn.description)}`, ...notes].join('\n');
+  return `${fn.name}(${signature}): ${oneLine(fn.description)}`;
+}
+
+function describedAs(schema: ParameterSchema): string {
+  const description = schema.description?.trim();
+  return description ? ` (${oneLine(description)})` : '';
 }
 
 function briefCatalog(functions: PromptFunction[], words: number): string {
@@ -102,7 +108,7 @@ function parameterText(name: string, schema: ParameterSchema, required: boolean)
 
 /** An enum as its values, an array as `item[]`, an object with known fields as its shape. */
 function typeOf(schema: Omit<ParameterSchema, 'type'> & { type: string }): string {
-  if (schema.enum?.length) return schema.enum.map((value) => JSON.stringify(value)).join('|');
+  if (schema.enum?.length) return schema.enum.map(literal).join('|');
   if (schema.type === 'array' && schema.items) {
     const item = typeOf(schema.items);
     return `${item.includes('|') ? `(${item})` : item}[]`;
@@ -124,8 +130,19 @@ function rangeOf({ minimum, maximum }: Omit<ParameterSchema, 'type'>): string {
 }
 
 function defaultOf(schema: Omit<ParameterSchema, 'type'>): string {
-  return schema.default === undefined ? '' : ` = ${JSON.stringify(schema.default)}`;
+  return schema.default === undefined ? '' : ` =${literal(schema.default)}`;
 }
+
+/** A plain word as a call writes it, bare; anything else as JSON (`"2026"`, `""`, `"true"`, `[1]`). */
+function literal(value: unknown): string {
+  return typeof value === 'string' && PLAIN_WORD.test(value) && !RESERVED_WORDS.has(value)
+    ? value
+    : JSON.stringify(value);
+}
+
+const PLAIN_WORD = /^[A-Za-z_][\w-]*$/;
+/** Words that would read as a type or a JSON value, not as the string. */
+const RESERVED_WORDS = new Set(['true', 'false', 'null', ...PARAMETER_TYPES]);
 
 function oneLine(text: string): string {
   return text.trim().replace(/\s*\n\s*/g, ' ');

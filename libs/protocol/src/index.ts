@@ -30,15 +30,17 @@
  *   and `encodeError(name, message, { maxLength? })`. `data` must be JSON-serialisable (a cycle
  *   throws). Over `maxLength` a result is cut at structural boundaries and stays decodable.
  * - `encodeData(value, { format?, model? })`: TOON for uniform tables, else the cheapest of TOON,
- *   compact JSON and (rows whose fields vary) one TOON table with `~` for a missing field
- *   (`<data type="toon" absent="~">`, sparse-table.ts) by the model's token count; `format` forces one.
+ *   compact JSON and (rows whose fields vary) one TOON table with an empty cell, or `~`, for a
+ *   missing field (`<data type="toon" absent="">`, sparse-table.ts) by the model's token count;
+ *   `format` forces one. TOON is written one space a level.
  *
  * Prompts and cost:
  * - `buildSystemPrompt({ functions, protocol, instructions, definitionBudget? })`; `native` yields
  *   instructions only. Functions are TypeScript-like signatures; over `definitionBudget` tokens
  *   they are listed one line each and the model asks `function_describe` (answered by the caller
  *   with `describeFunction`) for a signature.
- * - `decodeResult(text)` reads a `<result>` back (tests, tooling): every value is recoverable.
+ * - `decodeResult(text)` reads a `<result>` back (tests, tooling): every value is recoverable,
+ *   in results written now and in those written before (`status="success"`, two-space indents).
  * - `countTokens(text, model?)`: o200k_base, or cl100k_base for gpt-4 / gpt-3.5 era models.
  */
 export { parseAssistantReply } from './reply-parser';

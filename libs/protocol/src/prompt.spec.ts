@@ -27,14 +27,12 @@ describe('buildSystemPrompt', () => {
   it('lists each function as a signature with type, optionality, range, enum, default and descriptions', () => {
     const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
     expect(prompt).toContain(`## Functions
-clean_logs(path: string, days?: integer 1..365 = 7, level?: "info"|"warn"|"error", patterns?: string[], dry_run?: boolean = false): Delete log files older than N days.
-  path: Directory to clean
-  days: Keep the last N days`);
+clean_logs(path: string (Directory to clean), days?: integer 1..365 =7 (Keep the last N days), level?: info|warn|error, patterns?: string[], dry_run?: boolean =false): Delete log files older than N days.`);
   });
 
   it('explains the <every-row> element results may carry', () => {
     const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
-    expect(prompt).toContain('<every-row> holds fields equal in every row of the table');
+    expect(prompt).toContain("A <result>'s <every-row> holds fields equal in every row of its table.");
   });
 
   it('opens with the instructions', () => {
@@ -49,7 +47,7 @@ clean_logs(path: string, days?: integer 1..365 = 7, level?: "info"|"warn"|"error
   it('explains xml-toon with a worked example that the parser reads back', () => {
     const prompt = buildSystemPrompt({ functions: [cleanLogs], protocol: 'xml-toon' });
     const example = exampleIn(prompt, /<call name="add_items">[\s\S]*?<\/call>/);
-    expect(example).toContain('\nlist: groceries\nitems[2]{name,qty}:\n  Apple,3\n');
+    expect(example).toContain('\nlist: groceries\nitems[2]{name,qty}:\n Apple,3\n');
     expect(parseXmlToonReply(example)).toMatchObject({ kind: 'calls', calls: [{ name: 'add_items' }] });
   });
 

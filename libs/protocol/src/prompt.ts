@@ -80,13 +80,15 @@ const workedExample = () =>
   ]);
 
 // Paid on every request: each clause earns its tokens. `<every-row>` and `<note>` are the two
-// result elements a model cannot guess (result-render.ts). `{example}` is the worked example.
+// result elements a model cannot guess (result-render.ts). `{example}` is the worked example; its
+// `items` shows TOON's list form (`key[count]{fields}:`, then one row per line), so the text
+// points at it instead of spelling the form out (9 tokens a request).
 // Parameters are bare lines in the call's body (call-body.ts): `<p>` and `<data>` cost 4-8 tokens
 // more a parameter, in the model's output, and stay for text over several lines (and are read).
 export const XML_TOON_GUIDE = `## Calling functions
-Example call (not a real function):
+Example (not a real function):
 {example}
-One name: value line per parameter; lists and objects as TOON (key[count]{fields}: then one row per line) or JSON; text over several lines in <p>name: text</p>. A reply's calls run concurrently. Results come as <result>; its <every-row> holds fields equal in every row of the table. To answer the user, reply without <call>.`;
+One name: value line per parameter; lists and objects as TOON like items, or JSON; text over several lines in <p>name: text</p>. A reply's calls run concurrently. A <result>'s <every-row> holds fields equal in every row of its table. To answer the user, reply without <call>.`;
 
 export const JSON_ACTION_GUIDE = `## Calling functions
 Reply with exactly one JSON object and nothing else:

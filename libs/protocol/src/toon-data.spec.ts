@@ -10,7 +10,8 @@ describe('encodeData', () => {
     const data = encodeData(rows);
     expect(data.type).toBe('toon');
     expect(data.text.split('\n')[0]).toBe('[20]{id,name,active}:');
-    expect(decode(data.text)).toEqual(rows);
+    expect(data.text.split('\n')[1]).toBe(' 0,user0,true');
+    expect(decode(data.text, { indentSize: 1 })).toEqual(rows);
   });
 
   it('picks whichever of TOON and compact JSON costs fewer tokens for irregular data', () => {
@@ -44,7 +45,7 @@ describe('encodeData', () => {
       { onSaved },
     );
     expect(folded.common).toEqual({ team: 'core' });
-    const foldedCost = countTokens(folded.text) + countTokens(`  <every-row>team: core</every-row>\n`);
+    const foldedCost = countTokens(folded.text) + countTokens(`<every-row>team: core</every-row>\n`);
     expect(told).toEqual([json(irregular) - countTokens(chosen.text), expect.any(Number)]);
     expect(told[1]).toBe(json(rows.map((r) => ({ ...r, team: 'core' }))) - foldedCost);
     expect(told[1]).toBeGreaterThan(0);

@@ -116,7 +116,7 @@ describe('encodeCalls', () => {
     const text = encodeCalls([
       { name: 'add', params: { list: 'groceries', notify: true, items: [{ id: 1 }, { id: 2 }] } },
     ]);
-    expect(text).toBe('<call name="add">\nlist: groceries\nnotify: true\nitems[2]{id}:\n  1\n  2\n</call>');
+    expect(text).toBe('<call name="add">\nlist: groceries\nnotify: true\nitems[2]{id}:\n 1\n 2\n</call>');
   });
 
   it('writes a string that would read back as another type or text in a <p>, in CDATA', () => {

@@ -46,7 +46,7 @@ describe('function_describe', () => {
     expect(system).not.toContain('nights');
     expect(system).not.toContain('multiply');
     expect(messages(1).at(-1)?.content).toContain(
-      'book_room(room: "red"|"blue", nights?: integer 1..14 = 1): Test function book_room.\n  room: Which room',
+      'book_room(room: red|blue (Which room), nights?: integer 1..14 =1): Test function book_room.',
     );
     expect(world.functions.calls.map((call) => call.name)).toEqual(['book_room']);
   });

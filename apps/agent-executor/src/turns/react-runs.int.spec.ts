@@ -236,7 +236,7 @@ describe('the ReAct loop', () => {
     expect(reply.finish_reason).toBe('final');
     const observation = lastMessages().at(-1)?.content ?? '';
     expect(observation.length).toBeLessThanOrEqual(200);
-    expect(observation).toMatch(/^  <output type="markdown">\n<call name="divide">/m);
+    expect(observation).toMatch(/^<output type="markdown">\n<call name="divide">/m);
     expect(observation).toMatch(
       /<note>Cut to 200 characters: output cut within line 1 of 1\.<\/note>\n<\/result>$/,
     );

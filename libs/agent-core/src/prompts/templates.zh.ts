@@ -3,9 +3,9 @@ import type { PromptTemplates } from './templates';
 export const CHINESE_TEMPLATES: PromptTemplates = {
   system: '你是一个乐于助人的助手。函数有助于回答时就使用它们；不需要时直接回答。',
   react_guide_xml_toon: `## 调用函数
-调用示例（不是真实的函数）：
+示例（不是真实的函数）：
 {example}
-每个参数一行 名称: 值；列表和对象写成 TOON（key[count]{fields}: 之后每行一条记录）或 JSON；多行文本写成 <p>名称: 文本</p>。一次回复中的多个调用会并发执行。结果以 <result> 返回；其中的 <every-row> 包含表格每一行都相同的字段。要回答用户，回复中不要包含 <call>。`,
+每个参数一行 名称: 值；列表和对象写成 TOON（如 items）或 JSON；多行文本写成 <p>名称: 文本</p>。一次回复中的多个调用会并发执行。<result> 中的 <every-row> 包含其表格每一行都相同的字段。要回答用户，回复中不要包含 <call>。`,
   react_guide_json_action: `## 调用函数
 只回复一个 JSON 对象，不要有其他内容：
 - 调用函数：{"type":"action","tool":"function_name","args":{"param":"value"}}

@@ -23,7 +23,7 @@ describe('planningPrompt', () => {
 
   it('lists the functions with every constraint a plan needs: enums, ranges, defaults, descriptions', () => {
     expect(planningPrompt(prompts, profile, [book])).toContain(
-      '## Functions\nbook_room(room: "red"|"blue", nights?: integer 1..14 = 1): Book a room.\n  room: Which room',
+      '## Functions\nbook_room(room: red|blue (Which room), nights?: integer 1..14 =1): Book a room.',
     );
   });
 

@@ -22,11 +22,8 @@ describe('client tools', () => {
   it('are described in the prompt from their JSON Schema like platform functions', () => {
     const prompt = buildSystemPrompt({ functions: [toPromptFunction(weather)], protocol: 'xml-toon' });
     expect(prompt).toContain(
-      [
-        'get_weather(city: string, zip?: string, days?: integer 1..7, unit?: "c"|"f", where?: object): The weather.',
-        '  city: City',
-        '  where: (schema: {"properties":{"lat":{"type":"number"}}})',
-      ].join('\n'),
+      'get_weather(city: string (City), zip?: string, days?: integer 1..7, unit?: c|f, ' +
+        'where?: object (schema: {"properties":{"lat":{"type":"number"}}})): The weather.',
     );
     expect(toPromptFunction({ name: 'ping' })).toEqual({
       name: 'ping',

@@ -80,7 +80,7 @@ function toParameter(property: unknown): ParameterSchema {
   const parameter: ParameterSchema = { type };
   const description = typeof schema.description === 'string' ? schema.description : undefined;
   const nested = nestedShape(schema, type);
-  if (description || nested) parameter.description = [description, nested].filter(Boolean).join(' ');
+  if (description || nested) parameter.description = [description, nested].filter(Boolean).join('; ');
   if (Array.isArray(schema.enum)) parameter.enum = schema.enum;
   if (typeof schema.minimum === 'number') parameter.minimum = schema.minimum;
   if (typeof schema.maximum === 'number') parameter.maximum = schema.maximum;
@@ -96,13 +96,13 @@ function typeOf(type: unknown): ParameterType {
   return found ?? 'object';
 }
 
-/** Objects and arrays of objects keep their shape for the model, as compact JSON. */
+/** Objects and arrays of objects keep their shape for the model, as compact JSON (in the signature's `(…)`). */
 function nestedShape(schema: Record<string, unknown>, type: ParameterType): string | undefined {
   const inner =
     type === 'object' ? schema.properties : isRecord(schema.items) ? schema.items.properties : undefined;
   if (!isRecord(inner)) return undefined;
   const text = JSON.stringify(type === 'object' ? { properties: inner } : { items: schema.items });
-  return `(schema: ${text.length > NESTED_SCHEMA_CHARS ? `${text.slice(0, NESTED_SCHEMA_CHARS)}…` : text})`;
+  return `schema: ${text.length > NESTED_SCHEMA_CHARS ? `${text.slice(0, NESTED_SCHEMA_CHARS)}…` : text}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { encode as encodeToon } from '@toon-format/toon';
+import { encodeToon } from './toon';
 import { foldCommonFields } from './common-fields';
 import { everyRowLine } from './result-render';
 import { ABSENT, flattenRows } from './sparse-table';

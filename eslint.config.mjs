@@ -20,6 +20,14 @@ const NO_NATS = {
   message: 'only libs/bus speaks NATS: use @app/bus (it re-exports the types a caller needs)',
 };
 
+// What the embedded SDK ships (libs/agent, libs/llm) imports the run engine's portable entry: the
+// whole library loads a turn's machinery with it, which an agent loads at its first turn instead.
+const NO_WHOLE_AGENT_CORE = {
+  regex: '^@app/agent-core$',
+  message:
+    'the embedded SDK imports @app/agent-core/portable: the whole library loads every strategy and tool up front',
+};
+
 // Names of libs/contracts that the run engine has its own type for: the core reads its own words,
 // and a host translates the wire's at its edge.
 const WIRE_NAMES_WITH_CORE_TYPES = [
@@ -111,6 +119,7 @@ export default tseslint.config(
             ...NO_APPS,
             NO_NATS,
             { regex: '^(@nestjs/|@app/(bus|persistence|runtime|observability|config))' },
+            NO_WHOLE_AGENT_CORE,
           ],
         },
       ],
@@ -136,6 +145,7 @@ export default tseslint.config(
               message:
                 'the embedded SDK imports @app/contracts/portable and @app/functions/portable: the whole libraries load class-validator and the bus',
             },
+            NO_WHOLE_AGENT_CORE,
           ],
         },
       ],

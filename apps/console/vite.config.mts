@@ -9,11 +9,14 @@ export default defineConfig({
   base: '/',
   publicDir: false,
   resolve: {
-    alias: {
-      '@app/client': resolve(root, '../../libs/client/src'),
-      '@app/protocol': resolve(root, '../../libs/protocol/src'),
-      '@app/retry': resolve(root, '../../libs/retry/src'),
-    },
+    alias: [
+      { find: '@app/client', replacement: resolve(root, '../../libs/client/src') },
+      { find: '@app/protocol', replacement: resolve(root, '../../libs/protocol/src') },
+      { find: '@app/retry', replacement: resolve(root, '../../libs/retry/src') },
+      // libs/protocol loads TOON at its first use through Node's require (toon.ts); in the browser its
+      // modules import TOON itself (toon.browser.ts). No other module of the console imports `./toon`.
+      { find: /^\.\/toon$/, replacement: resolve(root, '../../libs/protocol/src/toon.browser.ts') },
+    ],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

@@ -1,6 +1,6 @@
 // Idle RSS of a process holding the embedded SDK: one agent, one function, a SQLite session store
 // (budget ≤ 50 MB in docs/benchmarks.md), and what each piece adds. Run after `npm run build`:
-//   node_modules/.bin/node bench/embedded/idle-rss.mjs [--idle-seconds 10]
+//   node_modules/.bin/node [node flags] bench/embedded/idle-rss.mjs [--idle-seconds 10]
 // Each stage runs in a fresh process that loads the pieces before it, settles and sleeps; the
 // parent reads its RSS from /proc/<pid>/status. Prints a Markdown table.
 import { spawn } from 'node:child_process';
@@ -53,7 +53,8 @@ async function stage(level) {
 async function measure() {
   const rows = [];
   for (const [label, level] of STAGES) {
-    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'stage', String(level)], {
+    // The parent's Node flags go on to each stage (`node --no-maglev --no-turbofan bench/…` measures without the JIT tiers).
+    const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url), 'stage', String(level)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     await new Promise((resolve, reject) => {
@@ -67,7 +68,7 @@ async function measure() {
   }
   console.log(
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus()[0].model.trim()}, ${cpus().length} cores, Node ${process.version}; ` +
-      `${idleSeconds} s idle after loading; 1-minute load average ${loadavg()[0].toFixed(1)}.\n`,
+      `${idleSeconds} s idle after loading${process.execArgv.length ? ` (${process.execArgv.join(' ')})` : ''}; 1-minute load average ${loadavg()[0].toFixed(1)}.\n`,
   );
   console.log('| the process holds | RSS | added |');
   console.log('| --- | ---: | ---: |');

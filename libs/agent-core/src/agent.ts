@@ -1,23 +1,24 @@
-import type { AgentRunReply } from '@app/contracts';
 import type { AgentDefinition } from './agent-definition';
 import type { AgentResult, AgentRunStream, ExecuteOptions, RunInput } from './agent-types';
 import { AgentError } from './errors';
-import { EventStream, fanOut } from './event-stream';
+import { EventStream } from './event-stream';
 import { newId } from './ids';
-import { resumeFromJournal } from './journal/journal-replay';
-import { functionsWithMemory } from './memory/run-memory';
-import type { ChatMessage } from './model/model-client';
-import { PromptSet } from './prompts/prompt-set';
-import type { RunContext } from './run-context';
-import { failureOf } from './run-failure';
-import { type RunOutcome, statusOf } from './run-outcome';
-import { frameRun } from './run-frame';
-import { type PriorProgress, RunState } from './run-state';
-import { replyOf, runStrategy } from './run-turn';
-import { rejectPlan } from './strategies/plan-rejection';
+import type { PriorProgress } from './run-state';
 import type { AgentRuntime } from './runtime';
-import { ClientToolSet } from './tools/client-tool-set';
-import { settleInbox } from './inbox/settle-inbox';
+
+type Turns = typeof import('./agent-turn.js');
+let turns: Turns | undefined;
+
+/**
+ * What a turn runs on (agent-turn.ts: the run frame, the strategies, the tools, the journal's
+ * replay, the memory functions) is loaded at the first turn of the process, not with this class:
+ * a process holding an agent that has not run yet, as an idle embedded one, does not carry it
+ * (docs/benchmarks.md). Once loaded it is taken without an await, so later turns start as before.
+ */
+async function loadedTurns(): Promise<Turns> {
+  turns ??= await import('./agent-turn.js');
+  return turns;
+}
 
 /**
  * An agent definition bound to a runtime: `run` for the result, `send` for the events too. Every
@@ -75,15 +76,9 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
    */
   async reject(held: AgentResult, reason?: string): Promise<AgentResult> {
     const input = heldInput(held);
-    const run = this.newRun(input, { prior: priorOf(held) });
-    run.close();
-    const { plan, outcome } = rejectPlan(run.plan, reason);
-    run.setPlan(plan);
-    run.transition(statusOf(outcome.finishReason));
-    const { journal } = this.runtime.ports;
-    await journal?.planChanged(run);
-    await journal?.runEnded(run, outcome);
-    return this.result(run, input, outcome, replyOf(run, outcome));
+    const prior = priorOf(held);
+    const { rejectTurn } = turns ?? (await loadedTurns());
+    return rejectTurn(this, input, prior, reason);
   }
 
   /**
@@ -91,109 +86,8 @@ export class Agent<D extends AgentDefinition = AgentDefinition> {
    * hooks told, the host's record of its end, `run_end`.
    */
   async execute(input: RunInput, options: ExecuteOptions<D> = {}): Promise<AgentResult> {
-    const run = this.newRun(input, options);
-    const ctx = this.contextFor(run, input);
-    const { hooks, journal } = this.runtime.ports;
-    const stop = () => run.abort('cancelled');
-    if (input.signal?.aborted) stop();
-    input.signal?.addEventListener('abort', stop, { once: true });
-    options.prepare?.(run);
-    try {
-      const { ended, ...host } = options.host ?? {};
-      const outcome = await frameRun(run, {
-        ...host,
-        hooks,
-        journal,
-        resumed: options.resume?.resumed,
-        work: () => this.work(ctx, input, options),
-      });
-      const reply = ended ? await ended(run, outcome) : replyOf(run, outcome);
-      return this.result(run, input, outcome, reply);
-    } finally {
-      input.signal?.removeEventListener('abort', stop);
-    }
-  }
-
-  private newRun(input: RunInput, options: ExecuteOptions<D>): RunState<D> {
-    const { ports } = this.runtime;
-    const identity = {
-      runId: input.runId ?? newId('run'),
-      sessionId: input.sessionId ?? '',
-      principal: input.principal,
-      ...(input.keyId ? { keyId: input.keyId } : {}),
-      scopes: input.scopes,
-      ...(input.chain ? { chain: input.chain } : {}),
-    };
-    return new RunState(identity, this.definition, {
-      timeoutMs: this.runtime.timeoutFor(this.definition),
-      events: fanOut(ports.events, options.stream),
-      clock: ports.clock,
-      prior: options.prior,
-      price: input.price,
-    });
-  }
-
-  private contextFor(run: RunState<D>, input: RunInput): RunContext<D> {
-    const { ports } = this.runtime;
-    return {
-      run,
-      model: ports.model,
-      functions: functionsWithMemory(ports.functions, ports.memory, this.definition, input),
-      prompts: new PromptSet(this.definition),
-      hooks: ports.hooks,
-      journal: ports.journal,
-      metrics: ports.metrics,
-      spend: ports.spend,
-      clientTools: input.clientTools?.length ? new ClientToolSet(input.clientTools) : undefined,
-      inbox: run.inbox,
-    };
-  }
-
-  /**
-   * The turn's work (from its journal, for a run carried on): the hooks told it started, its
-   * history loaded, its strategy. A plan the run
-   * holds before its work (a caller's) is announced first, as a model's is once written; one taken
-   * up after its approval was announced before.
-   */
-  private async work(base: RunContext<D>, input: RunInput, options: ExecuteOptions<D>): Promise<RunOutcome> {
-    const { run } = base;
-    const { resume } = options;
-    // Muted from here: the run's resumption is told, its replayed steps were told before.
-    const ctx = resume
-      ? {
-          ...resumeFromJournal(base, resume.replay),
-          approvals: resume.approvals,
-          ...(resume.clientResults ? { clientResults: resume.clientResults } : {}),
-        }
-      : base;
-    if (run.plan && !options.prior) run.emit('plan', run.plan);
-    try {
-      await this.runtime.ports.hooks?.onTurnStart?.(run);
-      const history = typeof input.history === 'function' ? await input.history(ctx) : (input.history ?? []);
-      const conversation: ChatMessage[] = [...history, { role: 'user', content: input.message }];
-      const outcome = await runStrategy(ctx, conversation, this.runtime.planParser);
-      await settleInbox(ctx, outcome);
-      return outcome;
-    } finally {
-      const marker = resume?.marker;
-      if (marker) run.insertTrace(marker);
-    }
-  }
-
-  private result(run: RunState<D>, input: RunInput, outcome: RunOutcome, reply: AgentRunReply): AgentResult {
-    run.emit('run_end', reply);
-    const failure = failureOf(outcome, this.definition.mode);
-    return {
-      ...reply,
-      phase: run.phase,
-      input: input.message,
-      trace: [...run.trace],
-      ...(run.plan ? { plan: run.plan } : {}),
-      used_tools: run.usedTools,
-      total_ms: run.totalMs(),
-      transcript: outcome.transcript ?? outcome.reply,
-      ...(failure ? { failure } : {}),
-    };
+    const { executeTurn } = turns ?? (await loadedTurns());
+    return executeTurn(this, input, options);
   }
 }
 

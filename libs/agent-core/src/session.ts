@@ -1,5 +1,5 @@
 import type { ModelPrice, Usage } from '@app/contracts';
-import { countTokens } from '@app/protocol';
+import { countTokens } from '@app/protocol/portable';
 import type { Agent } from './agent';
 import type { AgentResult, RunInput } from './agent-types';
 import { costOf } from './cost';

@@ -17,7 +17,7 @@ import {
   type SessionSettings,
   type SessionStore,
   TaskAgent,
-} from '@app/agent-core';
+} from '@app/agent-core/portable';
 import type { AgentMode, AgentProtocol } from '@app/contracts/portable';
 import type { AgentFunction, FunctionLogger } from '@app/functions/portable';
 import { InProcessFunctions } from './functions/in-process-functions';

@@ -52,7 +52,7 @@ export {
   type StoredTurnMessage,
   type ToolDecision,
   type TurnInput,
-} from '@app/agent-core';
+} from '@app/agent-core/portable';
 export {
   Param,
   type AgentFunction,

@@ -1,4 +1,4 @@
-import type { ModelClient } from '@app/agent-core';
+import type { ModelClient } from '@app/agent-core/portable';
 
 /**
  * The model port's types are the run engine's (libs/agent-core); providers implement it as plain
@@ -13,7 +13,7 @@ export type {
   NativeToolCall,
   StopReason,
   TokenUsage,
-} from '@app/agent-core';
+} from '@app/agent-core/portable';
 
 /** A provider is the core's model port. */
 export type LlmProvider = ModelClient;

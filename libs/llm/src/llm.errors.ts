@@ -1,4 +1,4 @@
-import { ModelError } from '@app/agent-core';
+import { ModelError } from '@app/agent-core/portable';
 
 export type LlmErrorCode =
   | 'llm_timeout'

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type OpenAI from 'openai';
 import type { CompletionRequest, CompletionResult, HttpProxy, LlmProvider } from './llm-provider';
 import { LlmError } from './llm.errors';
@@ -130,8 +129,10 @@ export class OpenAiProvider implements LlmProvider {
 
 /**
  * The provider groups requests by this key to find their cached prefix; it is a session's or a
- * run's id, sent hashed (the provider needs it stable, not readable), 32 characters.
+ * run's id, sent hashed (the provider needs it stable, not readable), 32 characters. node:crypto is
+ * taken at the first request, as the SDK is: a provider made and not called yet does not load it.
  */
 function promptCacheKey(key: string): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(key).digest('base64url').slice(0, 32);
 }

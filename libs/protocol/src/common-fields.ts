@@ -1,4 +1,4 @@
-import { decode as decodeToon, encode as encodeToon } from '@toon-format/toon';
+import { decodeToon, encodeToon } from './toon';
 import { setOwn } from './records';
 
 type Row = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { decode as decodeToon } from '@toon-format/toon';
+import { decodeToon } from './toon';
 import type { RawData } from './xml-structure';
 import { decodeEntities } from './xml-text';
 

@@ -44,8 +44,8 @@
  * - `countTokens(text, model?)`: o200k_base, or cl100k_base for gpt-4 / gpt-3.5 era models.
  */
 export { parseAssistantReply } from './reply-parser';
-export { encodeCalls, XML_TOON_REPAIR } from './xml-toon.codec';
-export { JSON_ACTION_REPAIR } from './json-action.codec';
+export { encodeCalls } from './xml-toon.codec';
+export { JSON_ACTION_GUIDE, JSON_ACTION_REPAIR, XML_TOON_GUIDE, XML_TOON_REPAIR } from './guides';
 export { applySchemaTypes } from './schema-types';
 export { compileSchema, matchesType, validateParams } from './params-validator';
 export { PARAMETER_TYPES } from './types';
@@ -53,7 +53,7 @@ export type { ParamError, ParamsValidation } from './params-validator';
 export { encodeResult, encodeError } from './result.codec';
 export { decodeResult } from './result-decoder';
 export { encodeData } from './toon-data';
-export { buildSystemPrompt, JSON_ACTION_GUIDE, XML_TOON_GUIDE, xmlToonExample } from './prompt';
+export { buildSystemPrompt, xmlToonExample } from './prompt';
 export { describeFunction, describeFunctions, FUNCTION_DESCRIBE } from './function-catalog';
 export type { CatalogOptions } from './function-catalog';
 export type { SystemPromptOptions } from './prompt';

@@ -2,10 +2,7 @@ import { findJsonObjects } from './json-extract';
 import { cleanProse } from './prose';
 import { invalidReply } from './invalid-reply';
 import type { ParsedReply } from './types';
-
-/** What an unreadable json-action reply is answered with; `{error}` is what could not be read. */
-export const JSON_ACTION_REPAIR =
-  'Your reply could not be read: {error}. Reply with exactly one JSON object: {"type":"action","tool":"function_name","args":{...}} or {"type":"final","answer":"..."}.';
+import { JSON_ACTION_REPAIR } from './guides';
 
 const NO_TYPE = 'its JSON object has no "type"';
 const NO_OBJECT = 'it contains no JSON object';

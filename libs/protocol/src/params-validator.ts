@@ -1,4 +1,5 @@
 import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { loadModule } from './load-module';
 import type { FunctionParameters, ParameterType } from './types';
 
 export interface ParamError {
@@ -24,12 +25,11 @@ let ajv: Ajv | undefined;
 
 /**
  * ajv (~9 MB of a process) is loaded at the first compile, not with the library: an embedded agent
- * that has not validated a call yet does not carry it (docs/benchmarks.md). Synchronously, as
- * validation is, hence `require`.
+ * that has not validated a call yet does not carry it (docs/benchmarks.md); synchronously, as
+ * validation is (load-module.ts).
  */
 function loadedAjv(): Ajv {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load (see above)
-  ajv ??= new (require('ajv') as typeof import('ajv')).default(OPTIONS);
+  ajv ??= new (loadModule<typeof import('ajv')>('ajv').default)(OPTIONS);
   return ajv;
 }
 const compiled = new WeakMap<FunctionParameters, ValidateFunction>();

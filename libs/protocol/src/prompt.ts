@@ -1,6 +1,7 @@
 import { describeFunctions } from './function-catalog';
 import type { PromptFunction, PromptProtocol, ToolProtocol } from './types';
 import { encodeCalls } from './xml-toon.codec';
+import { JSON_ACTION_GUIDE, XML_TOON_GUIDE } from './guides';
 
 export interface SystemPromptOptions {
   functions: PromptFunction[];
@@ -78,20 +79,3 @@ const workedExample = () =>
       },
     },
   ]);
-
-// Paid on every request: each clause earns its tokens. `<every-row>` and `<note>` are the two
-// result elements a model cannot guess (result-render.ts). `{example}` is the worked example; its
-// `items` shows TOON's list form (`key[count]{fields}:`, then one row per line), so the text
-// points at it instead of spelling the form out (9 tokens a request).
-// Parameters are bare lines in the call's body (call-body.ts): `<p>` and `<data>` cost 4-8 tokens
-// more a parameter, in the model's output, and stay for text over several lines (and are read).
-export const XML_TOON_GUIDE = `## Calling functions
-Example (not a real function):
-{example}
-One name: value line per parameter; lists and objects as TOON like items, or JSON; text over several lines in <p>name: text</p>. A reply's calls run concurrently. A <result>'s <every-row> holds fields equal in every row of its table. To answer the user, reply without <call>.`;
-
-export const JSON_ACTION_GUIDE = `## Calling functions
-Reply with exactly one JSON object and nothing else:
-- to call a function: {"type":"action","tool":"function_name","args":{"param":"value"}}
-- to answer the user: {"type":"final","answer":"..."}
-After an action you receive its result; then act again or answer.`;

@@ -1,4 +1,4 @@
-import { decode as decodeToon } from '@toon-format/toon';
+import { decodeToon } from './toon';
 import { readCommonFields, unfoldCommonFields } from './common-fields';
 import { indentUnit } from './data-block';
 import { RESULT_TAGS } from './result-render';

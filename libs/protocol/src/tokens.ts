@@ -1,3 +1,5 @@
+import { loadModule } from './load-module';
+
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
 
 type Counter = (text: string, options: { disallowedSpecial: Set<string> }) => number;
@@ -9,16 +11,10 @@ const counters = new Map<TokenEncoding, Counter>();
 function counterFor(encoding: TokenEncoding): Counter {
   let counter = counters.get(encoding);
   if (!counter) {
-    counter = (loadModule(`gpt-tokenizer/encoding/${encoding}`) as { countTokens: Counter }).countTokens;
+    counter = loadModule<{ countTokens: Counter }>(`gpt-tokenizer/encoding/${encoding}`).countTokens;
     counters.set(encoding, counter);
   }
   return counter;
-}
-
-/** Synchronous lazy loading from CommonJS (the build) and from ESM (Node's type stripping) alike. */
-function loadModule(id: string): unknown {
-  const { createRequire } = process.getBuiltinModule('node:module') as typeof import('node:module');
-  return createRequire(typeof __filename === 'string' ? __filename : `${process.cwd()}/`)(id);
 }
 
 // Older OpenAI chat and embedding models; everything newer (gpt-4o, gpt-4.1, gpt-5, o-series)

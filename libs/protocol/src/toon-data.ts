@@ -1,8 +1,9 @@
-import { encode as encodeToon, rawString, type EncodeReplacer } from '@toon-format/toon';
+import type { EncodeReplacer } from '@toon-format/toon';
 import { foldCommonFields } from './common-fields';
 import { everyRowLine } from './result-render';
 import { EMPTY_CELL, flattenRows } from './sparse-table';
 import { countTokens } from './tokens';
+import { encodeToon, rawString } from './toon';
 import type { DataEncodingOptions, EncodedData } from './types';
 
 /**

@@ -9,10 +9,8 @@ import type { ParsedCall, ParsedReply } from './types';
 import { tokenize } from './xml-scanner';
 import { readReplyStructure, type RawCall, type ReplyStructure } from './xml-structure';
 import { decodeEntities, escapeAttribute, toCdata } from './xml-text';
+import { XML_TOON_REPAIR } from './guides';
 
-/** What an unreadable xml-toon reply is answered with; `{error}` is what could not be read. */
-export const XML_TOON_REPAIR =
-  'Your reply could not be read: {error}. Write each call as <call name="function_name">, then one param: value line per parameter, then </call>; to answer the user, reply without <call>.';
 // What is left of `<call` or `</call>` in the prose is a tag the scanner could not read.
 const UNREAD_CALL_OPENING = /<call\b/i;
 const UNREAD_CALL_CLOSING = /<\/call\b/i;

@@ -1,4 +1,4 @@
-import { countTokens } from '@app/protocol';
+import { countTokens } from '@app/protocol/portable';
 import type { ChatMessage, CompletionRequest, NativeTool } from './model-client';
 
 // Chat-format overheads (OpenAI's): each message opens with a few tokens and its role, each tool call

@@ -1,4 +1,9 @@
-import { JSON_ACTION_GUIDE, JSON_ACTION_REPAIR, XML_TOON_GUIDE, XML_TOON_REPAIR } from '@app/protocol';
+import {
+  JSON_ACTION_GUIDE,
+  JSON_ACTION_REPAIR,
+  XML_TOON_GUIDE,
+  XML_TOON_REPAIR,
+} from '@app/protocol/portable';
 import type { PromptTemplates } from './templates';
 
 export const ENGLISH_TEMPLATES: PromptTemplates = {

@@ -1,5 +1,5 @@
 import type { FieldError, FunctionDefinition } from '@app/contracts';
-import { isAllowed } from '@app/protocol';
+import { isAllowed } from '@app/protocol/portable';
 import type { AgentDefinition } from '../agent-definition';
 import { paramErrors } from '../tools/param-check';
 import type { PlannedStep } from './plan-parser';

@@ -1,5 +1,5 @@
 import type { PlanStep } from '@app/contracts';
-import { isAllowed } from '@app/protocol';
+import { isAllowed } from '@app/protocol/portable';
 
 /** A step as the model wrote it, before it is numbered and run. */
 export type PlannedStep = Omit<PlanStep, 'index' | 'status'>;

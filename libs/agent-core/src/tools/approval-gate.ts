@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ErrorBody, FunctionResult } from '@app/contracts';
 import { isAllowed } from '@app/protocol';
 import type { AgentDefinition } from '../agent-definition';
@@ -43,8 +42,13 @@ export function heldCallId(runId: string, step: number, index: number): string {
   return `${runId}:${step}:${index}`;
 }
 
-/** Hex SHA-256 of the arguments as canonical JSON (object keys sorted at every depth). */
+/**
+ * Hex SHA-256 of the arguments as canonical JSON (object keys sorted at every depth). node:crypto
+ * is taken at the first hash, not imported: only a call held for approval needs it, and an idle
+ * embedded agent would carry it for nothing (docs/benchmarks.md).
+ */
 export function argumentsHash(args: unknown): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(canonicalJson(args)).digest('hex');
 }
 

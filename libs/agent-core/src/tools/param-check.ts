@@ -1,5 +1,5 @@
 import type { FieldError, FunctionDefinition } from '@app/contracts';
-import { validateParams } from '@app/protocol';
+import { validateParams } from '@app/protocol/portable';
 
 /**
  * Checks a call's parameters against the function's definition before it is sent, so a model's

@@ -1,4 +1,4 @@
-import type { FunctionCallOutcome, FunctionCallRequest, Functions } from '@app/agent-core';
+import type { FunctionCallOutcome, FunctionCallRequest, Functions } from '@app/agent-core/portable';
 import { AppError, type FunctionDefinition, type FunctionResult } from '@app/contracts/portable';
 import {
   abortOnTimeout,

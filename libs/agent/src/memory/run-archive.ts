@@ -4,7 +4,7 @@ import {
   type MemoryScope,
   type MemoryStore,
   RunArchiver,
-} from '@app/agent-core';
+} from '@app/agent-core/portable';
 import type { FunctionLogger } from '@app/functions/portable';
 
 /** An agent's long-term memory: where it is kept (in this process when absent) and whose it is. */

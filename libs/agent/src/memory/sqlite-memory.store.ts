@@ -8,7 +8,7 @@ import {
   type MemorySegment,
   type MemoryStore,
   rankByBm25,
-} from '@app/agent-core';
+} from '@app/agent-core/portable';
 import type { MemoryChunk, MemorySegmentType } from '@app/contracts/portable';
 import { loadSqliteDriver } from '../sqlite/sqlite-driver';
 

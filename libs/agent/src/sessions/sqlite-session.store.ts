@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SessionStore, StoredTurnMessage } from '@app/agent-core';
+import type { SessionStore, StoredTurnMessage } from '@app/agent-core/portable';
 import { loadSqliteDriver } from '../sqlite/sqlite-driver';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS agent_sessions (

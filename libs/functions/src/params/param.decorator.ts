@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { JsonSchemaType, ParameterSchema } from '@app/contracts/portable';
-import { matchesType, PARAMETER_TYPES } from '@app/protocol';
+import { matchesType, PARAMETER_TYPES } from '@app/protocol/portable';
 
 /** What a parameter is (`desc`, `required`, `default`, …), declared on a field of the parameter class. */
 export interface ParamOptions {

@@ -1,5 +1,5 @@
 import { InvalidParamsError } from '@app/contracts/portable';
-import { type FunctionParameters, validateParams } from '@app/protocol';
+import { type FunctionParameters, validateParams } from '@app/protocol/portable';
 import { paramsSchema } from './params-schema';
 
 const schemas = new WeakMap<object, FunctionParameters>();

@@ -1,5 +1,4 @@
 import type { AgentRunReply } from '@app/contracts';
-import type { Agent } from './agent';
 import type { AgentDefinition } from './agent-definition';
 import type { AgentResult, ExecuteOptions, RunInput } from './agent-types';
 import { fanOut } from './event-stream';
@@ -9,6 +8,7 @@ import { functionsWithMemory } from './memory/run-memory';
 import type { ChatMessage } from './model/model-client';
 import { PromptSet } from './prompts/prompt-set';
 import type { RunContext } from './run-context';
+import type { AgentRuntime } from './runtime';
 import { failureOf } from './run-failure';
 import { type RunOutcome, statusOf } from './run-outcome';
 import { frameRun } from './run-frame';
@@ -22,12 +22,18 @@ import { settleInbox } from './inbox/settle-inbox';
 // loads at an agent's first turn: with it come the run frame, the strategies, the tools, the
 // journal's replay and the memory functions, which an agent made and not run yet does not need.
 
+/** What a turn reads of its agent: agent.ts passes the agent itself (this module imports nothing of it). */
+export interface TurnAgent<D extends AgentDefinition> {
+  readonly runtime: AgentRuntime;
+  readonly definition: D;
+}
+
 /**
  * One turn, in the run frame: `run_start` (or `run_resumed`), the strategy, the ending recorded,
  * hooks told, the host's record of its end, `run_end`.
  */
 export async function executeTurn<D extends AgentDefinition>(
-  agent: Agent<D>,
+  agent: TurnAgent<D>,
   input: RunInput,
   options: ExecuteOptions<D>,
 ): Promise<AgentResult> {
@@ -56,7 +62,7 @@ export async function executeTurn<D extends AgentDefinition>(
 
 /** Ends a run held for approval as `rejected`: none of its plan's steps runs, no model or hook is called. */
 export async function rejectTurn<D extends AgentDefinition>(
-  agent: Agent<D>,
+  agent: TurnAgent<D>,
   input: RunInput,
   prior: PriorProgress,
   reason?: string,
@@ -73,7 +79,7 @@ export async function rejectTurn<D extends AgentDefinition>(
 }
 
 function newRun<D extends AgentDefinition>(
-  agent: Agent<D>,
+  agent: TurnAgent<D>,
   input: RunInput,
   options: ExecuteOptions<D>,
 ): RunState<D> {
@@ -96,7 +102,7 @@ function newRun<D extends AgentDefinition>(
 }
 
 function contextFor<D extends AgentDefinition>(
-  agent: Agent<D>,
+  agent: TurnAgent<D>,
   run: RunState<D>,
   input: RunInput,
 ): RunContext<D> {
@@ -122,7 +128,7 @@ function contextFor<D extends AgentDefinition>(
  * up after its approval was announced before.
  */
 async function work<D extends AgentDefinition>(
-  agent: Agent<D>,
+  agent: TurnAgent<D>,
   base: RunContext<D>,
   input: RunInput,
   options: ExecuteOptions<D>,
@@ -152,7 +158,7 @@ async function work<D extends AgentDefinition>(
 }
 
 function result<D extends AgentDefinition>(
-  agent: Agent<D>,
+  agent: TurnAgent<D>,
   run: RunState<D>,
   input: RunInput,
   outcome: RunOutcome,

@@ -10,8 +10,8 @@ import {
   jetstreamManager,
 } from '@nats-io/jetstream';
 import { type BusEvent, UnavailableError } from '@app/contracts';
-import { retry } from '@app/retry';
 import type { Bus } from './bus';
+import { readDirect } from './direct-reader';
 import { decodeJson } from './json.codec';
 
 export interface EventLogOptions {
@@ -63,6 +63,8 @@ export class EventLog {
         max_age: nanos(options.maxAgeMs),
         max_bytes: options.maxBytes,
         num_replicas: options.replicas,
+        // any replica answers a direct get: what a reader falls back to (direct-reader.ts)
+        allow_direct: true,
       };
       const existing = await jsm.streams.info(options.stream).catch(() => undefined);
       if (!existing) await jsm.streams.add(config);
@@ -83,23 +85,25 @@ export class EventLog {
   /**
    * Calls `onEvent` with each event on `event`'s subject stored after `afterSeq` (0: all it holds),
    * in order, then with each one as it is stored, until the returned `stop` is called. An ordered
-   * consumer: after a lost connection it goes on from the last event it delivered, none missed, none twice.
+   * consumer: after a lost connection it goes on from the last event it delivered, none missed, none
+   * twice. When the consumer cannot be created (nats-server 2.9 may place it on a replica of the
+   * stream that is down, and its creation times out), the events are read by direct gets instead,
+   * which any replica answers (direct-reader.ts).
    */
   async read<T>(
     event: BusEvent<T>,
     afterSeq: number,
     onEvent: (logged: LoggedEvent<T>) => void,
   ): Promise<() => void> {
-    const consumer: PushConsumer = await failsUnavailable(this.options.stream, 'read', () =>
-      // A consumer's creation that times out is asked again: a server may place the ephemeral
-      // consumer on a replica of the stream that is offline (nats-server 2.9 does; later versions
-      // pick an online one), and the next creation is placed again.
-      retry(() => this.pushConsumer(event.subject, afterSeq), {
-        policy: CREATE_AGAIN,
-        retryable: timedOut,
-        deadline: Date.now() + CREATE_ATTEMPTS * this.timeout,
-      }),
-    );
+    const consumer = await this.pushConsumer(event.subject, afterSeq).catch((err: unknown) => err as Error);
+    if (consumer instanceof Error) {
+      const at = { stream: this.options.stream, subject: event.subject, afterSeq };
+      return failsUnavailable(this.options.stream, 'read', () =>
+        readDirect(this.bus.connection, this.jsm, at, onEvent).catch((direct: unknown) => {
+          throw new Error(`${consumer.message}; by direct get: ${messageOf(direct)}`);
+        }),
+      );
+    }
     const messages = await failsUnavailable(this.options.stream, 'read', () =>
       consumer.consume({
         callback: (msg: JsMsg) => onEvent({ payload: decodeJson(msg.data) as T, seq: msg.seq }),
@@ -121,14 +125,6 @@ export class EventLog {
   }
 }
 
-/** A reader's consumer is created up to three times, one right after the other. */
-const CREATE_ATTEMPTS = 3;
-const CREATE_AGAIN = { firstMs: 50, maxMs: 200 };
-
-function timedOut(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || /timeout/i.test(err.message));
-}
-
 /** Whether the stream's settings differ from those wanted (so an update is sent only when needed). */
 function differs(have: object, want: Record<string, unknown>): boolean {
   const current = have as Record<string, unknown>;
@@ -139,9 +135,12 @@ async function failsUnavailable<T>(stream: string, what: string, act: () => Prom
   try {
     return await act();
   } catch (err) {
-    const cause = err instanceof Error ? err.message : String(err);
-    throw new UnavailableError(`could not ${what} the event stream '${stream}': ${cause}`, {
+    throw new UnavailableError(`could not ${what} the event stream '${stream}': ${messageOf(err)}`, {
       part: 'jetstream',
     });
   }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -104,8 +104,9 @@ export const BusUses: Record<ServiceName, BusUse> = {
     ),
     serves: all(Routes.servicePing('gateway')),
     publishes: all(),
-    // a run's events are read from the stream that keeps them (`streams`), on its own inbox
-    hears: all(Events.agentRunResumed, Events.fnAnnounce),
+    // a run's events are read from the stream that keeps them (`streams`), on its own inbox; a
+    // reader without a consumer (direct gets) hears the run's publishes as a doorbell
+    hears: all(Events.agentRunResumed, Events.agentEvents(ANY_TOKEN), Events.fnAnnounce),
     buckets: [],
     streams: [Streams.runEvents.name],
   },

@@ -23,7 +23,8 @@ export function bucketPublishSubjects(bucket: string): string[] {
 /**
  * What the official JetStream client (`@nats-io/jetstream`) publishes to open and read one stream:
  * its API (open or create, update its limits, read its status, get the last message of a subject),
- * the ordered consumers that read it (create, read, delete) and their flow control answers.
+ * the ordered consumers that read it (create, read, delete) and their flow control answers, and the
+ * direct gets a reader falls back to when its consumer cannot be created.
  */
 export function streamPublishSubjects(stream: string): string[] {
   return [
@@ -31,6 +32,7 @@ export function streamPublishSubjects(stream: string): string[] {
     `$JS.API.STREAM.CREATE.${stream}`,
     `$JS.API.STREAM.UPDATE.${stream}`,
     `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}`,
     `$JS.API.CONSUMER.CREATE.${stream}.>`,
     `$JS.API.CONSUMER.INFO.${stream}.*`,
     `$JS.API.CONSUMER.DELETE.${stream}.*`,

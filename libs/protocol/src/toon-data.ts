@@ -1,9 +1,8 @@
-import type { EncodeReplacer } from '@toon-format/toon';
 import { foldCommonFields } from './common-fields';
 import { everyRowLine } from './result-render';
 import { EMPTY_CELL, flattenRows } from './sparse-table';
 import { countTokens } from './tokens';
-import { encodeToon, rawString } from './toon';
+import { encodeToon, rawString, type ToonEncoding } from './toon';
 import type { DataEncodingOptions, EncodedData } from './types';
 
 /**
@@ -53,7 +52,8 @@ function sparseCandidates(plain: unknown): EncodedData[] {
  * TOON quotes an empty string (`""`); an absent cell is written as nothing. Only for a sparse
  * table, whose only empty strings are its absent cells (flattenRows picks `~` otherwise).
  */
-const bareEmptyCells: EncodeReplacer = (_key, value) => (value === EMPTY_CELL ? rawString('') : value);
+const bareEmptyCells: ToonEncoding['replacer'] = (_key, value) =>
+  value === EMPTY_CELL ? rawString('') : value;
 
 /**
  * One space a level (TOON's `indentSize: 1`): o200k_base reads a row's one space with its first
@@ -63,7 +63,7 @@ const bareEmptyCells: EncodeReplacer = (_key, value) => (value === EMPTY_CELL ? 
  */
 const INDENT = { indentSize: 1 } as const;
 
-function toonCandidates(plain: unknown, replacer?: EncodeReplacer): EncodedData[] {
+function toonCandidates(plain: unknown, replacer?: ToonEncoding['replacer']): EncodedData[] {
   const options = replacer ? { ...INDENT, replacer } : INDENT;
   const comma = encodeToon(plain, options);
   const tab = encodeToon(plain, { ...options, delimiter: '\t' });

@@ -10,6 +10,35 @@ function loadedToon(): Toon {
   return toon;
 }
 
-export const encodeToon: Toon['encode'] = (input, options) => loadedToon().encode(input, options);
-export const decodeToon: Toon['decode'] = (input, options) => loadedToon().decode(input, options);
-export const rawString: Toon['rawString'] = (value) => loadedToon().rawString(value);
+// The signatures below are the protocol's own, not TOON's: the typed client's package ships the
+// protocol's declarations without TOON (libs/client's build refuses a declaration that imports a
+// package it does not depend on).
+
+/** How the protocol writes TOON: the part of TOON's encoding options it uses. */
+export interface ToonEncoding {
+  /** Spaces a level. */
+  indentSize?: number;
+  delimiter?: ',' | '\t';
+  /** Stands in for a value as it is written; a `rawString` is written as it is. */
+  replacer?: (key: string, value: unknown) => unknown;
+}
+
+/** How the protocol reads TOON: the part of TOON's decoding options it uses. */
+export interface ToonDecoding {
+  indentSize?: number;
+  /** Off: a declared row count that differs from the rows present is not an error. */
+  strict?: boolean;
+}
+
+export function encodeToon(input: unknown, options?: ToonEncoding): string {
+  return loadedToon().encode(input, options);
+}
+
+export function decodeToon(input: string, options?: ToonDecoding): unknown {
+  return loadedToon().decode(input, options);
+}
+
+/** Text TOON writes as it is, unquoted (a replacer's answer). */
+export function rawString(value: string): unknown {
+  return loadedToon().rawString(value);
+}

@@ -57,7 +57,18 @@ export async function underLoad(
   };
   lag.disable();
   console.log(`cluster fault ${JSON.stringify(report)}`);
+  if (report.retriedFor.some((reason) => reason.includes('× 500 ')))
+    console.log(whyInternal(cluster.output()));
   return { ...report, done };
+}
+
+/**
+ * A 500 is a defect (a server restarting is answered 503): what the services logged of their
+ * unexpected failures (the gateway's `request failed`, a bus handler's `failed unexpectedly`), to trace it.
+ */
+function whyInternal(output: string): string {
+  const logged = output.split('\n').filter((line) => /request failed|failed unexpectedly/.test(line));
+  return `cluster fault 500s, what the services logged (${logged.length} lines, the last 10):\n${logged.slice(-10).join('\n')}`;
 }
 
 /** The load's own pacing: a fault is injected while it runs, so the wait is the point. */

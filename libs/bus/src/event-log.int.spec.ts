@@ -3,7 +3,7 @@ import { DiscardPolicy, RetentionPolicy, StorageType, jetstreamManager } from '@
 import { nanos } from '@nats-io/transport-node';
 import { Bus, EventLog } from '@app/bus';
 import { busEvent, UnavailableError } from '@app/contracts';
-import { expectEventually } from '@app/testing';
+import { expectEventually, type NatsServer, startNatsServer } from '@app/testing';
 
 const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const tag = `${Date.now().toString(36)}${process.pid}`;
@@ -105,5 +105,41 @@ describe('EventLog (real NATS with JetStream)', () => {
     const { log, event } = await logWith(stream, 1);
     await bus.connection.request(`$JS.API.STREAM.DELETE.${stream}`, '', { timeout: 2_000 });
     await expect(log.read(event, 0, () => undefined)).rejects.toBeInstanceOf(UnavailableError);
+  });
+});
+
+// A user that may not ask the stream's leader for a message stands for a stream that has no leader
+// for a while (a replica's node went down, the stream elects anew): the last event comes by a
+// direct get, which any replica answers.
+describe('EventLog, the stream leader not answering (a NATS server of its own)', () => {
+  let nats: NatsServer;
+  let bus: Bus;
+
+  beforeAll(async () => {
+    nats = await startNatsServer({
+      config: `authorization { users = [ { user: spec, password: spec, permissions: {
+        publish: { allow: [">"], deny: ["$JS.API.STREAM.MSG.GET.>"] }, subscribe: [">"] } } ] }`,
+    });
+    bus = await Bus.connect({
+      url: nats.url,
+      name: 'event-log-leaderless-spec',
+      user: 'spec',
+      password: 'spec',
+    });
+  });
+  afterAll(async () => {
+    await bus?.drain();
+    await nats?.stop();
+  });
+
+  it("finds a subject's last event by a direct get", async () => {
+    const log = await EventLog.open(bus, options('EVLOG_LEADERLESS'));
+    const event = busEvent<{ n: number }>('spec.EVLOG_LEADERLESS.run_1');
+    expect(await log.last(event)).toBeUndefined();
+    for (const n of [1, 2, 3]) bus.publish(event, { n });
+    await bus.connection.flush();
+    await expectEventually(async () =>
+      expect(await log.last(event)).toMatchObject({ payload: { n: 3 }, seq: 3 }),
+    );
   });
 });

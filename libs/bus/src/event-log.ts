@@ -74,10 +74,20 @@ export class EventLog {
     return new EventLog(bus, jsm, options, timeout);
   }
 
-  /** The last event stored on `event`'s subject, or undefined when it holds none. */
+  /**
+   * The last event stored on `event`'s subject, or undefined when it holds none. Asked of the
+   * stream's leader; while it has none (a replica's node went down and the stream elects anew, when
+   * nats-server 2.9's leader-held API times out) by a direct get, which any replica answers.
+   */
   async last<T>(event: BusEvent<T>): Promise<LoggedEvent<T> | undefined> {
-    const stored = await failsUnavailable(this.options.stream, 'read', () =>
-      this.jsm.streams.getMessage(this.options.stream, { last_by_subj: event.subject }),
+    const { stream } = this.options;
+    const query = { last_by_subj: event.subject };
+    const stored = await failsUnavailable(stream, 'read', () =>
+      this.jsm.streams.getMessage(stream, query).catch((err: Error) =>
+        this.jsm.direct.getMessage(stream, query).catch((direct: unknown) => {
+          throw new Error(`${err.message}; by direct get: ${messageOf(direct)}`);
+        }),
+      ),
     );
     return stored ? { payload: decodeJson(stored.data) as T, seq: stored.seq } : undefined;
   }

@@ -32,7 +32,7 @@ user gateway \
   --allow-pub 'scheduler.crons.get,scheduler.crons.delete' \
   --allow-pub '$JS.API.STREAM.INFO.RUN_EVENTS,$JS.API.STREAM.CREATE.RUN_EVENTS' \
   --allow-pub '$JS.API.STREAM.UPDATE.RUN_EVENTS,$JS.API.STREAM.MSG.GET.RUN_EVENTS' \
-  --allow-pub '$JS.API.DIRECT.GET.RUN_EVENTS' \
+  --allow-pub '$JS.API.DIRECT.GET.RUN_EVENTS,$JS.API.DIRECT.GET.RUN_EVENTS.>' \
   --allow-pub '$JS.API.CONSUMER.CREATE.RUN_EVENTS.>,$JS.API.CONSUMER.INFO.RUN_EVENTS.*' \
   --allow-pub '$JS.API.CONSUMER.DELETE.RUN_EVENTS.*,$JS.FC.RUN_EVENTS.>' \
   --allow-sub '_INBOX.gateway.>,svc.ping.gateway,agent.events.*,fn.announce'

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { AppError, type ErrorBody, type ErrorCode } from '@app/contracts';
+import { AppError, type ErrorBody, type ErrorCode, toAppError } from '@app/contracts';
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -46,7 +46,10 @@ export function toHttpError(exception: unknown): { status: number; body: ErrorBo
   }
   const parser = bodyParserError(exception);
   if (parser) return parser;
-  return { status: 500, body: { code: 'internal', message: 'internal error' } };
+  // anything else as every transport maps it: a database or server that dropped the connection
+  // (the gateway's own queries while PostgreSQL restarts) is `unavailable`, the rest `internal`
+  const mapped = toAppError(exception);
+  return { status: STATUS[mapped.code] ?? 500, body: mapped.toBody() };
 }
 
 function httpMessage(exception: HttpException): string {

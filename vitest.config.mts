@@ -3,19 +3,7 @@ import { resolve } from 'node:path';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 
-/**
- * System files that assert no timing (what a door answers to its official client, what a manifest
- * holds): they keep their answers beside the cluster's load on the other core. Each starts its own
- * servers on free ports (NATS, the services; a fresh PostgreSQL database). Sized so that this worker,
- * after the unit and integration tiers, ends about when the cluster file does (~4 minutes).
- */
-const BESIDE_THE_CLUSTER = [
-  'test/{a2a,ag-ui,anthropic,openai,mcp,routing,hooks,memory,deploy,docs}/**/*.spec.ts',
-];
 const libs = readdirSync(resolve(import.meta.dirname, 'libs'));
-
-/** The first phase: two workers. */
-const BESIDE = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 
 export default defineConfig({
   plugins: [
@@ -43,11 +31,6 @@ export default defineConfig({
     pool: 'forks',
     setupFiles: ['reflect-metadata'],
     // Three tiers, all run by `npm test`: `npm run test:unit` is the loop to run on every change.
-    // Two phases: the system tier's files run one at a time (many hold timings: leases, restarts,
-    // faults), after a first phase of two workers: one runs test/cluster (four minutes, mostly load
-    // windows on clusters of its own), the other the unit and integration tiers and the system files
-    // that time nothing (`BESIDE_THE_CLUSTER`). Vitest runs the projects of one `groupOrder` together,
-    // with one worker count, and starts them in the order of their names: `cluster` first.
     projects: [
       {
         extends: true,
@@ -60,7 +43,6 @@ export default defineConfig({
           // half of the tier's time.
           isolate: false,
           setupFiles: ['reflect-metadata', './libs/testing/src/no-sockets.setup.ts'],
-          ...BESIDE,
         },
       },
       {
@@ -73,21 +55,9 @@ export default defineConfig({
           // environment variable or leaves a spy on a shared module, and the ones reading the shared
           // metrics registry read differences, so the tier passes in any order (run with shuffled files).
           isolate: false,
-          ...BESIDE,
         },
       },
-      { extends: true, test: { name: 'cluster', include: ['test/cluster/**/*.spec.ts'], ...BESIDE } },
-      { extends: true, test: { name: 'system-beside', include: BESIDE_THE_CLUSTER, ...BESIDE } },
-      {
-        extends: true,
-        test: {
-          name: 'system',
-          include: ['test/**/*.spec.ts'],
-          exclude: ['test/cluster/**', ...BESIDE_THE_CLUSTER, '**/node_modules/**'],
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
-        },
-      },
+      { extends: true, test: { name: 'system', include: ['test/**/*.spec.ts'] } },
     ],
   },
 });

@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { JetStreamManager } from '@nats-io/jetstream';
+import { coalesced } from '@app/retry';
 import { decodeJson } from './json.codec';
 
 /** One stored event as read back: its payload and its place in the stream. */
@@ -38,35 +39,17 @@ export async function readDirect<T>(
     }
   };
   // One read at a time: a doorbell during a read asks for one more read after it.
-  let reading = true;
-  let again = false;
+  const read = coalesced(readAll);
   const ring = (): void => {
-    if (stopped) return;
-    if (reading) {
-      again = true;
-      return;
-    }
-    reading = true;
-    void readAll()
-      .catch(() => undefined)
-      .finally(done);
-  };
-  const done = (): void => {
-    reading = false;
-    if (again) {
-      again = false;
-      ring();
-    }
+    if (!stopped) read().catch(() => undefined);
   };
   const doorbell = connection.subscribe(subject, { callback: ring });
   try {
-    await readAll();
+    await read();
   } catch (err) {
     stopped = true;
     doorbell.unsubscribe();
     throw err;
-  } finally {
-    done();
   }
   const poll = setInterval(ring, DIRECT_POLL_MS);
   return () => {

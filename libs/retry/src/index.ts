@@ -1,2 +1,3 @@
 export { Backoff, type BackoffPolicy, sleep } from './backoff';
+export { coalesced } from './coalesce';
 export { retry, type RetryOptions } from './retry';

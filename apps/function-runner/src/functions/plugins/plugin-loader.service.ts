@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { type AgentFunction, FunctionRegistry } from '@app/functions';
 import { Logger } from '@app/observability';
+import { coalesced } from '@app/retry';
 import { SandboxPool } from '../sandbox/sandbox-pool';
 import { HTTP_BRIDGE, type HttpBridge } from '../functions.tokens';
 import { customFunction } from './custom-function';
@@ -23,8 +24,6 @@ export class PluginLoaderService implements OnModuleInit, OnApplicationShutdown 
   private watcher?: FSWatcher;
   private poller?: NodeJS.Timeout;
   private debounce?: NodeJS.Timeout;
-  private running: Promise<void> = Promise.resolve();
-  private again = false;
   private closed = false;
 
   constructor(
@@ -53,17 +52,11 @@ export class PluginLoaderService implements OnModuleInit, OnApplicationShutdown 
   }
 
   /** Rescans the folder; runs one at a time, and once more if asked while running. */
-  reload(): Promise<void> {
-    if (this.again) return this.running;
-    this.again = true;
-    this.running = this.running.then(async () => {
-      this.again = false;
-      await this.loadIfChanged().catch((err: unknown) =>
-        this.logger.error('custom functions could not be reloaded', { err }),
-      );
-    });
-    return this.running;
-  }
+  readonly reload = coalesced(() =>
+    this.loadIfChanged().catch((err: unknown) =>
+      this.logger.error('custom functions could not be reloaded', { err }),
+    ),
+  );
 
   private async loadIfChanged(): Promise<void> {
     if (this.closed) return;

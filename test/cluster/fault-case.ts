@@ -11,11 +11,15 @@ import { schedule } from './scheduled';
 
 /** Conversations in flight at once: each holds a run for two model steps of the scripted model's 1 s. */
 export const IN_FLIGHT = 50;
-/** Load before the fault (a baseline for the delay) and after it (the recovery). */
-const STEADY_MS = 6_000;
-const AFTER_MS = 10_000;
-/** The cron ticks from before the fault to past its recovery. */
-const CRON_FOR_MS = 20_000;
+/**
+ * Load before the fault (a baseline for the delay: two conversations a caller end in it) and after
+ * it (the recovery: new conversations start on the mended cluster for three more rounds). Each case
+ * lasts about as long as its cron, which the case waits out.
+ */
+const STEADY_MS = 4_000;
+const AFTER_MS = 7_000;
+/** The cron ticks from before the fault to past its recovery (~11 fires at the least: see the NATS kill). */
+const CRON_FOR_MS = STEADY_MS + AFTER_MS + 4_000;
 
 /** `npm run cluster` for fault cases: the scripted model answers the load's conversations. */
 export async function startFaultCluster(): Promise<Cluster> {

@@ -163,6 +163,28 @@ export default tseslint.config(
     },
   },
   {
+    // Every tier's files share their worker (vitest.config.mts: isolate false): an environment
+    // variable set, a module mocked or a global stubbed by one file would reach the files after it.
+    files: ['**/*.spec.ts', '**/*.cases.ts', 'test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "AssignmentExpression > MemberExpression.left > MemberExpression.object[object.name='process'][property.name='env']",
+          message: 'test files share their worker: pass a service its environment (startService env), never set process.env',
+        },
+        {
+          selector: "UnaryExpression[operator='delete'] > MemberExpression > MemberExpression.object[object.name='process'][property.name='env']",
+          message: 'test files share their worker: never change process.env',
+        },
+        {
+          selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|stubEnv|stubGlobal)$/]",
+          message: 'test files share their worker: a mocked module or stubbed global would reach the files after this one; use a small fake of the port',
+        },
+      ],
+    },
+  },
+  {
     // A file holds one concern and a function one step of it: past these, look for the second one hiding in it.
     files: ['**/*.ts', '**/*.tsx'],
     rules: {

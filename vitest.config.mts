@@ -57,7 +57,18 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'system', include: ['test/**/*.spec.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: ['test/**/*.spec.ts'],
+          // Its files start their own servers and processes and stop them in afterAll; they share
+          // their worker's imports (the official clients, Prisma, playwright-core) as the other tiers
+          // do: forking and importing afresh for each of its ~70 files was ~55 s of the suite's time.
+          // No file sets an environment variable, mocks a module or spies on one (test/ holds none).
+          isolate: false,
+        },
+      },
     ],
   },
 });

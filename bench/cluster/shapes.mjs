@@ -3,12 +3,15 @@
 // gateways) and `npm start` (one of each service, its own NATS and Redis), each with the scripted
 // model and one custom function. Also what /proc says of a shape's processes, and one chat turn.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { untilHealthy } from '../../scripts/start/cluster.mjs';
+import { processTree } from '../common/process-tree.mjs';
+
+export { processTree };
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(join(ROOT, 'package.json'));
@@ -132,37 +135,6 @@ export async function startShape({ cluster, llm, env = {} }) {
 export function psql(shape, sql, database = 'postgres') {
   const args = ['-h', '127.0.0.1', '-p', shape.pg, '-U', 'postgres', '-d', database, '-tAc', sql];
   return execFileSync('psql', args, { encoding: 'utf8' }).trim();
-}
-
-/** The processes under `rootPid` (itself excluded), each with its command line and CPU so far. */
-export function processTree(rootPid) {
-  const all = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      // utime + stime in clock ticks (100 a second on Linux)
-      all.set(Number(entry), {
-        ppid: Number(fields[1]),
-        cmd,
-        cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
-      });
-    } catch {
-      // gone between the listing and the read
-    }
-  }
-  const found = [];
-  const walk = (pid) => {
-    for (const [child, info] of all)
-      if (info.ppid === pid) {
-        found.push({ pid: child, ...info });
-        walk(child);
-      }
-  };
-  walk(rootPid);
-  return found;
 }
 
 /** What a process is, for the CPU columns: a service (any dist/apps process and its sandboxes), or its server. */

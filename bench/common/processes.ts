@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { treeCpuMs } from './process-tree.mjs';
 
 /** Run from the repository root. */
 export const ROOT = resolve(process.cwd());
@@ -11,15 +12,13 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
-/** utime + stime from /proc/<pid>/stat (Linux), in ms. */
+/**
+ * CPU ms a process has used so far with every process it started (a function-runner's sandboxes,
+ * the ones it replaced included), from /proc (Linux).
+ */
 export function processCpuMs(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / CLOCK_TICKS_PER_S;
+  return pid ? treeCpuMs(pid) : Number.NaN;
 }
-
-const CLOCK_TICKS_PER_S = 100;
 
 export function processRssBytes(pid: number | undefined): number {
   if (!pid) return Number.NaN;

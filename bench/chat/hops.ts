@@ -4,8 +4,12 @@
 // round trip), a NATS request and its reply between two processes (twice a turn: `agent.run`, then
 // `fn.exec`), and the function sandbox's IPC round trip (a forked child, JSON serialization). Their sum
 // is what a turn through the deployed platform pays before any work of its own: the floor under the
-// "≤ 2× the SDK" latency target. Build first (the scripted model runs from dist), then:
-//   node --import ./bench/protocol/ts-resolve.mjs bench/chat/hops.ts [--turns 1000]
+// "≤ 2.3× the SDK" latency target. Then the CPU of each, in blocks of `--cpu-block` round trips (the
+// caller's from process.cpuUsage, the far end's from /proc), counted as bench/chat counts a deployed
+// turn: the services' sides only (the gateway answers HTTP and calls Redis; both ends of each NATS hop
+// and of the IPC are services; the brokers and the client are not counted): the floor under "CPU ≤ 1.5×".
+// Build first (the scripted model runs from dist), then:
+//   node --import ./bench/protocol/ts-resolve.mjs bench/chat/hops.ts [--turns 1000] [--cpu-block 2000]
 import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { connect } from '@nats-io/transport-node';
@@ -13,16 +17,32 @@ import { Redis } from 'ioredis';
 import { startNatsServer } from '../../libs/testing/src/nats-server';
 import { openAiAgentsTurn } from '../common/openai-agents';
 import { percentile } from '../common/measure';
-import { type Stoppable, startProcess } from '../common/processes';
+import { processCpuMs, type Stoppable, startProcess } from '../common/processes';
 import { startScriptedModel } from '../common/scripted-model';
 
 const args = process.argv.slice(2);
-const TURNS = Number(args[args.indexOf('--turns') + 1] || 1000);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const TURNS = option('turns', 1000);
+const CPU_BLOCK = option('cpu-block', 2000);
+const CPU_REPEATS = 3;
 const WARMUP = 100;
 const REQUEST = JSON.stringify({ message: 'What is 2 + 3?', principal: 'key_0', pad: 'x'.repeat(1_000) });
 const ADMIT = `local n = redis.call('INCR', KEYS[1]) redis.call('PEXPIRE', KEYS[1], 60000) return n`;
 
 type Hop = () => Promise<unknown>;
+
+/** A transport and what a deployed turn counts of it: its caller's side, its far end's, how many a turn. */
+interface Transport {
+  hop: Hop;
+  /** The far end's process, whose CPU is read from /proc. */
+  farPid?: number;
+  counted: { caller: boolean; far: boolean; perTurn: number };
+}
+
+const SDK = 'SDK turn (in process, two model calls)';
 
 async function main(): Promise<void> {
   const started: Stoppable[] = [];
@@ -34,19 +54,20 @@ async function main(): Promise<void> {
       const order = Object.entries(hops);
       for (let shift = ((i % order.length) + order.length) % order.length; shift > 0; shift--)
         order.push(order.shift()!);
-      for (const [name, hop] of order) {
+      for (const [name, { hop }] of order) {
         const begun = performance.now();
         await hop();
         if (i >= 0) times.get(name)!.push(performance.now() - begun);
       }
     }
     report(times);
+    reportCpu(hops, await cpuBlocks(hops));
   } finally {
     await Promise.all(started.map((item) => item.stop()));
   }
 }
 
-async function startHops(started: Stoppable[]): Promise<Record<string, Hop>> {
+async function startHops(started: Stoppable[]): Promise<Record<string, Transport>> {
   const model = await startScriptedModel(started);
   // As bench/chat/run.ts scripts the SDK's side: a call of `add`, then the answer.
   await model.setScript({
@@ -69,7 +90,13 @@ async function startHops(started: Stoppable[]): Promise<Record<string, Hop>> {
   const admit = redis as Redis & { hopAdmit(key: string): Promise<number> };
   const nats = await startNatsServer({ jetstream: false });
   started.push(nats);
-  await startProcess('hop-nats', ['bench/chat/hop-peer.mjs', 'nats', nats.url], {}, /listening/, started);
+  const natsPeer = await startProcess(
+    'hop-nats',
+    ['bench/chat/hop-peer.mjs', 'nats', nats.url],
+    {},
+    /listening/,
+    started,
+  );
   const nc = await connect({ servers: nats.url.replace(/^nats:\/\//, '') });
   started.push({ stop: () => nc.close() });
   const child = fork('bench/chat/hop-peer.mjs', [], { serialization: 'json', stdio: 'ignore' });
@@ -80,20 +107,86 @@ async function startHops(started: Stoppable[]): Promise<Record<string, Hop>> {
       child.send(message);
     });
   const body = new TextEncoder().encode(REQUEST);
+  const both = (perTurn: number) => ({ caller: true, far: true, perTurn });
   return {
-    'SDK turn (in process, two model calls)': () => sdkTurn('Add 2 and 3'),
-    'HTTP request in (fetch → node:http)': async () =>
-      (
-        await fetch(httpUrl, {
-          method: 'POST',
-          body: REQUEST,
-          headers: { 'content-type': 'application/json' },
-        })
-      ).json(),
-    'Redis script round trip': () => admit.hopAdmit('bench:hops'),
-    'NATS request and reply': () => nc.request('hop.echo', body, { timeout: 5_000 }),
-    'sandbox IPC round trip': () => ipc({ fn: 'add', params: { a: 2, b: 3 } }),
+    [SDK]: { hop: () => sdkTurn('Add 2 and 3'), counted: { caller: true, far: false, perTurn: 1 } },
+    'HTTP request in (fetch → node:http)': {
+      hop: async () =>
+        (
+          await fetch(httpUrl, {
+            method: 'POST',
+            body: REQUEST,
+            headers: { 'content-type': 'application/json' },
+          })
+        ).json(),
+      farPid: http.pid,
+      counted: { caller: false, far: true, perTurn: 1 },
+    },
+    'Redis script round trip': {
+      hop: () => admit.hopAdmit('bench:hops'),
+      counted: { caller: true, far: false, perTurn: 1 },
+    },
+    'NATS request and reply': {
+      hop: () => nc.request('hop.echo', body, { timeout: 5_000 }),
+      farPid: natsPeer.pid,
+      counted: both(2),
+    },
+    'sandbox IPC round trip': {
+      hop: () => ipc({ fn: 'add', params: { a: 2, b: 3 } }),
+      farPid: child.pid,
+      counted: both(1),
+    },
   };
+}
+
+interface CpuOf {
+  caller: number;
+  far: number;
+}
+
+/** CPU ms a round trip, each side, from blocks of CPU_BLOCK of one transport at a time, in turn. */
+async function cpuBlocks(hops: Record<string, Transport>): Promise<Map<string, CpuOf>> {
+  const sums = new Map<string, CpuOf>(Object.keys(hops).map((name) => [name, { caller: 0, far: 0 }]));
+  const names = Object.keys(hops);
+  for (let repeat = 0; repeat < CPU_REPEATS; repeat++) {
+    for (const name of [...names.slice(repeat % names.length), ...names.slice(0, repeat % names.length)]) {
+      const { hop, farPid } = hops[name];
+      const [callerBefore, farBefore] = [process.cpuUsage(), farPid ? processCpuMs(farPid) : 0];
+      for (let i = 0; i < CPU_BLOCK; i++) await hop();
+      const caller = process.cpuUsage(callerBefore);
+      const sum = sums.get(name)!;
+      sum.caller += (caller.user + caller.system) / 1000;
+      sum.far += farPid ? processCpuMs(farPid) - farBefore : 0;
+    }
+  }
+  const per = CPU_BLOCK * CPU_REPEATS;
+  return new Map(
+    [...sums].map(([name, { caller, far }]) => [name, { caller: caller / per, far: far / per }]),
+  );
+}
+
+function reportCpu(hops: Record<string, Transport>, cpu: Map<string, CpuOf>): void {
+  console.log(
+    `\n| CPU a round trip (${CPU_REPEATS} blocks of ${CPU_BLOCK} each, in turn) | caller ms | far end ms | counted a deployed turn |\n| --- | ---: | ---: | --- |`,
+  );
+  let floor = 0;
+  for (const [name, { caller, far }] of cpu) {
+    if (name === SDK) {
+      console.log(`| ${name} | ${caller.toFixed(3)} | | the SDK's side |`);
+      continue;
+    }
+    const { counted } = hops[name];
+    const ms = counted.perTurn * ((counted.caller ? caller : 0) + (counted.far ? far : 0));
+    floor += ms;
+    const sides = [counted.caller && 'caller', counted.far && 'far end'].filter(Boolean).join(' + ');
+    console.log(
+      `| ${name} | ${caller.toFixed(3)} | ${far ? far.toFixed(3) : ''} | ${counted.perTurn} × ${sides} = ${ms.toFixed(3)} ms |`,
+    );
+  }
+  const sdk = cpu.get(SDK)!.caller;
+  console.log(
+    `\nCPU floor: ${floor.toFixed(2)} ms a turn; an SDK turn plus it = ${((sdk + floor) / sdk).toFixed(2)} × the SDK turn's CPU (${sdk.toFixed(2)} ms).`,
+  );
 }
 
 function report(times: Map<string, number[]>): void {

@@ -1,7 +1,7 @@
 // The deployed sequential round alone, the platform against the in-process SDK (no deployed peer,
 // no concurrent rounds), for A/B runs of the platform's own work per turn. Build first, then:
 //   node --import ./bench/protocol/ts-resolve.mjs bench/chat/turn-cpu.ts [--turns 300] [--warmup 50]
-// Prints one line: each service's CPU per turn, the SDK's, latency p50 of both, their ratios and the
+// Prints one line: each service's CPU per turn, the SDK's, latency p50 and p99 of both, their ratios and the
 // 1-minute load average at the start and the end. With PROFILE=gateway,executor,runner as run.ts.
 import { loadavg } from 'node:os';
 import { percentile, rotated } from '../common/measure';
@@ -47,10 +47,12 @@ async function main(): Promise<void> {
     const per = (key: 'gateway' | 'executor' | 'runner') => (after[key] - before[key]) / TURNS;
     const cpu = per('gateway') + per('executor') + per('runner');
     const [p50, sdkP50] = [percentile(samples[0].ms, 50), percentile(samples[1].ms, 50)];
+    const [p99, sdkP99] = [percentile(samples[0].ms, 99), percentile(samples[1].ms, 99)];
     const f = (n: number) => n.toFixed(2);
     process.stdout.write(
       `cpu ${f(cpu)} ms (gateway ${f(per('gateway'))} + executor ${f(per('executor'))} + runner ${f(per('runner'))}) ` +
         `sdk ${f(cpuMs[1])} ratio ${f(cpu / cpuMs[1])}; p50 ${f(p50)} ms sdk ${f(sdkP50)} ratio ${f(p50 / sdkP50)}; ` +
+        `p99 ${f(p99)} ms sdk ${f(sdkP99)} ratio ${f(p99 / sdkP99)}; ` +
         `failures ${samples[0].failures + samples[1].failures}; load ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)}\n`,
     );
   } finally {

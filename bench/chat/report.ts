@@ -202,7 +202,8 @@ and the caller on Node's built-in \`fetch\`. The in-process SDK (@openai/agents)
 tool, \`@mastra/memory\` on \`@mastra/libsql\` storage in a file, each turn a thread of its own that memory loads and saves,
 the same scripted model through \`@ai-sdk/openai-compatible\`), in its own process, called with the same \`fetch\` at
 \`POST /api/agents/bench/generate\`. Each side's CPU is counted over the measured turns only (the platform's three
-services and Mastra's process from \`/proc\`, the SDK's with \`process.cpuUsage\`).
+services and Mastra's process from \`/proc\`, each with the processes it started: the function-runner's sandboxes; the
+SDK's with \`process.cpuUsage\`).
 
 | Deployed profile | AgentChassis | @openai/agents (in process) | Mastra server | ratio to the SDK | ratio to Mastra |
 | --- | ---: | ---: | ---: | ---: | ---: |

@@ -44,6 +44,12 @@ interface Transport {
 
 const SDK = 'SDK turn (in process, two model calls)';
 
+/** `list` begun at its `by`-th item (any integer), the rest in order: no item always follows the same one. */
+function turnedBy<T>(list: T[], by: number): T[] {
+  const at = ((by % list.length) + list.length) % list.length;
+  return [...list.slice(at), ...list.slice(0, at)];
+}
+
 async function main(): Promise<void> {
   const started: Stoppable[] = [];
   try {
@@ -51,16 +57,13 @@ async function main(): Promise<void> {
     const times = new Map<string, number[]>([...Object.keys(hops)].map((name) => [name, []]));
     for (let i = -WARMUP; i < TURNS; i++) {
       // Each round in another order: no side always follows the same one.
-      const order = Object.entries(hops);
-      for (let shift = ((i % order.length) + order.length) % order.length; shift > 0; shift--)
-        order.push(order.shift()!);
-      for (const [name, { hop }] of order) {
+      for (const [name, { hop }] of turnedBy(Object.entries(hops), i)) {
         const begun = performance.now();
         await hop();
         if (i >= 0) times.get(name)!.push(performance.now() - begun);
       }
     }
-    report(times);
+    report(hops, times);
     reportCpu(hops, await cpuBlocks(hops));
   } finally {
     await Promise.all(started.map((item) => item.stop()));
@@ -149,7 +152,7 @@ async function cpuBlocks(hops: Record<string, Transport>): Promise<Map<string, C
   const sums = new Map<string, CpuOf>(Object.keys(hops).map((name) => [name, { caller: 0, far: 0 }]));
   const names = Object.keys(hops);
   for (let repeat = 0; repeat < CPU_REPEATS; repeat++) {
-    for (const name of [...names.slice(repeat % names.length), ...names.slice(0, repeat % names.length)]) {
+    for (const name of turnedBy(names, repeat)) {
       const { hop, farPid } = hops[name];
       const [callerBefore, farBefore] = [process.cpuUsage(), farPid ? processCpuMs(farPid) : 0];
       for (let i = 0; i < CPU_BLOCK; i++) await hop();
@@ -189,22 +192,23 @@ function reportCpu(hops: Record<string, Transport>, cpu: Map<string, CpuOf>): vo
   );
 }
 
-function report(times: Map<string, number[]>): void {
+function report(hops: Record<string, Transport>, times: Map<string, number[]>): void {
   const p50 = (name: string) => percentile(times.get(name)!, 50);
   const mean = (name: string) => times.get(name)!.reduce((a, b) => a + b, 0) / TURNS;
   console.log(`| round trip (${TURNS} each, alternating) | p50 ms | mean ms |\n| --- | ---: | ---: |`);
   for (const name of times.keys())
     console.log(`| ${name} | ${p50(name).toFixed(3)} | ${mean(name).toFixed(3)} |`);
-  const [sdk, httpIn, redis, nats, ipc] = [...times.keys()];
-  const floor = (at: (name: string) => number) => at(httpIn) + at(redis) + 2 * at(nats) + at(ipc);
+  const crossed = [...times.keys()].filter((name) => name !== SDK);
+  const floor = (at: (name: string) => number) =>
+    crossed.reduce((sum, name) => sum + hops[name].counted.perTurn * at(name), 0);
   for (const [label, at] of [
     ['p50', p50],
     ['mean', mean],
   ] as const) {
-    const ratio = (at(sdk) + floor(at)) / at(sdk);
+    const ratio = (at(SDK) + floor(at)) / at(SDK);
     console.log(
       `\nTransport floor (${label}): HTTP + Redis + 2 × NATS + IPC = ${floor(at).toFixed(2)} ms; ` +
-        `an SDK turn plus it = ${ratio.toFixed(2)} × the SDK turn (${at(sdk).toFixed(2)} ms).`,
+        `an SDK turn plus it = ${ratio.toFixed(2)} × the SDK turn (${at(SDK).toFixed(2)} ms).`,
     );
   }
   console.log(
